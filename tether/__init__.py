@@ -1,0 +1,1 @@
+"""tether: an OpenStack-compatible control plane for block storage and compute."""

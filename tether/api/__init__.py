@@ -1,0 +1,1 @@
+"""The HTTP framework shared by the volume and compute APIs."""

@@ -1,0 +1,81 @@
+"""Authentication middleware: keystonemiddleware, or noauth for development."""
+
+from keystonemiddleware import auth_token
+from oslo_config import cfg
+
+from tether.api import fault
+from tether import context as t_context
+
+CONTEXT_KEY = 'tether.context'
+
+
+def _roles_for(user, extra):
+    if extra:
+        roles = [r for r in extra.split(',') if r]
+    elif user == 'admin':
+        roles = ['admin']
+    else:
+        roles = ['member']
+    # Keystone's implied roles: admin implies member implies reader.
+    if 'admin' in roles and 'member' not in roles:
+        roles.append('member')
+    if 'member' in roles and 'reader' not in roles:
+        roles.append('reader')
+    return roles
+
+
+class NoAuth:
+    """Trust ``X-Auth-Token: <user>:<project>[:<role>,<role>]``.
+
+    User ``admin`` gets the admin role, anyone else the member role, unless
+    roles are named. Only for development and tests: bind to 127.0.0.1.
+    """
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        token = environ.get('HTTP_X_AUTH_TOKEN', '')
+        parts = token.split(':')
+        if len(parts) < 2 or not parts[0] or not parts[1]:
+            return fault.error_response(
+                401, 'noauth needs the header X-Auth-Token: '
+                     '<user>:<project>')(environ, start_response)
+        user, project = parts[0], parts[1]
+        roles = _roles_for(user, parts[2] if len(parts) > 2 else '')
+        environ[CONTEXT_KEY] = t_context.RequestContext(
+            user_id=user, project_id=project, roles=roles,
+            service_roles=['service'] if 'service' in roles else [],
+            request_id=environ.get('openstack.request_id'),
+            auth_token=token)
+        return self.application(environ, start_response)
+
+
+class KeystoneContext:
+    """Build the request context from the headers auth_token validated."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        if environ.get('HTTP_X_IDENTITY_STATUS') != 'Confirmed':
+            return fault.error_response(
+                401, 'Authentication required.')(environ, start_response)
+        ctx = t_context.RequestContext.from_environ(environ)
+        service_roles = environ.get('HTTP_X_SERVICE_ROLES', '')
+        ctx.service_roles = [r.strip() for r in service_roles.split(',')
+                             if r.strip()]
+        environ[CONTEXT_KEY] = ctx
+        return self.application(environ, start_response)
+
+
+def wrap(application, conf=None):
+    conf = conf or cfg.CONF
+    if conf.auth_strategy == 'noauth':
+        return NoAuth(application)
+    return auth_token.AuthProtocol(KeystoneContext(application),
+                                   {'oslo_config_config': conf})
+
+
+def context_of(req):
+    return req.environ[CONTEXT_KEY]

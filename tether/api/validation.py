@@ -1,0 +1,170 @@
+"""JSON-schema validation of request bodies and query strings, per microversion."""
+
+import functools
+
+import jsonschema
+from oslo_serialization import jsonutils
+
+from tether.api import fault
+from tether.api import microversion
+
+DB_MAX_INT = 0x7FFFFFFF
+
+
+class _Validator:
+    def __init__(self, schema):
+        cls = jsonschema.validators.validator_for(schema,
+                                                  jsonschema.Draft7Validator)
+        self._validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+    def validate(self, instance, what):
+        error = jsonschema.exceptions.best_match(
+            self._validator.iter_errors(instance))
+        if error is None:
+            return
+        field = '/'.join(str(p) for p in error.absolute_path)
+        if error.validator == 'additionalProperties':
+            message = error.message
+        elif error.validator == 'required':
+            message = error.message
+        else:
+            message = ('Invalid input for field/attribute %s. Value: %s. %s'
+                       % (field or what,
+                          jsonutils.dumps(error.instance, default=str),
+                          error.message))
+        if field and error.validator in ('additionalProperties', 'required'):
+            message = 'Invalid input for field/attribute %s. %s' % (
+                field, message)
+        raise fault.HTTPError(400, message)
+
+
+def _choose(schemas, req):
+    version = microversion.get(req)
+    for lo, hi, validator in schemas:
+        if (lo is None or version >= lo) and (hi is None or version <= hi):
+            return validator
+    return None
+
+
+def _declare(fn, attr, schema, min_version, max_version):
+    lo = microversion.parse(min_version) if min_version else None
+    hi = microversion.parse(max_version) if max_version else None
+    schemas = getattr(fn, attr, None)
+    if schemas is None:
+        schemas = []
+        setattr(fn, attr, schemas)
+    schemas.append((lo, hi, _Validator(schema)))
+
+
+def body(schema, min_version=None, max_version=None):
+    """Validate the JSON body against ``schema`` in this version window.
+
+    Stack one decorator per window. The validated body is ``req.validated``.
+    """
+    def decorator(fn):
+        if not hasattr(fn, 'body_schemas'):
+            @functools.wraps(fn)
+            def wrapper(req, *args, **kwargs):
+                validator = _choose(wrapper.body_schemas, req)
+                data = parse_json(req)
+                if validator is not None:
+                    validator.validate(data, 'body')
+                req.validated = data
+                return fn(req, *args, **kwargs)
+            wrapper.body_schemas = []
+            target = wrapper
+        else:
+            target = fn
+        _declare(target, 'body_schemas', schema, min_version, max_version)
+        return target
+    return decorator
+
+
+def query(schema, min_version=None, max_version=None):
+    """Validate the query string; the result is ``req.validated_query``."""
+    def decorator(fn):
+        if not hasattr(fn, 'query_schemas'):
+            @functools.wraps(fn)
+            def wrapper(req, *args, **kwargs):
+                validator = _choose(wrapper.query_schemas, req)
+                params = query_dict(req)
+                if validator is not None:
+                    validator.validate(params, 'query')
+                req.validated_query = params
+                return fn(req, *args, **kwargs)
+            wrapper.query_schemas = []
+            target = wrapper
+        else:
+            target = fn
+        _declare(target, 'query_schemas', schema, min_version, max_version)
+        return target
+    return decorator
+
+
+def parse_json(req):
+    if not req.body:
+        raise fault.HTTPError(400, 'The request body is empty; a JSON '
+                                   'object is required.')
+    content_type = (req.content_type or 'application/json').lower()
+    if 'json' not in content_type:
+        raise fault.HTTPError(415, 'Unsupported Content-Type %s: use '
+                                   'application/json.' % req.content_type)
+    try:
+        return jsonutils.loads(req.body)
+    except ValueError as exc:
+        raise fault.HTTPError(400, 'Malformed request body: %s' % exc)
+
+
+def query_dict(req):
+    params = {}
+    for key in req.GET.keys():
+        values = req.GET.getall(key)
+        params[key] = values[0] if len(values) == 1 else values
+    return params
+
+
+# Parameter types -----------------------------------------------------------
+
+uuid = {'type': 'string', 'format': 'uuid'}
+uuid_string = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+
+
+def string(min_length=0, max_length=255, nullable=False):
+    t = {'type': ['string', 'null'] if nullable else 'string',
+         'minLength': min_length, 'maxLength': max_length}
+    return t
+
+
+positive_integer = {
+    'type': ['integer', 'string'],
+    'pattern': '^ *[0-9]*[1-9][0-9]* *$',
+    'minimum': 1, 'maximum': DB_MAX_INT,
+}
+
+non_negative_integer_string = {
+    'type': 'string', 'pattern': '^[0-9]+$', 'maxLength': 10,
+}
+
+quota_limit = {
+    'type': ['integer', 'string'],
+    'pattern': '^-?[0-9]+$',
+    'minimum': -1, 'maximum': DB_MAX_INT,
+}
+
+boolean = {
+    'type': ['boolean', 'string'],
+    'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES',
+             'Yes', 'yes', 'y', 't', False, 'False', 'FALSE', 'false', '0',
+             'OFF', 'Off', 'off', 'NO', 'No', 'no', 'n', 'f'],
+}
+
+metadata = {
+    'type': 'object',
+    'patternProperties': {
+        '^[a-zA-Z0-9-_:. /]{1,255}$': {'type': 'string', 'maxLength': 255},
+    },
+    'additionalProperties': False,
+}
+
+sort_param = {'type': 'string', 'pattern': r'^[a-zA-Z_]+(:(asc|desc))?'
+                                           r'(,[a-zA-Z_]+(:(asc|desc))?)*$'}

@@ -1,0 +1,1 @@
+"""The Block Storage API v3 (Cinder-compatible)."""

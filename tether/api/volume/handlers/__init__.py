@@ -1,0 +1,1 @@
+"""Handlers of the volume API, one module per resource."""

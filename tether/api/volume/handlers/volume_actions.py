@@ -1,0 +1,53 @@
+"""Handlers of POST /volumes/{id}/action: one function per action."""
+
+from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.handlers import volumes
+from tether.api.volume.schemas import volume_actions as schema
+from tether.objects import fields
+from tether.policies import volumes as policy
+from tether.volume import api as volume_api
+
+
+@validation.body(schema.EXTEND)
+def extend_volume(req):
+    volume = volumes.load_volume(req, policy.EXTEND)
+    if volume.status == fields.VolumeStatus.IN_USE:
+        req.context.can(policy.EXTEND_ATTACHED,
+                        {'project_id': volume.project_id})
+    new_size = int(req.validated['os-extend']['new_size'])
+    volume_api.extend(req.context, volume.id, new_size,
+                      allow_attached=microversion.at_least(req, '3.42'))
+    return wsgi.empty_response(202)
+
+
+@validation.body(schema.RESET_STATUS)
+def reset_status(req):
+    volume = volumes.load_volume(req, policy.RESET_STATUS)
+    body = req.validated['os-reset_status']
+    volume_api.reset_status(req.context, volume.id,
+                            status=body.get('status'),
+                            attach_status=body.get('attach_status'),
+                            migration_status=body.get('migration_status'))
+    return wsgi.empty_response(202)
+
+
+ACTIONS = {
+    'os-extend': extend_volume,
+    'os-reset_status': reset_status,
+}
+
+
+def dispatch(req):
+    """Route the action named by the body's only key to its handler."""
+    body = validation.parse_json(req)
+    if not isinstance(body, dict) or len(body) != 1:
+        raise fault.HTTPError(400, 'A volume action body is an object with '
+                                   'exactly one key, the action name.')
+    name = next(iter(body))
+    handler = ACTIONS.get(name)
+    if handler is None or not microversion.in_window(handler, req.version):
+        raise fault.HTTPError(400, 'There is no such action: %s' % name)
+    return handler(req)

@@ -1,0 +1,62 @@
+"""Handlers of /volumes/{id}/metadata and /metadata/{key}."""
+
+from tether.api import fault
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.handlers import volumes
+from tether.api.volume.schemas import volume_metadata as schema
+from tether import exception
+from tether.policies import volumes as policy
+from tether.volume import api as volume_api
+
+
+@validation.query(schema.NO_QUERY)
+def list_metadata(req):
+    volume = volumes.load_volume(req, policy.GET_METADATA)
+    return wsgi.json_response({'metadata': volume.metadata})
+
+
+@validation.body(schema.METADATA)
+def create_metadata(req):
+    volume = volumes.load_volume(req, policy.CREATE_METADATA)
+    metadata = volume_api.update_metadata(
+        req.context, volume.id, req.validated['metadata'])
+    return wsgi.json_response({'metadata': metadata})
+
+
+@validation.body(schema.METADATA)
+def replace_metadata(req):
+    volume = volumes.load_volume(req, policy.UPDATE_METADATA)
+    metadata = volume_api.update_metadata(
+        req.context, volume.id, req.validated['metadata'],
+        delete_others=True)
+    return wsgi.json_response({'metadata': metadata})
+
+
+@validation.query(schema.NO_QUERY)
+def show_metadata_item(req):
+    volume = volumes.load_volume(req, policy.GET_METADATA)
+    key = req.urlvars['key']
+    if key not in volume.metadata:
+        raise exception.VolumeMetadataNotFound(volume_id=volume.id, key=key)
+    return wsgi.json_response({'meta': {key: volume.metadata[key]}})
+
+
+@validation.body(schema.META_ITEM)
+def update_metadata_item(req):
+    volume = volumes.load_volume(req, policy.UPDATE_METADATA)
+    key = req.urlvars['key']
+    meta = req.validated['meta']
+    if key not in meta:
+        raise fault.HTTPError(400, 'The key in the body (%s) differs from '
+                                   'the key in the URL (%s).'
+                              % (next(iter(meta)), key))
+    volume_api.update_metadata(req.context, volume.id, meta)
+    return wsgi.json_response({'meta': meta})
+
+
+@validation.query(schema.NO_QUERY)
+def delete_metadata_item(req):
+    volume = volumes.load_volume(req, policy.DELETE_METADATA)
+    volume_api.delete_metadata(req.context, volume.id, req.urlvars['key'])
+    return wsgi.empty_response(200)

@@ -1,0 +1,205 @@
+"""Handlers of /volumes: create, list, show, update, delete, summary."""
+
+import ast
+
+from oslo_config import cfg
+from oslo_utils import strutils
+
+from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.schemas import volumes as schema
+from tether.api.volume import views
+from tether.policies import volumes as policy
+from tether.volume import api as volume_api
+
+CONF = cfg.CONF
+
+# Sources of a new volume that tether does not offer (yet).
+_UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'imageRef',
+                        'backup_id', 'consistencygroup_id', 'group_id',
+                        'source_replica')
+
+
+def type_names(req):
+    return volume_api.type_names(req.context)
+
+
+def load_volume(req, action):
+    """The volume of the URL, after the policy check of ``action``."""
+    volume = volume_api.get(req.context, req.urlvars['volume_id'])
+    req.context.can(action, {'project_id': volume.project_id,
+                             'user_id': volume.user_id})
+    return volume
+
+
+def _detail(req, volume):
+    return views.VolumeView(req, type_names(req)).detail(volume)
+
+
+@validation.body(schema.CREATE)
+def create_volume(req):
+    ctx = req.context
+    ctx.can(policy.CREATE, {'project_id': ctx.project_id,
+                            'user_id': ctx.user_id})
+    body = req.validated['volume']
+    given = [k for k in _UNSUPPORTED_SOURCES if body.get(k) is not None]
+    if given:
+        raise fault.HTTPError(
+            400, 'Creating a volume from %s is not supported by tether; '
+                 'create an empty volume with only "size".'
+            % ', '.join(given))
+    if body.get('multiattach') is not None and strutils.bool_from_string(
+            body['multiattach']):
+        raise fault.HTTPError(
+            400, 'The multiattach flag of volume create is deprecated; use '
+                 'a volume type with the extra spec multiattach="<is> True".')
+    volume = volume_api.create(
+        ctx, int(body['size']),
+        name=body.get('name') or body.get('display_name'),
+        description=body.get('description') or
+        body.get('display_description'),
+        metadata=body.get('metadata'),
+        volume_type=body.get('volume_type'),
+        availability_zone=body.get('availability_zone'))
+    return wsgi.json_response({'volume': _detail(req, volume)}, status=202)
+
+
+def _parse_sort(params):
+    if 'sort' in params:
+        if 'sort_key' in params or 'sort_dir' in params:
+            raise fault.HTTPError(400, 'The "sort" parameter cannot be '
+                                       'combined with sort_key or sort_dir.')
+        keys, dirs = [], []
+        for item in params['sort'].split(','):
+            key, _, direction = item.partition(':')
+            keys.append(key)
+            dirs.append(direction or 'desc')
+    else:
+        keys = [params.get('sort_key', 'created_at')]
+        dirs = [params.get('sort_dir', 'desc')]
+    for key in keys:
+        if key not in volume_api.SORT_KEYS:
+            raise fault.HTTPError(
+                400, 'Invalid sort key %s; valid keys are %s.'
+                % (key, ', '.join(volume_api.SORT_KEYS)))
+    return keys, dirs
+
+
+def _parse_metadata_filter(text):
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        value = None
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, str)
+            for k, v in value.items()):
+        raise fault.HTTPError(400, 'Invalid filter metadata: use a JSON '
+                                   'object of strings, like {"k": "v"}.')
+    return value
+
+
+def _list(req, detail):
+    ctx = req.context
+    ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
+    params = req.validated_query
+    sort_keys, sort_dirs = _parse_sort(params)
+    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
+                CONF.osapi_max_limit)
+    filters = {}
+    for key in ('name', 'status', 'availability_zone', 'user_id'):
+        if key in params:
+            filters[key] = params[key]
+    for key in ('bootable', 'multiattach'):
+        if key in params:
+            filters[key] = strutils.bool_from_string(params[key])
+    if 'metadata' in params:
+        filters['metadata'] = _parse_metadata_filter(params['metadata'])
+    all_tenants = strutils.bool_from_string(params.get('all_tenants', False))
+    volumes = volume_api.get_all(
+        ctx, all_tenants=all_tenants, project_id=params.get('project_id'),
+        filters=filters, marker=params.get('marker'), limit=limit,
+        sort_keys=sort_keys, sort_dirs=sort_dirs)
+    if 'offset' in params:
+        volumes = volumes[int(params['offset']):]
+    view = views.VolumeView(req, type_names(req))
+    render = view.detail if detail else view.summary
+    body = {'volumes': [render(v) for v in volumes]}
+    links = views.next_link(req, volumes, limit, CONF.osapi_max_limit)
+    if links:
+        body['volumes_links'] = links
+    if strutils.bool_from_string(params.get('with_count', False)):
+        body['count'] = volume_api.count(
+            ctx, all_tenants=all_tenants,
+            project_id=params.get('project_id'), filters=filters)
+    return wsgi.json_response(body)
+
+
+@validation.query(schema.LIST_QUERY, '3.0', '3.44')
+@validation.query(schema.LIST_QUERY_V345, '3.45')
+def list_volumes(req):
+    return _list(req, detail=False)
+
+
+@validation.query(schema.LIST_QUERY, '3.0', '3.44')
+@validation.query(schema.LIST_QUERY_V345, '3.45')
+def list_volumes_detail(req):
+    return _list(req, detail=True)
+
+
+@validation.query(schema.SHOW_QUERY)
+def show_volume(req):
+    volume = load_volume(req, policy.GET)
+    return wsgi.json_response({'volume': _detail(req, volume)})
+
+
+@validation.body(schema.UPDATE)
+def update_volume(req):
+    load_volume(req, policy.UPDATE)
+    body = req.validated['volume']
+    values = {}
+    for key, alias in (('name', 'display_name'),
+                       ('description', 'display_description')):
+        if key in body:
+            values[key] = body[key]
+        elif alias in body:
+            values[key] = body[alias]
+    volume_id = req.urlvars['volume_id']
+    if 'metadata' in body:
+        volume_api.update_metadata(req.context, volume_id, body['metadata'],
+                                   delete_others=True)
+    volume = volume_api.update(req.context, volume_id, values)
+    return wsgi.json_response({'volume': _detail(req, volume)})
+
+
+DELETE_QUERY = {
+    'type': 'object',
+    'properties': {'cascade': validation.boolean,
+                   'force': validation.boolean},
+    'additionalProperties': False,
+}
+
+
+@validation.query(DELETE_QUERY)
+def delete_volume(req):
+    load_volume(req, policy.DELETE)
+    if strutils.bool_from_string(req.validated_query.get('force', False)):
+        raise fault.HTTPError(400, 'Force delete is not supported; reset '
+                                   'the status first (os-reset_status).')
+    volume_api.delete(req.context, req.urlvars['volume_id'])
+    return wsgi.empty_response(202)
+
+
+@microversion.version_window('3.12')
+@validation.query(schema.SUMMARY_QUERY)
+def volume_summary(req):
+    ctx = req.context
+    ctx.can(policy.SUMMARY, {'project_id': ctx.project_id})
+    all_tenants = strutils.bool_from_string(
+        req.validated_query.get('all_tenants', False))
+    count, total, metadata = volume_api.summary(ctx, all_tenants)
+    summary = {'total_size': total, 'total_count': count}
+    if microversion.at_least(req, '3.36'):
+        summary['metadata'] = metadata
+    return wsgi.json_response({'volume-summary': summary})

@@ -1,0 +1,1 @@
+"""JSON schemas of the volume API, one module per resource."""

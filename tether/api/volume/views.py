@@ -1,0 +1,100 @@
+"""Serialize volumes for the microversion of the request."""
+
+from urllib import parse
+
+from tether.api import microversion
+from tether.objects import volume as volume_obj
+from tether.policies import volumes as policy
+
+
+def _link(req, volume_id):
+    base = req.application_url
+    project = req.urlvars.get('project_id')
+    prefix = '%s/v3/%s' % (base, project) if project else '%s/v3' % base
+    return [{'rel': 'self', 'href': '%s/volumes/%s' % (prefix, volume_id)},
+            {'rel': 'bookmark',
+             'href': '%s/volumes/%s' % (prefix.replace('/v3', '', 1),
+                                        volume_id)}]
+
+
+class VolumeView:
+    """One serializer per request: policy checks are made once, not per row."""
+
+    def __init__(self, req, type_names):
+        self.req = req
+        self.type_names = type_names
+        ctx = req.context
+        self.version = microversion.get(req)
+        self.show_host = ctx.can(policy.HOST_ATTRIBUTE, fatal=False)
+        self.show_mig = ctx.can(policy.MIG_STATUS_ATTRIBUTE, fatal=False)
+        self.show_tenant = ctx.can(policy.TENANT_ATTRIBUTE, fatal=False)
+
+    def _at(self, version_string):
+        return self.version >= microversion.parse(version_string)
+
+    def summary(self, volume):
+        return {'id': volume.id, 'name': volume.name,
+                'links': _link(self.req, volume.id)}
+
+    def detail(self, volume):
+        metadata = dict(volume.metadata)
+        d = {
+            'id': volume.id,
+            'name': volume.name,
+            'description': volume.description,
+            'status': volume.status,
+            'size': volume.size,
+            'availability_zone': volume.availability_zone,
+            'created_at': volume.created_at,
+            'updated_at': volume.updated_at,
+            'attachments': [],
+            'links': _link(self.req, volume.id),
+            'user_id': volume.user_id,
+            'bootable': 'true' if volume.bootable else 'false',
+            'encrypted': False,
+            'replication_status': None,
+            'consistencygroup_id': None,
+            'multiattach': volume.multiattach,
+            'snapshot_id': None,
+            'source_volid': None,
+            'volume_type': self.type_names.get(volume.volume_type_id),
+            'metadata': metadata,
+            'migration_status': None,
+        }
+        for key in volume_obj.VISIBLE_ADMIN_METADATA_KEYS:
+            if key in volume.admin_metadata:
+                metadata[key] = volume.admin_metadata[key]
+        if self.show_tenant:
+            d['os-vol-tenant-attr:tenant_id'] = volume.project_id
+        if self.show_host:
+            d['os-vol-host-attr:host'] = volume.host
+        if self.show_mig:
+            d['os-vol-mig-status-attr:migstat'] = None
+            d['os-vol-mig-status-attr:name_id'] = None
+        if self._at('3.13'):
+            d['group_id'] = None
+        if self._at('3.21') and self.show_host:
+            d['provider_id'] = None
+        if self._at('3.48'):
+            d['service_uuid'] = None
+            d['shared_targets'] = False
+        if self._at('3.61') and self.show_host:
+            d['cluster_name'] = None
+        if self._at('3.63'):
+            d['volume_type_id'] = volume.volume_type_id
+        if self._at('3.65'):
+            d['consumes_quota'] = True
+        return d
+
+
+def next_link(req, items, limit, max_limit):
+    """The ``volumes_links`` entry when the page may not be the last."""
+    page = limit or max_limit
+    if len(items) < page or not items:
+        return None
+    params = {k: v for k, v in req.GET.items() if k not in ('marker',)}
+    params['marker'] = items[-1].id
+    params['limit'] = page
+    return [{'rel': 'next',
+             'href': '%s%s?%s' % (req.application_url, req.path_info,
+                                  parse.urlencode(params))}]

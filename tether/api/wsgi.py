@@ -1,0 +1,125 @@
+"""The WSGI application: middleware in order, routing and dispatch."""
+
+import datetime
+
+import routes
+import webob
+import webob.dec
+from oslo_log import log as logging
+from oslo_middleware import request_id
+from oslo_serialization import jsonutils
+
+from tether.api import auth
+from tether.api import fault
+from tether.api import microversion
+
+LOG = logging.getLogger(__name__)
+
+
+class Request(webob.Request):
+    @property
+    def context(self):
+        return self.environ[auth.CONTEXT_KEY]
+
+    @property
+    def version(self):
+        return self.environ[microversion.VERSION_KEY]
+
+
+def isotime(value):
+    if value is None:
+        return None
+    if isinstance(value, datetime.datetime):
+        return value.strftime('%Y-%m-%dT%H:%M:%S.%f')
+    return value
+
+
+def json_response(body, status=200, headers=None):
+    resp = webob.Response(status=status, content_type='application/json',
+                          charset='utf-8')
+    resp.body = jsonutils.dump_as_bytes(body, default=isotime)
+    for key, value in (headers or {}).items():
+        resp.headers[key] = value
+    return resp
+
+
+def empty_response(status):
+    resp = webob.Response(status=status)
+    resp.content_type = None
+    return resp
+
+
+class Router:
+    """Match a route, choose its handler by method and microversion, call it.
+
+    ``declarations`` is a list of ``(path, {METHOD: handler})``; a handler
+    outside its microversion window is as good as absent (404), a method
+    that is not declared is 405.
+    """
+
+    def __init__(self, service, declarations, public_paths=()):
+        self.service = service
+        self.mapper = routes.Mapper()
+        self.public_paths = set(public_paths)
+        for index, (path, methods) in enumerate(declarations):
+            self.mapper.connect(str(index), path, declaration=methods)
+
+    def match(self, path):
+        match = self.mapper.match(path)
+        if match is None:
+            return None, {}
+        methods = match.pop('declaration')
+        return methods, match
+
+    @webob.dec.wsgify(RequestClass=Request)
+    def __call__(self, req):
+        methods, urlvars = self.match(req.path_info)
+        if methods is None:
+            return fault.error_response(404, 'The resource could not be '
+                                             'found.')
+        version = self.service.negotiate(req.environ)
+        req.environ[microversion.VERSION_KEY] = version
+        handler = methods.get(req.method)
+        if handler is None:
+            resp = fault.error_response(
+                405, 'Method %s is not allowed on %s.' % (req.method,
+                                                          req.path_info))
+            resp.headers['Allow'] = ', '.join(sorted(methods))
+            return resp
+        req.urlvars = urlvars
+        if not microversion.in_window(handler, version):
+            resp = fault.error_response(
+                404, 'The resource could not be found.')
+        else:
+            try:
+                resp = handler(req)
+            except Exception as exc:  # noqa: BLE001 - mapped by one table
+                resp = fault.to_response(exc)
+        resp.headers['OpenStack-API-Version'] = self.service.header_value(
+            version)
+        resp.headers['Vary'] = 'OpenStack-API-Version'
+        return resp
+
+
+class PublicPaths:
+    """Serve version discovery without authentication, the rest with it."""
+
+    def __init__(self, public_app, public_paths, authenticated_app):
+        self.public_app = public_app
+        self.public_paths = set(public_paths)
+        self.authenticated_app = authenticated_app
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '') or '/'
+        if path in self.public_paths:
+            return self.public_app(environ, start_response)
+        return self.authenticated_app(environ, start_response)
+
+
+def build_app(router, public_app, public_paths, conf):
+    """Middleware, outermost first: request id, faults, auth, router."""
+    app = auth.wrap(router, conf)
+    app = PublicPaths(public_app, public_paths, app)
+    app = fault.FaultWrapper(app)
+    app = request_id.RequestId(app)
+    return app

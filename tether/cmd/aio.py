@@ -1,0 +1,128 @@
+"""tether-aio: every tether service in one process, on the embedded default.
+
+SQLite files and a local share directory under one state directory, the
+in-process kombu memory transport, and noauth bound to 127.0.0.1.
+"""
+
+import os
+import sys
+
+import platformdirs
+import yaml
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tether.api.volume import app as volume_app
+from tether.cmd import common
+from tether import conf as t_conf
+from tether.db import migration
+from tether import objects
+from tether import rpc
+from tether import service
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+BACKEND = 'local'
+
+cli_opts = [
+    cfg.StrOpt('state-dir',
+               default=platformdirs.user_data_dir('tether'),
+               help='Directory holding the databases, shares and '
+                    'clouds.yaml.'),
+    cfg.PortOpt('volume-port', default=8776,
+                help='Port of the volume API (0 picks a free one).'),
+    cfg.PortOpt('compute-port', default=8774,
+                help='Port of the compute API (not served yet).'),
+]
+
+
+def configure(state_dir):
+    """Point every option at the embedded default under ``state_dir``."""
+    state_dir = os.path.abspath(state_dir)
+    share_dir = os.path.join(state_dir, 'shares', BACKEND)
+    os.makedirs(share_dir, exist_ok=True)
+    CONF.set_override('state_path', state_dir)
+    CONF.set_override('auth_strategy', 'noauth')
+    CONF.set_override('osapi_volume_listen', '127.0.0.1')
+    CONF.set_override('enabled_backends', [BACKEND])
+    CONF.set_override('connection', 'sqlite:///%s' % os.path.join(
+        state_dir, 'tether.sqlite'), group='database')
+    t_conf.register_backend_opts(CONF, BACKEND)
+    if not CONF[BACKEND].nfs_shares:
+        CONF.set_override('nfs_shares', [share_dir], group=BACKEND)
+    CONF.set_override('volume_backend_name', BACKEND, group=BACKEND)
+    return state_dir
+
+
+def clouds_yaml(volume_url):
+    """Clouds for the demo, alt and admin users, noauth tokens."""
+    clouds = {}
+    for name, user, project in (('tether', 'demo', 'demo'),
+                                ('tether-alt', 'alt', 'alt'),
+                                ('tether-admin', 'admin', 'admin')):
+        clouds[name] = {
+            'auth_type': 'admin_token',
+            'auth': {'token': '%s:%s' % (user, project),
+                     'endpoint': volume_url},
+            'block_storage_endpoint_override': volume_url,
+            'block_storage_api_version': '3',
+            'volume_api_version': '3',
+            'region_name': 'RegionOne',
+        }
+    return {'clouds': clouds}
+
+
+def write_clouds_yaml(state_dir, volume_url):
+    path = os.path.join(state_dir, 'clouds.yaml')
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        yaml.safe_dump(clouds_yaml(volume_url), f, default_flow_style=False)
+    os.replace(tmp, path)
+    return path
+
+
+class AllInOne:
+    """The services of one tether-aio process; start() and stop()."""
+
+    def __init__(self, state_dir, volume_port):
+        self.state_dir = configure(state_dir)
+        self.volume_port = volume_port
+        self.volume_service = None
+        self.volume_api = None
+
+    def start(self):
+        objects.register_all()
+        migration.db_sync()
+        rpc.init(CONF, url=CONF.aio_transport_url)
+        self.volume_service = service.VolumeService([BACKEND])
+        self.volume_service.start()
+        self.volume_api = common.WSGIServer(
+            'volume-api', volume_app.build(CONF), '127.0.0.1',
+            self.volume_port, CONF.osapi_volume_threads)
+        self.volume_api.start()
+        self.volume_url = 'http://127.0.0.1:%d/v3' % self.volume_api.port
+        self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url)
+
+    def stop(self):
+        if self.volume_api is not None:
+            self.volume_api.stop()
+        if self.volume_service is not None:
+            self.volume_service.stop()
+        rpc.cleanup()
+
+
+def main(argv=None):
+    CONF.register_opts(t_conf.aio_opts)
+    common.parse_args(sys.argv[1:] if argv is None else argv,
+                      'All of tether in one process', cli_opts=cli_opts)
+    aio = AllInOne(CONF.state_dir, CONF.volume_port)
+    aio.start()
+    print('tether ready: volume=%s compute=none' % aio.volume_url,
+          flush=True)
+    print('  OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether volume '
+          'list' % aio.clouds_path, flush=True)
+    try:
+        common.wait_for_signal()
+    finally:
+        aio.stop()
+    return 0

@@ -1,0 +1,58 @@
+"""What every tether command does first, and the built-in WSGI server."""
+
+import signal
+import threading
+
+from cheroot import wsgi as cheroot_wsgi
+from oslo_config import cfg
+from oslo_log import log as logging
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+
+def parse_args(argv, description=None, cli_opts=()):
+    if cli_opts:
+        CONF.register_cli_opts(cli_opts)
+    CONF(argv, project='tether', description=description)
+    logging.setup(CONF, 'tether')
+
+
+class WSGIServer:
+    """A threaded HTTP server (cheroot) for one WSGI app, in a thread."""
+
+    def __init__(self, name, app, host, port, threads):
+        self.name = name
+        self.server = cheroot_wsgi.Server((host, port), app,
+                                          numthreads=threads,
+                                          server_name='tether')
+        self.thread = None
+
+    def start(self):
+        self.server.prepare()
+        self.thread = threading.Thread(target=self.server.serve,
+                                       name=self.name, daemon=True)
+        self.thread.start()
+
+    @property
+    def port(self):
+        return self.server.bind_addr[1]
+
+    def stop(self):
+        self.server.stop()
+        if self.thread is not None:
+            self.thread.join(10)
+
+
+def wait_for_signal():
+    """Block until SIGINT or SIGTERM."""
+    stop = threading.Event()
+
+    def _handler(signum, frame):
+        LOG.info('Caught signal %s, stopping', signum)
+        stop.set()
+
+    signal.signal(signal.SIGINT, _handler)
+    signal.signal(signal.SIGTERM, _handler)
+    while not stop.wait(1):
+        pass

@@ -1,0 +1,123 @@
+"""Configuration options (oslo.config) for every tether service."""
+
+import socket
+
+from oslo_config import cfg
+from oslo_db import options as db_options
+from oslo_log import log as logging
+from oslo_policy import opts as policy_opts
+
+CONF = cfg.CONF
+
+default_opts = [
+    cfg.StrOpt('host', default=socket.gethostname(), sample_default='<hostname>',
+               help='Name of this host, as services and volumes record it.'),
+    cfg.StrOpt('state_path', default='/var/lib/tether',
+               help='Top-level directory for tether state.'),
+    cfg.StrOpt('auth_strategy', default='keystone',
+               choices=[('keystone', 'keystonemiddleware auth_token'),
+                        ('noauth', 'trust X-Auth-Token "<user>:<project>"; '
+                                   'for development only')],
+               help='How API requests are authenticated.'),
+    cfg.IntOpt('report_interval', default=10, min=1,
+               help='Seconds between service heartbeats in the database.'),
+    cfg.IntOpt('service_down_time', default=60, min=1,
+               help='A service whose last heartbeat is older than this many '
+                    'seconds is considered down.'),
+    cfg.IntOpt('osapi_max_limit', default=1000, min=1,
+               help='The largest page a list request returns.'),
+    cfg.StrOpt('storage_availability_zone', default='nova',
+               help='Availability zone of this volume service.'),
+    cfg.StrOpt('default_volume_type', default='__DEFAULT__',
+               help='Name of the volume type used when none is given.'),
+    cfg.ListOpt('enabled_backends', default=[],
+                help='Names of the configuration groups that describe the '
+                     'backends this tether-volume serves (one RPC server '
+                     'each, addressed as <host>@<backend>).'),
+    cfg.IntOpt('rpc_response_timeout_volume', default=60, min=1,
+               help='Seconds to wait for a reply from tether-volume.'),
+]
+
+api_opts = [
+    cfg.HostAddressOpt('osapi_volume_listen', default='0.0.0.0',
+                       help='Address the volume API listens on.'),
+    cfg.PortOpt('osapi_volume_listen_port', default=8776,
+                help='Port the volume API listens on.'),
+    cfg.IntOpt('osapi_volume_threads', default=16, min=1,
+               help='Worker threads of the built-in volume API server.'),
+]
+
+quota_opts = [
+    cfg.IntOpt('quota_volumes', default=10,
+               help='Default number of volumes per project (-1: unlimited).'),
+    cfg.IntOpt('quota_gigabytes', default=1000,
+               help='Default total GiB of volumes per project (-1: unlimited).'),
+    cfg.IntOpt('quota_per_volume_gigabytes', default=-1,
+               help='Default largest volume in GiB (-1: unlimited).'),
+    cfg.IntOpt('reservation_expire', default=86400, min=1,
+               help='Seconds until an uncommitted quota reservation expires.'),
+    cfg.IntOpt('reservation_clean_interval', default=600, min=1,
+               help='Seconds between sweeps that roll back expired '
+                    'reservations.'),
+]
+
+# Options of one volume backend. They live in the group named in
+# [DEFAULT]enabled_backends (for example [nfs-1]).
+backend_opts = [
+    cfg.StrOpt('volume_driver', default='tether.drivers.volume.nfs.NfsDriver',
+               help='Python path of the volume driver class.'),
+    cfg.StrOpt('volume_backend_name',
+               help='Name reported for this backend (defaults to the group '
+                    'name).'),
+    cfg.ListOpt('nfs_shares', default=[],
+                help='Shares this backend stores volume files on. An entry '
+                     '"server:/export" is an NFS export mounted under '
+                     'nfs_mount_point_base; an absolute path is a directory '
+                     'used as an already-mounted share.'),
+    cfg.StrOpt('nfs_mount_point_base', default='$state_path/mnt',
+               help='Directory under which NFS exports are mounted.'),
+    cfg.StrOpt('nfs_mount_options',
+               help='Options passed to "mount -t nfs -o".'),
+    cfg.StrOpt('volume_format', default='raw', choices=['raw', 'qcow2'],
+               help='Format of new volume files.'),
+    cfg.BoolOpt('nfs_sparsed_volumes', default=True,
+                help='Create raw volume files sparse.'),
+    cfg.FloatOpt('max_over_subscription_ratio', default=20.0, min=1.0,
+                 help='How far the provisioned size may exceed the share '
+                      'capacity (thin provisioning).'),
+    cfg.IntOpt('reserved_percentage', default=0, min=0, max=100,
+               help='Percentage of each share kept free.'),
+    cfg.IntOpt('qemu_img_cpu_limit', default=30, min=1,
+               help='CPU seconds a qemu-img call may use.'),
+    cfg.IntOpt('qemu_img_address_space_limit', default=1024 * 1024 * 1024,
+               min=1, help='Bytes of address space a qemu-img call may use.'),
+]
+
+aio_opts = [
+    cfg.StrOpt('aio_transport_url', default='kombu+memory:////',
+               help='Transport used by tether-aio, where every service runs '
+                    'in one process.'),
+]
+
+CONF.register_opts(default_opts)
+CONF.register_opts(api_opts)
+CONF.register_opts(quota_opts)
+db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
+logging.register_options(CONF)
+
+
+def register_backend_opts(conf, group):
+    """Register backend options under ``group`` and return that group."""
+    conf.register_opts(backend_opts, group=group)
+    return conf[group]
+
+
+def set_lib_defaults():
+    policy_opts.set_defaults(CONF, policy_file='policy.yaml')
+
+
+def list_opts():
+    return [
+        ('DEFAULT', default_opts + api_opts + quota_opts),
+        ('backend', backend_opts),
+    ]

@@ -1,0 +1,47 @@
+"""Request context shared by the API, the managers and RPC."""
+
+from oslo_context import context as o_context
+
+from tether import exception
+from tether import policies
+
+
+class RequestContext(o_context.RequestContext):
+    """The caller of one request: who, for which project, with what roles."""
+
+    def __init__(self, *args, service_roles=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.service_roles = service_roles or []
+        if self.is_admin is None or not self.is_admin:
+            self.is_admin = 'admin' in (r.lower() for r in self.roles)
+
+    def to_dict(self):
+        d = super().to_dict()
+        d['service_roles'] = self.service_roles
+        return d
+
+    @classmethod
+    def from_dict(cls, values, **kwargs):
+        kwargs.setdefault('service_roles', values.get('service_roles'))
+        return super().from_dict(values, **kwargs)
+
+    def can(self, action, target=None, fatal=True):
+        """Check ``action`` against policy; raise PolicyNotAuthorized."""
+        if target is None:
+            target = {'project_id': self.project_id, 'user_id': self.user_id}
+        allowed = policies.authorize(self, action, target)
+        if not allowed and fatal:
+            raise exception.PolicyNotAuthorized(action=action)
+        return allowed
+
+    def elevated(self):
+        ctx = self.from_dict(self.to_dict())
+        ctx.is_admin = True
+        if 'admin' not in ctx.roles:
+            ctx.roles = list(ctx.roles) + ['admin']
+        return ctx
+
+
+def get_admin_context():
+    return RequestContext(user_id=None, project_id=None, is_admin=True,
+                          roles=['admin'], overwrite=False)

@@ -1,0 +1,1 @@
+"""Database layer: engine and sessions, models, one query module per resource."""

@@ -1,0 +1,172 @@
+"""SQLAlchemy models of the volume service database."""
+
+from oslo_utils import timeutils
+from sqlalchemy import orm
+import sqlalchemy as sa
+
+
+class Base(orm.DeclarativeBase):
+    pass
+
+
+def _now():
+    return timeutils.utcnow()
+
+
+class TimestampMixin:
+    created_at = sa.Column(sa.DateTime, default=_now, nullable=False)
+    updated_at = sa.Column(sa.DateTime, onupdate=_now)
+
+
+class Volume(TimestampMixin, Base):
+    __tablename__ = 'volumes'
+    __table_args__ = (
+        sa.Index('volumes_project_created_idx', 'project_id', 'created_at'),
+        sa.Index('volumes_host_status_idx', 'host', 'status'),
+        sa.Index('volumes_created_idx', 'created_at'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255))
+    host = sa.Column(sa.String(255))
+    name = sa.Column(sa.String(255))
+    description = sa.Column(sa.String(255))
+    size = sa.Column(sa.Integer, nullable=False)
+    availability_zone = sa.Column(sa.String(255))
+    status = sa.Column(sa.String(255), nullable=False)
+    previous_status = sa.Column(sa.String(255))
+    attach_status = sa.Column(sa.String(255), nullable=False)
+    volume_type_id = sa.Column(sa.String(36), nullable=False)
+    bootable = sa.Column(sa.Boolean, nullable=False, default=False)
+    multiattach = sa.Column(sa.Boolean, nullable=False, default=False)
+    provider_location = sa.Column(sa.String(255))
+    launched_at = sa.Column(sa.DateTime)
+
+    volume_metadata = orm.relationship(
+        'VolumeMetadata', lazy='selectin', cascade='all, delete-orphan',
+        passive_deletes=True)
+    volume_admin_metadata = orm.relationship(
+        'VolumeAdminMetadata', lazy='selectin', cascade='all, delete-orphan',
+        passive_deletes=True)
+
+
+class _KeyValueMixin:
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.String(255))
+
+
+class VolumeMetadata(_KeyValueMixin, Base):
+    __tablename__ = 'volume_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('volume_id', 'key',
+                            name='uniq_volume_metadata0volume_id0key'),
+    )
+    volume_id = sa.Column(sa.String(36),
+                          sa.ForeignKey('volumes.id', ondelete='CASCADE'),
+                          nullable=False)
+
+
+class VolumeAdminMetadata(_KeyValueMixin, Base):
+    __tablename__ = 'volume_admin_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('volume_id', 'key',
+                            name='uniq_volume_admin_metadata0volume_id0key'),
+    )
+    volume_id = sa.Column(sa.String(36),
+                          sa.ForeignKey('volumes.id', ondelete='CASCADE'),
+                          nullable=False)
+
+
+class VolumeType(TimestampMixin, Base):
+    __tablename__ = 'volume_types'
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255), nullable=False, unique=True)
+    description = sa.Column(sa.String(255))
+    is_public = sa.Column(sa.Boolean, nullable=False, default=True)
+
+    extra_specs = orm.relationship(
+        'VolumeTypeExtraSpec', lazy='selectin', cascade='all, delete-orphan',
+        passive_deletes=True)
+
+
+class VolumeTypeExtraSpec(_KeyValueMixin, Base):
+    __tablename__ = 'volume_type_extra_specs'
+    __table_args__ = (
+        sa.UniqueConstraint('volume_type_id', 'key',
+                            name='uniq_volume_type_extra_specs0type0key'),
+    )
+    volume_type_id = sa.Column(
+        sa.String(36), sa.ForeignKey('volume_types.id', ondelete='CASCADE'),
+        nullable=False)
+
+
+class Service(TimestampMixin, Base):
+    __tablename__ = 'services'
+    __table_args__ = (
+        sa.UniqueConstraint('host', 'binary', name='uniq_services0host0binary'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    host = sa.Column(sa.String(255), nullable=False)
+    binary = sa.Column(sa.String(255), nullable=False)
+    topic = sa.Column(sa.String(255), nullable=False)
+    availability_zone = sa.Column(sa.String(255))
+    disabled = sa.Column(sa.Boolean, nullable=False, default=False)
+    disabled_reason = sa.Column(sa.String(255))
+    report_count = sa.Column(sa.Integer, nullable=False, default=0)
+    heartbeat_at = sa.Column(sa.DateTime)
+    rpc_current_version = sa.Column(sa.String(36))
+    object_current_version = sa.Column(sa.String(36))
+    # JSON: capacity and capabilities the backend last reported.
+    capabilities = sa.Column(sa.Text)
+
+
+class Quota(TimestampMixin, Base):
+    __tablename__ = 'quotas'
+    __table_args__ = (
+        sa.UniqueConstraint('project_id', 'resource',
+                            name='uniq_quotas0project_id0resource'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(255), nullable=False)
+    hard_limit = sa.Column(sa.Integer, nullable=False)
+
+
+class QuotaUsage(TimestampMixin, Base):
+    __tablename__ = 'quota_usages'
+    __table_args__ = (
+        sa.UniqueConstraint('project_id', 'resource',
+                            name='uniq_quota_usages0project_id0resource'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(255), nullable=False)
+    in_use = sa.Column(sa.Integer, nullable=False, default=0)
+    reserved = sa.Column(sa.Integer, nullable=False, default=0)
+
+
+class Reservation(TimestampMixin, Base):
+    __tablename__ = 'reservations'
+    __table_args__ = (
+        sa.Index('reservations_expire_idx', 'expire'),
+        sa.Index('reservations_resource_id_idx', 'resource_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False, unique=True)
+    usage_id = sa.Column(sa.Integer,
+                         sa.ForeignKey('quota_usages.id', ondelete='CASCADE'),
+                         nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(255), nullable=False)
+    delta = sa.Column(sa.Integer, nullable=False)
+    expire = sa.Column(sa.DateTime, nullable=False)
+    # The volume the reservation is for, so a restarted manager can settle
+    # the reservations of an operation it did not finish.
+    resource_id = sa.Column(sa.String(36))

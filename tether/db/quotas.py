@@ -1,0 +1,216 @@
+"""Quota limits, usages and reservations; each change is one conditional UPDATE."""
+
+import datetime
+
+import sqlalchemy as sa
+from oslo_db import api as oslo_db_api
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+
+from tether.db import models
+from tether.db import session
+from tether import exception
+
+# The resources tether counts, and the option holding each default limit.
+RESOURCES = {
+    'volumes': 'quota_volumes',
+    'gigabytes': 'quota_gigabytes',
+    'per_volume_gigabytes': 'quota_per_volume_gigabytes',
+}
+# Limits that are checked, not counted (no usage row).
+CHECKED_ONLY = ('per_volume_gigabytes',)
+
+
+@session.reader
+def get_project_limits(context, project_id):
+    """The limits set for one project (without defaults)."""
+    rows = context.session.execute(
+        sa.select(models.Quota.resource, models.Quota.hard_limit)
+        .where(models.Quota.project_id == project_id))
+    return dict(rows.all())
+
+
+@session.writer
+def set_project_limits(context, project_id, limits):
+    existing = {q.resource: q for q in context.session.scalars(
+        sa.select(models.Quota).where(models.Quota.project_id == project_id))}
+    for resource, hard_limit in limits.items():
+        if resource in existing:
+            existing[resource].hard_limit = hard_limit
+        else:
+            context.session.add(models.Quota(
+                project_id=project_id, resource=resource,
+                hard_limit=hard_limit))
+
+
+@session.writer
+def delete_project_limits(context, project_id):
+    context.session.execute(
+        sa.delete(models.Quota).where(models.Quota.project_id == project_id))
+
+
+@session.reader
+def get_usages(context, project_id):
+    """{resource: (in_use, reserved)} of one project."""
+    rows = context.session.execute(
+        sa.select(models.QuotaUsage.resource, models.QuotaUsage.in_use,
+                  models.QuotaUsage.reserved)
+        .where(models.QuotaUsage.project_id == project_id))
+    return {r: (u, rv) for r, u, rv in rows}
+
+
+def _ensure_usage_rows(context, project_id, resources):
+    have = set(context.session.scalars(
+        sa.select(models.QuotaUsage.resource).where(
+            models.QuotaUsage.project_id == project_id,
+            models.QuotaUsage.resource.in_(resources))))
+    for resource in set(resources) - have:
+        context.session.add(models.QuotaUsage(
+            project_id=project_id, resource=resource, in_use=0, reserved=0))
+    if set(resources) - have:
+        context.session.flush()
+
+
+@oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True,
+                           exception_checker=lambda e: isinstance(
+                               e, db_exc.DBDuplicateEntry))
+@session.writer
+def reserve(context, project_id, deltas, limits, expire_seconds,
+            resource_id=None):
+    """Reserve ``deltas`` ({resource: n}) against ``limits``; list of uuids.
+
+    Each positive delta is one ``UPDATE quota_usages SET reserved = reserved
+    + n WHERE in_use + reserved + n <= limit``: of two racing requests that
+    would together pass the limit, one loses and gets OverQuota. A negative
+    delta always succeeds. All or nothing: one failure rolls back the lot.
+    """
+    deltas = {r: d for r, d in deltas.items() if d}
+    if not deltas:
+        return []
+    _ensure_usage_rows(context, project_id, list(deltas))
+    now = models._now()
+    expire = now + datetime.timedelta(seconds=expire_seconds)
+    usage_ids = dict(context.session.execute(
+        sa.select(models.QuotaUsage.resource, models.QuotaUsage.id).where(
+            models.QuotaUsage.project_id == project_id,
+            models.QuotaUsage.resource.in_(list(deltas)))).all())
+    uuids = []
+    for resource in sorted(deltas):
+        delta = deltas[resource]
+        usage = models.QuotaUsage
+        q = sa.update(usage).where(usage.id == usage_ids[resource])
+        limit = limits.get(resource, -1)
+        if delta > 0 and limit >= 0:
+            q = q.where(usage.in_use + usage.reserved + delta <= limit)
+        result = context.session.execute(
+            q.values(reserved=usage.reserved + delta, updated_at=now)
+            .execution_options(synchronize_session=False))
+        if result.rowcount != 1:
+            in_use, reserved = context.session.execute(
+                sa.select(usage.in_use, usage.reserved)
+                .where(usage.id == usage_ids[resource])).one()
+            raise exception.OverQuota(resource=resource, requested=delta,
+                                      limit=limit, in_use=in_use,
+                                      reserved=reserved)
+        reservation_uuid = uuidutils.generate_uuid()
+        context.session.add(models.Reservation(
+            uuid=reservation_uuid, usage_id=usage_ids[resource],
+            project_id=project_id, resource=resource, delta=delta,
+            expire=expire, resource_id=resource_id))
+        uuids.append(reservation_uuid)
+    context.session.flush()
+    return uuids
+
+
+def _settle(context, reservation_uuids, commit):
+    """Commit or roll back reservations; already-settled ones are skipped."""
+    if not reservation_uuids:
+        return
+    rows = context.session.execute(
+        sa.select(models.Reservation.uuid, models.Reservation.usage_id,
+                  models.Reservation.delta)
+        .where(models.Reservation.uuid.in_(list(reservation_uuids)))).all()
+    usage = models.QuotaUsage
+    now = models._now()
+    for uuid, usage_id, delta in rows:
+        deleted = context.session.execute(
+            sa.delete(models.Reservation)
+            .where(models.Reservation.uuid == uuid)
+            .execution_options(synchronize_session=False)).rowcount
+        if not deleted:
+            continue
+        values = {'reserved': usage.reserved - delta, 'updated_at': now}
+        if commit:
+            values['in_use'] = usage.in_use + delta
+        context.session.execute(
+            sa.update(usage).where(usage.id == usage_id).values(**values)
+            .execution_options(synchronize_session=False))
+
+
+def commit_in_transaction(context, reservation_uuids):
+    _settle(context, reservation_uuids, commit=True)
+
+
+def rollback_in_transaction(context, reservation_uuids):
+    _settle(context, reservation_uuids, commit=False)
+
+
+@session.writer
+def commit(context, reservation_uuids):
+    _settle(context, reservation_uuids, commit=True)
+
+
+@session.writer
+def rollback(context, reservation_uuids):
+    _settle(context, reservation_uuids, commit=False)
+
+
+def release_in_transaction(context, project_id, deltas):
+    """Give back usage (a deleted volume) inside the caller's transaction."""
+    usage = models.QuotaUsage
+    now = models._now()
+    for resource, delta in deltas.items():
+        context.session.execute(
+            sa.update(usage).where(usage.project_id == project_id,
+                                   usage.resource == resource)
+            .values(in_use=sa.case((usage.in_use - delta < 0, 0),
+                                   else_=usage.in_use - delta),
+                    updated_at=now)
+            .execution_options(synchronize_session=False))
+
+
+@session.reader
+def get_reservations_for(context, resource_id):
+    return list(context.session.scalars(
+        sa.select(models.Reservation.uuid)
+        .where(models.Reservation.resource_id == resource_id)))
+
+
+@session.writer
+def expire(context, protected_resource_ids=()):
+    """Roll back expired reservations; return how many.
+
+    Reservations of an operation that is still in flight (their resource_id
+    in ``protected_resource_ids``) are left for its owner to settle.
+    """
+    q = sa.select(models.Reservation.uuid).where(
+        models.Reservation.expire < models._now())
+    if protected_resource_ids:
+        q = q.where(sa.or_(
+            models.Reservation.resource_id.is_(None),
+            models.Reservation.resource_id.not_in(
+                list(protected_resource_ids))))
+    uuids = list(context.session.scalars(q))
+    _settle(context, uuids, commit=False)
+    return len(uuids)
+
+
+@session.reader
+def reservation_delta(context, reservation_uuids, resource):
+    """The sum of the deltas of some reservations for one resource."""
+    if not reservation_uuids:
+        return 0
+    return int(context.session.scalar(
+        sa.select(sa.func.coalesce(sa.func.sum(models.Reservation.delta), 0))
+        .where(models.Reservation.uuid.in_(list(reservation_uuids)),
+               models.Reservation.resource == resource)))

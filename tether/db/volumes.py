@@ -1,0 +1,243 @@
+"""Queries on volumes and their metadata; every status change is conditional."""
+
+import sqlalchemy as sa
+from oslo_db.sqlalchemy import utils as db_utils
+
+from tether.db import models
+from tether.db import session
+from tether import exception
+
+SORT_KEYS = ('id', 'name', 'status', 'size', 'created_at', 'updated_at',
+             'availability_zone', 'bootable', 'project_id', 'host',
+             'volume_type_id', 'description', 'multiattach')
+
+
+def _query(context, project_id=None):
+    q = sa.select(models.Volume)
+    if project_id is not None:
+        q = q.where(models.Volume.project_id == project_id)
+    return q
+
+
+def _get(context, volume_id, project_id=None):
+    db_volume = context.session.scalars(
+        _query(context, project_id).where(models.Volume.id == volume_id)
+    ).first()
+    if db_volume is None:
+        raise exception.VolumeNotFound(volume_id=volume_id)
+    return db_volume
+
+
+@session.reader
+def get(context, volume_id, project_id=None):
+    """The volume, or VolumeNotFound (also when another project owns it)."""
+    return _get(context, volume_id, project_id)
+
+
+@session.writer
+def create(context, values, metadata=None, admin_metadata=None):
+    db_volume = models.Volume(**values)
+    db_volume.volume_metadata = [models.VolumeMetadata(key=k, value=v)
+                                 for k, v in (metadata or {}).items()]
+    db_volume.volume_admin_metadata = [
+        models.VolumeAdminMetadata(key=k, value=v)
+        for k, v in (admin_metadata or {}).items()]
+    context.session.add(db_volume)
+    context.session.flush()
+    return db_volume
+
+
+def _apply_filters(q, filters):
+    for key, value in filters.items():
+        if key == 'metadata':
+            for mkey, mvalue in value.items():
+                q = q.where(models.Volume.volume_metadata.any(
+                    sa.and_(models.VolumeMetadata.key == mkey,
+                            models.VolumeMetadata.value == mvalue)))
+        elif isinstance(value, (list, tuple, set)):
+            q = q.where(getattr(models.Volume, key).in_(value))
+        else:
+            q = q.where(getattr(models.Volume, key) == value)
+    return q
+
+
+@session.reader
+def get_all(context, project_id=None, filters=None, marker=None, limit=None,
+            sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc')):
+    """One page of volumes, in a stable order (keyset pagination)."""
+    q = _apply_filters(_query(context, project_id), filters or {})
+    marker_row = None
+    if marker is not None:
+        marker_row = context.session.scalars(
+            _query(context, project_id).where(models.Volume.id == marker)
+        ).first()
+        if marker_row is None:
+            raise exception.InvalidInput(
+                reason='marker %s was not found' % marker)
+    sort_keys = list(sort_keys)
+    sort_dirs = list(sort_dirs)
+    if 'id' not in sort_keys:
+        sort_keys.append('id')
+        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
+    q = db_utils.paginate_query(q, models.Volume, limit, sort_keys,
+                                marker=marker_row, sort_dirs=sort_dirs)
+    return list(context.session.scalars(q))
+
+
+@session.reader
+def count(context, project_id=None, filters=None):
+    q = _apply_filters(
+        sa.select(sa.func.count(models.Volume.id)).select_from(models.Volume),
+        filters or {})
+    if project_id is not None:
+        q = q.where(models.Volume.project_id == project_id)
+    return int(context.session.scalar(q))
+
+
+@session.reader
+def summary(context, project_id=None):
+    """(count, total size, {metadata key: sorted distinct values})."""
+    q = sa.select(sa.func.count(models.Volume.id),
+                  sa.func.coalesce(sa.func.sum(models.Volume.size), 0))
+    mq = sa.select(models.VolumeMetadata.key,
+                   models.VolumeMetadata.value).distinct().join(
+        models.Volume, models.Volume.id == models.VolumeMetadata.volume_id)
+    if project_id is not None:
+        q = q.where(models.Volume.project_id == project_id)
+        mq = mq.where(models.Volume.project_id == project_id)
+    count, total = context.session.execute(q).one()
+    metadata = {}
+    for key, value in context.session.execute(mq):
+        metadata.setdefault(key, []).append(value)
+    return int(count), int(total), {k: sorted(v) for k, v in
+                                    metadata.items()}
+
+
+@session.reader
+def get_all_by_host(context, host, statuses):
+    """Volumes of one backend (``host@backend``, any pool) in ``statuses``."""
+    q = sa.select(models.Volume).where(
+        sa.or_(models.Volume.host == host,
+               models.Volume.host.like(host + '#%')),
+        models.Volume.status.in_(statuses))
+    return list(context.session.scalars(q))
+
+
+def _conditional_update(context, volume_id, values, expected_statuses,
+                        project_id=None, extra=()):
+    q = sa.update(models.Volume).where(models.Volume.id == volume_id)
+    if expected_statuses is not None:
+        q = q.where(models.Volume.status.in_(expected_statuses))
+    if project_id is not None:
+        q = q.where(models.Volume.project_id == project_id)
+    for clause in extra:
+        q = q.where(clause)
+    values = dict(values)
+    values.setdefault('updated_at', models._now())
+    result = context.session.execute(
+        q.values(**values).execution_options(synchronize_session=False))
+    return result.rowcount == 1
+
+
+@session.writer
+def conditional_update(context, volume_id, values, expected_statuses,
+                       project_id=None, extra=()):
+    """UPDATE … WHERE status IN expected; True if this caller won."""
+    return _conditional_update(context, volume_id, values, expected_statuses,
+                               project_id, extra)
+
+
+@session.writer
+def transition(context, volume_id, values, expected_statuses,
+               project_id=None):
+    """Conditional update that raises InvalidVolumeStatus when it loses.
+
+    The error names the status the volume had when the update lost, read
+    inside the same transaction.
+    """
+    if _conditional_update(context, volume_id, values, expected_statuses,
+                           project_id):
+        return _get(context, volume_id)
+    current = _get(context, volume_id, project_id)
+    raise exception.InvalidVolumeStatus(
+        volume_id=volume_id, status=current.status,
+        expected=' or '.join(expected_statuses))
+
+
+@session.writer
+def update(context, volume_id, values, project_id=None):
+    if not _conditional_update(context, volume_id, values, None, project_id):
+        raise exception.VolumeNotFound(volume_id=volume_id)
+    return _get(context, volume_id)
+
+
+def destroy_in_transaction(context, volume_id, expected_statuses):
+    """Delete the row if its status is still expected; True if deleted."""
+    result = context.session.execute(
+        sa.delete(models.Volume).where(
+            models.Volume.id == volume_id,
+            models.Volume.status.in_(expected_statuses)
+        ).execution_options(synchronize_session=False))
+    return result.rowcount == 1
+
+
+# Metadata -----------------------------------------------------------------
+
+def _metadata_model(admin):
+    return models.VolumeAdminMetadata if admin else models.VolumeMetadata
+
+
+def _set_metadata(context, volume_id, metadata, delete_others, admin):
+    model = _metadata_model(admin)
+    existing = {m.key: m for m in context.session.scalars(
+        sa.select(model).where(model.volume_id == volume_id))}
+    for key, value in metadata.items():
+        if key in existing:
+            existing[key].value = value
+        else:
+            context.session.add(model(volume_id=volume_id, key=key,
+                                      value=value))
+    if delete_others:
+        for key, row in existing.items():
+            if key not in metadata:
+                context.session.delete(row)
+    context.session.flush()
+    context.session.execute(
+        sa.update(models.Volume).where(models.Volume.id == volume_id)
+        .values(updated_at=models._now())
+        .execution_options(synchronize_session=False))
+
+
+@session.writer
+def metadata_update(context, volume_id, metadata, delete_others,
+                    project_id=None, admin=False):
+    """Merge (or replace, with delete_others) metadata; returns it all."""
+    _get(context, volume_id, project_id)
+    _set_metadata(context, volume_id, metadata, delete_others, admin)
+    context.session.expire_all()
+    db_volume = _get(context, volume_id)
+    rows = (db_volume.volume_admin_metadata if admin
+            else db_volume.volume_metadata)
+    return {m.key: m.value for m in rows}
+
+
+@session.writer
+def metadata_delete(context, volume_id, key, project_id=None, admin=False):
+    _get(context, volume_id, project_id)
+    model = _metadata_model(admin)
+    result = context.session.execute(
+        sa.delete(model).where(model.volume_id == volume_id, model.key == key)
+        .execution_options(synchronize_session=False))
+    if result.rowcount == 0:
+        raise exception.VolumeMetadataNotFound(volume_id=volume_id, key=key)
+
+
+@session.reader
+def allocated_gb_by_pool(context, host):
+    """{pool: GiB of volumes} on one backend, for thin provisioning."""
+    rows = context.session.execute(
+        sa.select(models.Volume.host, sa.func.sum(models.Volume.size))
+        .where(sa.or_(models.Volume.host == host,
+                      models.Volume.host.like(host + '#%')))
+        .group_by(models.Volume.host))
+    return {h.partition('#')[2]: int(total) for h, total in rows}

@@ -1,0 +1,1 @@
+"""Drivers: volume storage (remotefs, NFS) and, later, virtualization."""

@@ -1,0 +1,66 @@
+"""The only way tether runs qemu-img: argument lists, LC_ALL=C, explicit
+formats, JSON output and resource limits."""
+
+from oslo_concurrency import processutils
+from oslo_log import log as logging
+from oslo_utils import imageutils
+
+from tether import exception
+
+LOG = logging.getLogger(__name__)
+
+QEMU_IMG = 'qemu-img'
+FORMATS = ('raw', 'qcow2')
+_LOCK_ERRORS = ('Failed to get "write" lock', 'Failed to get shared "write" '
+                'lock')
+
+# Defaults; a backend passes its own limits.
+DEFAULT_LIMITS = processutils.ProcessLimits(cpu_time=30,
+                                            address_space=1024 ** 3)
+
+
+def _run(args, path, limits=None):
+    cmd = [QEMU_IMG] + args
+    try:
+        out, _err = processutils.execute(
+            *cmd, env_variables={'LC_ALL': 'C', 'LANG': 'C'},
+            prlimit=limits or DEFAULT_LIMITS)
+        return out
+    except processutils.ProcessExecutionError as exc:
+        stderr = exc.stderr or ''
+        if any(marker in stderr for marker in _LOCK_ERRORS):
+            raise exception.ImageLocked(cmd=' '.join(cmd), path=path)
+        raise exception.ProcessFailed(cmd=' '.join(cmd),
+                                      reason=stderr.strip() or str(exc))
+
+
+def _check_format(fmt):
+    if fmt not in FORMATS:
+        raise exception.InvalidInput(reason='unsupported image format %s'
+                                            % fmt)
+
+
+def create(path, fmt, size_bytes, preallocation=None, limits=None):
+    _check_format(fmt)
+    args = ['create', '-f', fmt]
+    if preallocation:
+        args += ['-o', 'preallocation=%s' % preallocation]
+    _run(args + [path, str(size_bytes)], path, limits)
+
+
+def resize(path, fmt, size_bytes, limits=None):
+    """Grow an image; raises ImageLocked while a guest holds it."""
+    _check_format(fmt)
+    _run(['resize', '-f', fmt, path, str(size_bytes)], path, limits)
+
+
+def info(path, fmt=None, force_share=False, limits=None):
+    """qemu-img info as oslo.utils' QemuImgInfo (virtual_size in bytes)."""
+    args = ['info', '--output=json']
+    if fmt:
+        _check_format(fmt)
+        args += ['-f', fmt]
+    if force_share:
+        args.append('--force-share')
+    out = _run(args + [path], path, limits)
+    return imageutils.QemuImgInfo(out, format='json')

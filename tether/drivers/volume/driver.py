@@ -1,0 +1,39 @@
+"""The interface between the volume manager and a storage backend."""
+
+GiB = 1024 ** 3
+
+
+class VolumeDriver:
+    """What the volume manager asks of a backend.
+
+    A driver gets the backend's configuration group and knows nothing of the
+    database, the objects' persistence or the API.
+    """
+
+    def __init__(self, configuration, host):
+        self.configuration = configuration
+        self.host = host
+        self.initialized = False
+
+    def do_setup(self):
+        """Prepare the backend (mount shares ...); raise if unusable."""
+
+    def get_volume_stats(self):
+        """Capacity and capabilities: a dict with a ``pools`` list."""
+        raise NotImplementedError()
+
+    def create_volume(self, volume):
+        """Create storage of ``volume.size`` GiB; return a model update."""
+        raise NotImplementedError()
+
+    def delete_volume(self, volume):
+        """Remove the storage; succeed if it is already gone."""
+        raise NotImplementedError()
+
+    def extend_volume(self, volume, new_size):
+        """Grow the storage to ``new_size`` GiB."""
+        raise NotImplementedError()
+
+    def get_volume_size(self, volume):
+        """The size in bytes the storage really has (for reconciliation)."""
+        raise NotImplementedError()

@@ -1,0 +1,178 @@
+"""Volumes as image files on file shares (the remotefs family)."""
+
+import hashlib
+import os
+
+from oslo_concurrency import processutils
+from oslo_log import log as logging
+
+from tether.drivers import qemu_img
+from tether.drivers.volume import driver
+from tether import exception
+
+LOG = logging.getLogger(__name__)
+GiB = driver.GiB
+
+
+class RemoteFSDriver(driver.VolumeDriver):
+    """Volume files ``volume-<id>`` on mounted shares, made with qemu-img.
+
+    A share is either a remote export, mounted by :meth:`_mount`, or an
+    absolute local path used as an already-mounted share.
+    """
+
+    driver_volume_type = None
+    volume_backend_name = 'remotefs'
+
+    def __init__(self, configuration, host):
+        super().__init__(configuration, host)
+        self.shares = {}   # share -> mount point
+        self.limits = processutils.ProcessLimits(
+            cpu_time=configuration.qemu_img_cpu_limit,
+            address_space=configuration.qemu_img_address_space_limit)
+
+    # Shares ---------------------------------------------------------------
+
+    @staticmethod
+    def is_local_share(share):
+        return share.startswith('/')
+
+    def mount_point_for(self, share):
+        if self.is_local_share(share):
+            return share
+        digest = hashlib.sha256(share.encode()).hexdigest()[:32]
+        return os.path.join(self.configuration.nfs_mount_point_base, digest)
+
+    def _mount(self, share, mount_point):
+        raise NotImplementedError()
+
+    def do_setup(self):
+        if not self.configuration.nfs_shares:
+            raise exception.RemoteFSNoSharesMounted(
+                reason='no shares are configured (nfs_shares)')
+        errors = []
+        for share in self.configuration.nfs_shares:
+            mount_point = self.mount_point_for(share)
+            try:
+                if self.is_local_share(share):
+                    os.makedirs(mount_point, exist_ok=True)
+                elif not os.path.ismount(mount_point):
+                    os.makedirs(mount_point, exist_ok=True)
+                    self._mount(share, mount_point)
+                self.shares[share] = mount_point
+            except (OSError, exception.TetherException) as exc:
+                LOG.error('Share %s could not be mounted: %s', share, exc)
+                errors.append('%s: %s' % (share, exc))
+        if not self.shares:
+            raise exception.RemoteFSNoSharesMounted(reason='; '.join(errors))
+        self.initialized = True
+
+    def _capacity(self, mount_point):
+        st = os.statvfs(mount_point)
+        total = st.f_blocks * st.f_frsize
+        free = st.f_bavail * st.f_frsize
+        return total, free
+
+    def _choose_share(self, size_gb):
+        best = None
+        for share, mount_point in self.shares.items():
+            total, free = self._capacity(mount_point)
+            room = free * self.configuration.max_over_subscription_ratio \
+                - total * self.configuration.reserved_percentage / 100.0
+            if room >= size_gb * GiB and (best is None or room > best[0]):
+                best = (room, share)
+        if best is None:
+            raise exception.RemoteFSNoSuitableShare(size=size_gb)
+        return best[1]
+
+    # Volumes --------------------------------------------------------------
+
+    def local_path(self, volume):
+        share = volume.provider_location
+        if share not in self.shares:
+            raise exception.VolumeBackendAPIException(
+                data='volume %s is on share %s, which this backend does not '
+                     'serve' % (volume.id, share))
+        return os.path.join(self.shares[share], volume.name_on_disk)
+
+    def volume_format(self, volume):
+        return volume.admin_metadata.get('format',
+                                         self.configuration.volume_format)
+
+    def create_volume(self, volume):
+        # The scheduler named a pool (a share) in host@backend#pool.
+        pool = volume.host.partition('#')[2] if volume.host else ''
+        share = volume.provider_location or (
+            pool if pool in self.shares else self._choose_share(volume.size))
+        path = os.path.join(self.shares[share], volume.name_on_disk)
+        fmt = self.configuration.volume_format
+        size = volume.size * GiB
+        if os.path.exists(path):
+            # A create that was interrupted after qemu-img ran: keep the
+            # file if it is whole, make it again otherwise.
+            try:
+                if qemu_img.info(path, fmt, limits=self.limits).virtual_size \
+                        == size:
+                    return self._model_update(share, fmt)
+            except exception.ProcessFailed:
+                pass
+            os.unlink(path)
+        preallocation = None
+        if fmt == 'raw' and not self.configuration.nfs_sparsed_volumes:
+            preallocation = 'falloc'
+        qemu_img.create(path, fmt, size, preallocation=preallocation,
+                        limits=self.limits)
+        return self._model_update(share, fmt)
+
+    @staticmethod
+    def _model_update(share, fmt):
+        return {'provider_location': share, 'admin_metadata': {'format': fmt}}
+
+    def delete_volume(self, volume):
+        if not volume.provider_location:
+            return
+        path = self.local_path(volume)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            LOG.info('Volume file %s was already gone', path)
+
+    def extend_volume(self, volume, new_size):
+        path = self.local_path(volume)
+        fmt = self.volume_format(volume)
+        current = qemu_img.info(path, fmt, force_share=True,
+                                limits=self.limits).virtual_size
+        if new_size * GiB < current:
+            raise exception.ExtendVolumeError(
+                volume_id=volume.id,
+                reason='shrinking from %s to %s bytes is refused'
+                       % (current, new_size * GiB))
+        qemu_img.resize(path, fmt, new_size * GiB, limits=self.limits)
+
+    def get_volume_size(self, volume):
+        return qemu_img.info(self.local_path(volume),
+                             self.volume_format(volume), force_share=True,
+                             limits=self.limits).virtual_size
+
+    def get_volume_stats(self):
+        pools = []
+        for share, mount_point in self.shares.items():
+            total, free = self._capacity(mount_point)
+            pools.append({
+                'pool_name': share,
+                'total_capacity_gb': round(total / GiB, 2),
+                'free_capacity_gb': round(free / GiB, 2),
+                'reserved_percentage': self.configuration.reserved_percentage,
+                'max_over_subscription_ratio':
+                    self.configuration.max_over_subscription_ratio,
+                'thin_provisioning_support': True,
+                'provisioned_capacity_gb': 0,
+            })
+        return {
+            'volume_backend_name': (self.configuration.volume_backend_name
+                                    or self.volume_backend_name),
+            'vendor_name': 'tether',
+            'driver_version': '1.0',
+            'storage_protocol': self.driver_volume_type,
+            'pools': pools,
+        }

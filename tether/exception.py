@@ -1,0 +1,112 @@
+"""Domain exceptions: they name the problem and carry no HTTP status."""
+
+
+class TetherException(Exception):
+    msg_fmt = 'An unknown error occurred.'
+
+    def __init__(self, message=None, **kwargs):
+        self.kwargs = kwargs
+        if message is None:
+            try:
+                message = self.msg_fmt % kwargs
+            except (KeyError, TypeError, ValueError):
+                message = self.msg_fmt
+        self.msg = message
+        super().__init__(message)
+
+
+class Invalid(TetherException):
+    msg_fmt = 'Unacceptable parameters.'
+
+
+class InvalidInput(Invalid):
+    msg_fmt = 'Invalid input received: %(reason)s'
+
+
+class InvalidVolume(Invalid):
+    msg_fmt = 'Invalid volume: %(reason)s'
+
+
+class InvalidVolumeStatus(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(volume_id)s is %(status)s; '
+               'expected %(expected)s.')
+
+
+class NotFound(TetherException):
+    msg_fmt = 'Resource could not be found.'
+
+
+class VolumeNotFound(NotFound):
+    msg_fmt = 'Volume %(volume_id)s could not be found.'
+
+
+class VolumeMetadataNotFound(NotFound):
+    msg_fmt = 'Volume %(volume_id)s has no metadata with key %(key)s.'
+
+
+class VolumeTypeNotFound(NotFound):
+    msg_fmt = 'Volume type %(volume_type_id)s could not be found.'
+
+
+class ProjectNotFound(NotFound):
+    msg_fmt = 'Project %(project_id)s could not be found.'
+
+
+class Forbidden(TetherException):
+    msg_fmt = 'Not authorized.'
+
+
+class PolicyNotAuthorized(Forbidden):
+    msg_fmt = 'Policy does not allow %(action)s to be performed.'
+
+
+class Conflict(TetherException):
+    msg_fmt = 'Conflict with the current state of the resource.'
+
+
+class QuotaError(TetherException):
+    msg_fmt = 'Quota exceeded.'
+
+
+class OverQuota(QuotaError):
+    msg_fmt = ('Requested %(resource)s of %(requested)s exceeds the quota: '
+               'limit %(limit)s, in use %(in_use)s, reserved %(reserved)s.')
+
+
+class VolumeSizeExceedsLimit(QuotaError):
+    msg_fmt = ('Requested volume size %(size)sG is larger than the maximum '
+               'allowed per volume, %(limit)sG.')
+
+
+class ReservationNotFound(NotFound):
+    msg_fmt = 'Quota reservation %(reservation_id)s could not be found.'
+
+
+class NoValidBackend(TetherException):
+    msg_fmt = 'No valid backend was found: %(reason)s'
+
+
+class VolumeBackendAPIException(TetherException):
+    msg_fmt = 'Volume backend error: %(data)s'
+
+
+class ProcessFailed(TetherException):
+    msg_fmt = 'Command %(cmd)s failed: %(reason)s'
+
+
+class ImageLocked(ProcessFailed):
+    """qemu-img could not take the write lock: a running guest holds it."""
+    msg_fmt = ('%(path)s is locked by another process (a running guest '
+               'holds it).')
+
+
+class ExtendVolumeError(VolumeBackendAPIException):
+    msg_fmt = 'Cannot extend volume %(volume_id)s: %(reason)s'
+
+
+class RemoteFSNoSharesMounted(VolumeBackendAPIException):
+    msg_fmt = 'No share could be mounted: %(reason)s'
+
+
+class RemoteFSNoSuitableShare(VolumeBackendAPIException):
+    msg_fmt = 'No share has room for %(size)sG.'

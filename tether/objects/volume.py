@@ -1,0 +1,64 @@
+"""The Volume object: one row of volumes with its metadata."""
+
+from oslo_versionedobjects import fields
+
+from tether.objects import base
+from tether.objects import fields as t_fields
+
+# Admin metadata keys that readers of a volume's metadata may see.
+VISIBLE_ADMIN_METADATA_KEYS = ('readonly', 'attached_mode')
+
+
+@base.TetherObjectRegistry.register
+class Volume(base.TetherObject):
+    # Version 1.0: initial version
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.UUIDField(),
+        'project_id': fields.StringField(),
+        'user_id': fields.StringField(nullable=True),
+        'host': fields.StringField(nullable=True),
+        'name': fields.StringField(nullable=True),
+        'description': fields.StringField(nullable=True),
+        'size': fields.IntegerField(),
+        'availability_zone': fields.StringField(nullable=True),
+        'status': t_fields.VolumeStatusField(),
+        'previous_status': fields.StringField(nullable=True),
+        'attach_status': t_fields.VolumeAttachStatusField(),
+        'volume_type_id': fields.StringField(),
+        'bootable': fields.BooleanField(),
+        'multiattach': fields.BooleanField(),
+        'provider_location': fields.StringField(nullable=True),
+        'metadata': fields.DictOfNullableStringsField(),
+        'admin_metadata': fields.DictOfNullableStringsField(),
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+        'launched_at': fields.DateTimeField(nullable=True),
+    }
+
+    _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
+                'size', 'availability_zone', 'status', 'previous_status',
+                'attach_status', 'volume_type_id', 'bootable', 'multiattach',
+                'provider_location', 'created_at', 'updated_at',
+                'launched_at')
+
+    @classmethod
+    def from_db(cls, db_volume):
+        obj = cls()
+        for key in cls._COLUMNS:
+            setattr(obj, key, getattr(db_volume, key))
+        obj.metadata = {m.key: m.value for m in db_volume.volume_metadata}
+        obj.admin_metadata = {m.key: m.value
+                              for m in db_volume.volume_admin_metadata}
+        obj.obj_reset_changes()
+        return obj
+
+    @property
+    def name_on_disk(self):
+        return 'volume-%s' % self.id
+
+    @property
+    def backend_host(self):
+        """``host@backend`` without the ``#pool`` suffix."""
+        return self.host.partition('#')[0] if self.host else None

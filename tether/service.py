@@ -1,0 +1,120 @@
+"""A running tether-volume: a manager and RPC server per backend, heartbeats."""
+
+import threading
+
+import oslo_messaging as messaging
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from tether import conf as t_conf
+from tether import context as t_context
+from tether.db import quotas as db_quotas
+from tether.db import services as db_services
+from tether.db import volumes as db_volumes
+from tether.objects import base as objects_base
+from tether.objects import fields
+from tether import rpc
+from tether.volume import manager as volume_manager
+from tether.volume import rpcapi as volume_rpcapi
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+
+class Periodic(threading.Thread):
+    """Call ``fn`` every ``interval`` seconds until stopped."""
+
+    def __init__(self, name, interval, fn):
+        super().__init__(name=name, daemon=True)
+        self.interval = interval
+        self.fn = fn
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.wait(self.interval):
+            try:
+                self.fn()
+            except Exception:  # noqa: BLE001 - keep the loop alive
+                LOG.exception('Periodic task %s failed', self.name)
+
+    def stop(self):
+        self.stopping.set()
+
+
+class Backend:
+    """One ``host@backend``: its manager, RPC server and service record."""
+
+    def __init__(self, name):
+        self.name = name
+        self.host = '%s@%s' % (CONF.host, name)
+        self.manager = volume_manager.VolumeManager(
+            self.host, t_conf.register_backend_opts(CONF, name))
+        self.server = None
+        self.service_id = None
+
+    def start(self, context):
+        self.manager.init_host(context)
+        self.service_id = db_services.register(
+            context, self.host, volume_manager.BINARY, volume_rpcapi.TOPIC,
+            CONF.storage_availability_zone,
+            volume_rpcapi.VolumeAPI.RPC_API_VERSION,
+            objects_base.TetherObjectRegistry.obj_classes()['Volume'][0]
+            .VERSION)
+        self.report(context)
+        target = messaging.Target(topic=volume_rpcapi.TOPIC, server=self.host)
+        self.server = rpc.get_server(target, [self.manager])
+        self.server.start()
+        LOG.info('Volume backend %s started', self.host)
+
+    def report(self, context):
+        db_services.heartbeat(context, self.service_id,
+                              self.manager.get_capabilities(context))
+
+    def stop(self):
+        if self.server is not None:
+            self.server.stop()
+            self.server.wait()
+            self.server = None
+
+
+class VolumeService:
+    """Everything ``tether-volume`` runs."""
+
+    def __init__(self, backends=None):
+        names = backends or CONF.enabled_backends
+        if not names:
+            raise SystemExit('tether-volume: [DEFAULT]enabled_backends '
+                             'names no backend')
+        self.backends = [Backend(n) for n in names]
+        self.periodics = []
+        self.context = t_context.get_admin_context()
+
+    def start(self):
+        for backend in self.backends:
+            backend.start(self.context)
+        self.periodics = [
+            Periodic('heartbeat', CONF.report_interval, self._heartbeat),
+            Periodic('reservation-expiry', CONF.reservation_clean_interval,
+                     self._expire_reservations),
+        ]
+        for p in self.periodics:
+            p.start()
+
+    def _heartbeat(self):
+        for backend in self.backends:
+            backend.report(self.context)
+
+    def _expire_reservations(self):
+        in_flight = [v.id for v in db_volumes.get_all(
+            self.context, filters={'status': [fields.VolumeStatus.EXTENDING,
+                                              fields.VolumeStatus.CREATING,
+                                              fields.VolumeStatus.DELETING]})]
+        expired = db_quotas.expire(self.context, in_flight)
+        if expired:
+            LOG.info('Rolled back %d expired quota reservations', expired)
+
+    def stop(self):
+        for p in self.periodics:
+            p.stop()
+        for backend in self.backends:
+            backend.stop()

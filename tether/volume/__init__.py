@@ -1,0 +1,1 @@
+"""The volume service: API rules, RPC client, manager and flows."""

@@ -1,0 +1,238 @@
+"""Business rules of the volume service; runs in the API process.
+
+Every state change claims the volume with one conditional UPDATE before any
+work is cast to a manager; quota is reserved before and settled on every
+path.
+"""
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import excutils
+from oslo_utils import uuidutils
+
+from tether.db import quotas as db_quotas
+from tether.db import session
+from tether.db import volume_types as db_types
+from tether.db import volumes as db_volumes
+from tether import exception
+from tether.objects import fields
+from tether.objects import volume as volume_obj
+from tether.volume import quota
+from tether.volume import rpcapi
+from tether.volume import scheduler
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+S = fields.VolumeStatus
+SORT_KEYS = db_volumes.SORT_KEYS
+
+_rpc = None
+
+
+def _rpcapi():
+    global _rpc
+    if _rpc is None:
+        _rpc = rpcapi.VolumeAPI()
+    return _rpc
+
+
+def _scope(context):
+    """The project a caller is confined to (None: an admin sees all)."""
+    return None if context.is_admin else context.project_id
+
+
+def is_multiattach_type(db_type):
+    specs = {s.key: s.value for s in db_type.extra_specs}
+    return str(specs.get('multiattach', '')).lower() in ('<is> true',)
+
+
+def get(context, volume_id):
+    return volume_obj.Volume.from_db(
+        db_volumes.get(context, volume_id, _scope(context)))
+
+
+def get_all(context, all_tenants=False, project_id=None, filters=None,
+            marker=None, limit=None, sort_keys=None, sort_dirs=None):
+    rows = db_volumes.get_all(
+        context, _list_scope(context, all_tenants, project_id), filters=filters, marker=marker, limit=limit,
+        sort_keys=sort_keys or ('created_at', 'id'),
+        sort_dirs=sort_dirs or ('desc', 'desc'))
+    return [volume_obj.Volume.from_db(r) for r in rows]
+
+
+def _list_scope(context, all_tenants, project_id=None):
+    if context.is_admin and all_tenants:
+        return project_id
+    return context.project_id
+
+
+def count(context, all_tenants=False, project_id=None, filters=None):
+    return db_volumes.count(context, _list_scope(context, all_tenants,
+                                                 project_id), filters)
+
+
+def summary(context, all_tenants=False):
+    """(count, total GiB, {metadata key: [values]}) of visible volumes."""
+    return db_volumes.summary(context, _list_scope(context, all_tenants))
+
+
+def type_names(context):
+    return {t.id: t.name for t in db_types.get_all(context)}
+
+
+@session.writer
+def _insert_and_commit(context, values, metadata, reservations):
+    db_volume = db_volumes.create(context, values, metadata)
+    db_quotas.commit(context, reservations)
+    return volume_obj.Volume.from_db(db_volume)
+
+
+def create(context, size, name=None, description=None, metadata=None,
+           volume_type=None, availability_zone=None):
+    db_type = db_types.get_by_name_or_id(
+        context, volume_type or CONF.default_volume_type)
+    az = availability_zone or CONF.storage_availability_zone
+    limits = quota.check_per_volume_size(context, context.project_id, size)
+    reservations = quota.reserve(
+        context, context.project_id, {'volumes': 1, 'gigabytes': size},
+        limits=limits)
+    host = scheduler.choose_backend(context, size, az)
+    values = {
+        'id': uuidutils.generate_uuid(),
+        'project_id': context.project_id, 'user_id': context.user_id,
+        'name': name, 'description': description, 'size': size,
+        'availability_zone': az, 'host': host,
+        'status': S.CREATING if host else S.ERROR,
+        'attach_status': fields.VolumeAttachStatus.DETACHED,
+        'volume_type_id': db_type.id, 'bootable': False,
+        'multiattach': is_multiattach_type(db_type),
+    }
+    try:
+        volume = _insert_and_commit(context, values, metadata or {},
+                                    reservations)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            db_quotas.rollback(context, reservations)
+    if host is None:
+        LOG.warning('No volume backend has room for %sG in zone %s; volume '
+                    '%s is in error.', size, az, volume.id)
+        return volume
+    try:
+        _rpcapi().create_volume(context, volume)
+    except Exception:
+        LOG.exception('Could not cast create of volume %s', volume.id)
+        db_volumes.conditional_update(context, volume.id,
+                                      {'status': S.ERROR}, [S.CREATING])
+        volume.status = S.ERROR
+    return volume
+
+
+def update(context, volume_id, values):
+    return volume_obj.Volume.from_db(
+        db_volumes.update(context, volume_id, values, _scope(context)))
+
+
+@session.writer
+def _delete_locally(context, volume):
+    if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
+        db_quotas.release_in_transaction(
+            context, volume.project_id,
+            {'volumes': 1, 'gigabytes': volume.size})
+
+
+def delete(context, volume_id):
+    db_volume = db_volumes.transition(
+        context, volume_id, {'status': S.DELETING},
+        fields.DELETABLE_STATUSES, _scope(context))
+    volume = volume_obj.Volume.from_db(db_volume)
+    if not volume.host:
+        # Never reached a backend: nothing on disk to remove.
+        _delete_locally(context, volume)
+        return
+    _rpcapi().delete_volume(context, volume)
+
+
+def extend(context, volume_id, new_size, allow_attached=False):
+    volume = get(context, volume_id)
+    if volume.status == S.IN_USE and allow_attached:
+        raise exception.InvalidVolume(
+            reason='extending an attached (in-use) volume is not supported '
+                   'yet; detach it, or wait for online extend')
+    if new_size <= volume.size:
+        raise exception.InvalidInput(
+            reason='new size %(new)sG must be greater than the current size '
+                   '%(size)sG' % {'new': new_size, 'size': volume.size})
+    limits = quota.check_per_volume_size(context, volume.project_id,
+                                         new_size)
+    db_volumes.transition(
+        context, volume_id,
+        {'status': S.EXTENDING, 'previous_status': S.AVAILABLE},
+        [S.AVAILABLE], _scope(context))
+    try:
+        reservations = quota.reserve(
+            context, volume.project_id,
+            {'gigabytes': new_size - volume.size}, limits=limits,
+            resource_id=volume.id)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            db_volumes.conditional_update(
+                context, volume_id,
+                {'status': S.AVAILABLE, 'previous_status': None},
+                [S.EXTENDING])
+    volume.status = S.EXTENDING
+    try:
+        _rpcapi().extend_volume(context, volume, new_size, reservations)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _undo_extend(context, volume_id, reservations)
+
+
+@session.writer
+def _undo_extend(context, volume_id, reservations):
+    db_quotas.rollback(context, reservations)
+    db_volumes.conditional_update(
+        context, volume_id, {'status': S.AVAILABLE, 'previous_status': None},
+        [S.EXTENDING])
+
+
+@session.writer
+def reset_status(context, volume_id, status=None, attach_status=None,
+                 migration_status=None):
+    """Admin override of a volume's status; settles an extend in flight."""
+    if status in fields.RESET_STATUS_REFUSED:
+        raise exception.InvalidInput(
+            reason='os-reset_status cannot set status %s' % status)
+    if status == S.IN_USE:
+        raise exception.InvalidInput(
+            reason='cannot set status in-use: the volume has no attachments')
+    if attach_status == fields.VolumeAttachStatus.ATTACHED:
+        raise exception.InvalidInput(
+            reason='cannot set attach_status attached: the volume has no '
+                   'attachments')
+    current = db_volumes.get(context, volume_id)
+    values = {}
+    if status:
+        values['status'] = status
+    if attach_status:
+        values['attach_status'] = attach_status
+    if current.status == S.EXTENDING and status and status != S.EXTENDING:
+        # The extend in flight is abandoned: give its reservations back.
+        db_quotas.rollback(context,
+                           db_quotas.get_reservations_for(context, volume_id))
+    if values:
+        # Conditional on the status read above, so a concurrent transition
+        # between the read and this write makes the reset fail loudly.
+        db_volumes.transition(context, volume_id, values, [current.status])
+
+
+def get_metadata(context, volume_id):
+    return get(context, volume_id).metadata
+
+
+def update_metadata(context, volume_id, metadata, delete_others=False):
+    return db_volumes.metadata_update(context, volume_id, metadata,
+                                      delete_others, _scope(context))
+
+
+def delete_metadata(context, volume_id, key):
+    db_volumes.metadata_delete(context, volume_id, key, _scope(context))

@@ -1,0 +1,54 @@
+"""tether-volume's RPC endpoint for one backend (``host@backend``)."""
+
+import oslo_messaging as messaging
+from oslo_log import log as logging
+from oslo_utils import importutils
+
+from tether.db import volumes as db_volumes
+from tether.objects import fields
+from tether.volume import flows
+
+LOG = logging.getLogger(__name__)
+
+
+class VolumeManager:
+    """Thin endpoint: each method runs one flow function."""
+
+    target = messaging.Target(version='1.0')
+    RPC_API_VERSION = '1.0'
+
+    def __init__(self, host, configuration):
+        self.host = host
+        self.configuration = configuration
+        driver_cls = importutils.import_class(configuration.volume_driver)
+        self.driver = driver_cls(configuration, host)
+
+    def init_host(self, context):
+        self.driver.do_setup()
+        count = flows.reconcile(context, self.driver, self.host)
+        if count:
+            LOG.info('%s: reconciled %d volumes left mid-operation',
+                     self.host, count)
+
+    def get_capabilities(self, context):
+        stats = self.driver.get_volume_stats()
+        allocated = db_volumes.allocated_gb_by_pool(context, self.host)
+        for pool in stats['pools']:
+            pool['provisioned_capacity_gb'] = allocated.get(
+                pool['pool_name'], 0)
+        return stats
+
+    # RPC methods ------------------------------------------------------------
+
+    def create_volume(self, context, volume):
+        flows.create_volume(context, self.driver, volume.id)
+
+    def delete_volume(self, context, volume):
+        flows.delete_volume(context, self.driver, volume.id)
+
+    def extend_volume(self, context, volume, new_size, reservations):
+        flows.extend_volume(context, self.driver, volume.id, new_size,
+                            reservations)
+
+
+BINARY = fields.ServiceBinary.VOLUME
