@@ -1,11 +1,13 @@
 """Request context shared by the API, the managers and RPC."""
 
 from oslo_context import context as o_context
+from oslo_db.sqlalchemy import enginefacade
 
 from tether import exception
 from tether import policies
 
 
+@enginefacade.transaction_context_provider
 class RequestContext(o_context.RequestContext):
     """The caller of one request: who, for which project, with what roles."""
 

@@ -57,18 +57,18 @@ class Router:
     that is not declared is 405.
     """
 
-    def __init__(self, service, declarations, public_paths=()):
+    def __init__(self, service, declarations):
         self.service = service
         self.mapper = routes.Mapper()
-        self.public_paths = set(public_paths)
-        for index, (path, methods) in enumerate(declarations):
-            self.mapper.connect(str(index), path, declaration=methods)
+        self.declarations = [methods for _path, methods in declarations]
+        for index, (path, _methods) in enumerate(declarations):
+            self.mapper.connect(path, _index=str(index))
 
     def match(self, path):
         match = self.mapper.match(path)
         if match is None:
             return None, {}
-        methods = match.pop('declaration')
+        methods = self.declarations[int(match.pop('_index'))]
         return methods, match
 
     @webob.dec.wsgify(RequestClass=Request)

@@ -1,0 +1,41 @@
+"""Fixtures of the functional tests: one tether-aio per test process."""
+
+import time
+
+import pytest
+
+from tests.functional import fixtures
+
+
+@pytest.fixture(scope='session')
+def aio(tmp_path_factory):
+    with fixtures.running_aio(tmp_path_factory.mktemp('tether')) as aio:
+        yield aio
+
+
+@pytest.fixture
+def user(aio):
+    """An SDK connection for a fresh member of a fresh project."""
+    return aio.sdk()
+
+
+@pytest.fixture
+def admin(aio):
+    return aio.admin()
+
+
+def wait_for(predicate, timeout=30, interval=0.02, what='condition'):
+    """Poll ``predicate`` until it returns a true value; return that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError('timed out waiting for %s' % what)
+        time.sleep(interval)
+
+
+@pytest.fixture
+def wait():
+    return wait_for
