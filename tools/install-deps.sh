@@ -1,0 +1,115 @@
+#!/bin/bash
+# Install what tether needs for one bindep profile, and nothing more.
+#
+#   tools/install-deps.sh [aio|test]      (default: test)
+#
+# Idempotent and fast when everything is already there:
+#  1. Debian packages: `bindep -b PROFILE` lists the missing ones from
+#     bindep.txt; only if it lists any, `apt-get update` and `apt-get install`
+#     them (this needs root, as on CI).
+#  2. Python packages: `pip install -e .` (plus -r test-requirements.txt for
+#     the test profile, and python-openstackclient for aio so that the
+#     `openstack` CLI of the README is there), skipped when tether is already
+#     installed from this tree and every listed requirement is satisfied.
+#
+# PYTHON selects the interpreter (default: python3).
+set -euo pipefail
+
+profile=${1:-test}
+case "$profile" in
+    aio|test) ;;
+    *) echo "usage: $0 [aio|test]" >&2; exit 2 ;;
+esac
+
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+
+pip_install() {
+    "$PYTHON" -m pip install -q "$@"
+}
+
+# 1. Debian packages -------------------------------------------------------
+if ! "$PYTHON" -c 'import bindep' 2>/dev/null; then
+    pip_install bindep
+fi
+# bindep exits 1 when something is missing; that is not an error here.
+missing=$("$PYTHON" -m bindep -b "$profile" || true)
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "install-deps: missing Debian packages (run as root):" $missing >&2
+        exit 1
+    fi
+    echo "install-deps: installing Debian packages:" $missing
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086  # one word per package
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    still=$("$PYTHON" -m bindep -b "$profile" || true)
+    if [ -n "$still" ]; then
+        echo "install-deps: still missing after apt-get:" $still >&2
+        exit 1
+    fi
+fi
+
+# 2. Python packages -------------------------------------------------------
+req_files=(requirements.txt)
+extra=()
+if [ "$profile" = test ]; then
+    req_files+=(test-requirements.txt)
+else
+    extra=(python-openstackclient)
+fi
+
+# Exit 0 if tether is installed from this tree (with its console scripts)
+# and every requirement in the files (and the extras) is installed at a
+# version the requirement allows.
+satisfied() {
+    "$PYTHON" - "$PWD" "${req_files[@]}" -- "${extra[@]}" <<'EOF' 2>/dev/null
+import importlib.metadata as md
+import os
+import sys
+
+from packaging.requirements import Requirement
+
+root, rest = sys.argv[1], sys.argv[2:]
+sep = rest.index('--')
+files, extra = rest[:sep], rest[sep + 1:]
+
+# The installed tether, not the one in the current directory.
+sys.path = [p for p in sys.path if p not in ('', root)]
+import tether
+if os.path.dirname(os.path.dirname(os.path.abspath(tether.__file__))) != root:
+    sys.exit(1)
+scripts = {ep.name for ep in md.distribution('tether').entry_points}
+if 'tether-aio' not in scripts:
+    sys.exit(1)
+lines = list(extra)
+for name in files:
+    with open(name) as f:
+        lines += f.read().splitlines()
+for line in lines:
+    line = line.split('#', 1)[0].strip()
+    if not line:
+        continue
+    req = Requirement(line)
+    if req.marker is not None and not req.marker.evaluate():
+        continue
+    if not req.specifier.contains(md.version(req.name), prereleases=True):
+        sys.exit(1)
+EOF
+}
+
+if ! satisfied; then
+    echo "install-deps: installing Python packages ($profile)"
+    args=(-e .)
+    for f in "${req_files[@]}"; do
+        [ "$f" = requirements.txt ] || args+=(-r "$f")
+    done
+    pip_install "${args[@]}" "${extra[@]}"
+    # pyenv only learns of new console scripts (tether-aio, openstack) on
+    # a rehash, which `python -m pip` does not trigger.
+    if command -v pyenv >/dev/null 2>&1; then
+        pyenv rehash || true
+    fi
+fi

@@ -1,0 +1,10 @@
+#!/bin/bash
+# Install what the tests need (bindep profile "test"), then run the unit and
+# functional tests on two pytest-xdist workers. Extra arguments go to pytest.
+#
+#   tools/run-tests.sh [pytest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+tools/install-deps.sh test
+exec "$PYTHON" -m pytest -n 2 -q tests/unit tests/functional "$@"
