@@ -26,7 +26,7 @@ PYTHON=${PYTHON:-python3}
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
 
 pip_install() {
-    "$PYTHON" -m pip install -q "$@"
+    "$PYTHON" -m pip install -qq "$@"
 }
 
 # 1. Debian packages -------------------------------------------------------
