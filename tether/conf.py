@@ -117,6 +117,13 @@ def set_lib_defaults():
 
 
 def list_opts():
+    """Options for oslo-config-generator (the ``tether`` namespace).
+
+    The backend options are listed in a group literally named ``backend``
+    so that the sample shows them once; a real deployment names each group
+    after its backend, as listed in ``[DEFAULT]enabled_backends`` (for
+    example ``[nfs-1]``).
+    """
     return [
         ('DEFAULT', default_opts + api_opts + quota_opts),
         ('backend', backend_opts),
