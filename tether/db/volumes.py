@@ -63,8 +63,12 @@ def _apply_filters(q, filters):
 
 @session.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
-            sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc')):
-    """One page of volumes, in a stable order (keyset pagination)."""
+            sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
+            offset=None):
+    """One page of volumes, in a stable order (keyset pagination).
+
+    ``offset`` skips that many rows after the marker, before the limit.
+    """
     q = _apply_filters(_query(context, project_id), filters or {})
     marker_row = None
     if marker is not None:
@@ -81,6 +85,8 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
     q = db_utils.paginate_query(q, models.Volume, limit, sort_keys,
                                 marker=marker_row, sort_dirs=sort_dirs)
+    if offset:
+        q = q.offset(offset)
     return list(context.session.scalars(q))
 
 

@@ -52,11 +52,13 @@ def get(context, volume_id):
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
-            marker=None, limit=None, sort_keys=None, sort_dirs=None):
+            marker=None, limit=None, sort_keys=None, sort_dirs=None,
+            offset=None):
     rows = db_volumes.get_all(
-        context, _list_scope(context, all_tenants, project_id), filters=filters, marker=marker, limit=limit,
+        context, _list_scope(context, all_tenants, project_id),
+        filters=filters, marker=marker, limit=limit,
         sort_keys=sort_keys or ('created_at', 'id'),
-        sort_dirs=sort_dirs or ('desc', 'desc'))
+        sort_dirs=sort_dirs or ('desc', 'desc'), offset=offset)
     return [volume_obj.Volume.from_db(r) for r in rows]
 
 

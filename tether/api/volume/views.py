@@ -92,7 +92,9 @@ def next_link(req, items, limit, max_limit):
     page = limit or max_limit
     if len(items) < page or not items:
         return None
-    params = {k: v for k, v in req.GET.items() if k not in ('marker',)}
+    # The marker replaces the offset: keeping it would skip rows again.
+    params = {k: v for k, v in req.GET.items()
+              if k not in ('marker', 'offset')}
     params['marker'] = items[-1].id
     params['limit'] = page
     return [{'rel': 'next',

@@ -120,9 +120,8 @@ def _list(req, detail):
     volumes = volume_api.get_all(
         ctx, all_tenants=all_tenants, project_id=params.get('project_id'),
         filters=filters, marker=params.get('marker'), limit=limit,
-        sort_keys=sort_keys, sort_dirs=sort_dirs)
-    if 'offset' in params:
-        volumes = volumes[int(params['offset']):]
+        sort_keys=sort_keys, sort_dirs=sort_dirs,
+        offset=int(params.get('offset', 0)))
     view = views.VolumeView(req, type_names(req))
     render = view.detail if detail else view.summary
     body = {'volumes': [render(v) for v in volumes]}

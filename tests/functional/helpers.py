@@ -1,0 +1,91 @@
+"""Small helpers shared by the functional tests (no tether code replaced)."""
+
+import json
+import subprocess
+import threading
+
+from tether import context as t_context
+from tether.db import quotas as db_quotas
+from tether.db import volumes as db_volumes
+from tether import exception
+
+GiB = 1024 ** 3
+
+
+def virtual_size(path):
+    """The virtual size qemu-img reports for a volume file, in bytes."""
+    out = subprocess.run(
+        ['qemu-img', 'info', '--output=json', '-U', path],
+        check=True, capture_output=True, text=True).stdout
+    info = json.loads(out)
+    return info['virtual-size'], info['format']
+
+
+def admin_context():
+    return t_context.get_admin_context()
+
+
+def db_volume(volume_id):
+    """The volume row as the database has it, or None when it is gone."""
+    try:
+        return db_volumes.get(admin_context(), volume_id)
+    except exception.VolumeNotFound:
+        return None
+
+
+def project_volumes(project_id):
+    return db_volumes.get_all(admin_context(), project_id=project_id)
+
+
+def usage(project_id):
+    """{'volumes': (in_use, reserved), 'gigabytes': (in_use, reserved)}."""
+    usages = db_quotas.get_usages(admin_context(), project_id)
+    return {r: usages.get(r, (0, 0)) for r in ('volumes', 'gigabytes')}
+
+
+def set_limits(project_id, **limits):
+    db_quotas.set_project_limits(admin_context(), project_id, limits)
+
+
+def create_volume(http, size=1, wait_for=None, **attrs):
+    """POST /volumes over raw HTTP; wait until available when asked."""
+    resp = http.post('/volumes', json={'volume': dict(size=size, **attrs)})
+    assert resp.status_code == 202, resp.text
+    volume = resp.json()['volume']
+    if wait_for is not None:
+        volume = wait_until_status(http, volume['id'], 'available', wait_for)
+    return volume
+
+
+def wait_until_status(http, volume_id, status, wait_for):
+    def _check():
+        resp = http.get('/volumes/%s' % volume_id)
+        assert resp.status_code == 200, resp.text
+        body = resp.json()['volume']
+        assert not body['status'].startswith('error'), body
+        return body if body['status'] == status else None
+    return wait_for(_check, what='volume %s %s' % (volume_id, status))
+
+
+def race(calls):
+    """Run every zero-argument callable at once (a barrier); return results.
+
+    An exception in a call is returned in its place, not raised.
+    """
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        try:
+            results[i] = call()
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i, c))
+               for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
