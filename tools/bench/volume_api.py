@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""Load generator for the volume API of tether-aio (see README.rst here).
+
+Measures requests per second and p50/p99 latency at several concurrencies
+for the workloads of shared/reference/performance-anchors.md:
+
+* create:   POST /v3/{project}/volumes {"volume": {"size": 1}}
+* show:     GET  /v3/{project}/volumes/{id}
+* list:     GET  /v3/{project}/volumes/detail?limit=100, walking markers
+            over a project of 1,000 volumes
+* notfound: GET  /v3/{project}/volumes/{unknown id} (404 expected)
+
+and the peak RSS (VmHWM) of the server process. By default it starts its
+own tether-aio on a temporary state directory and a free port, with
+unlimited quotas; --url targets one that is already running.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import uuid
+
+WORKLOADS = ('create', 'show', 'list', 'notfound')
+DEFAULT_REQUESTS = {'create': 200, 'show': 500, 'list': 200,
+                    'notfound': 500}
+EXPECTED_STATUS = {'create': (202,), 'show': (200,), 'list': (200,),
+                   'notfound': (404,)}
+CREATE_BODY = json.dumps({'volume': {'size': 1}}).encode()
+NEXT_MARKER = re.compile(rb'[?&]marker=([^&"\s]+)')
+READY = re.compile(r'tether ready: volume=(\S+)')
+
+SERVER_CONFIG = """\
+[DEFAULT]
+# The create workload makes thousands of volumes in one project.
+quota_volumes = -1
+quota_gigabytes = -1
+"""
+
+
+# The server -----------------------------------------------------------------
+
+class OwnServer:
+    """A tether-aio subprocess on a temporary state dir and a free port."""
+
+    def __init__(self, state_dir, extra_args, timeout=120):
+        self.tmp = None
+        if state_dir is None:
+            self.tmp = tempfile.mkdtemp(prefix='tether-bench-')
+            state_dir = self.tmp
+        self.state_dir = state_dir
+        os.makedirs(state_dir, exist_ok=True)
+        self.config = os.path.join(state_dir, 'bench.conf')
+        with open(self.config, 'w') as f:
+            f.write(SERVER_CONFIG)
+        self.log_path = os.path.join(state_dir, 'tether-aio.log')
+        self.log = open(self.log_path, 'w')
+        cmd = [sys.executable, '-c',
+               'import sys; from tether.cmd.aio import main; '
+               'sys.exit(main())',
+               '--config-file', self.config, '--state-dir', state_dir,
+               '--volume-port', '0'] + list(extra_args)
+        self.proc = subprocess.Popen(cmd, stdout=self.log,
+                                     stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        self.pid = self.proc.pid
+        self.url = self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with open(self.log_path) as f:
+                match = READY.search(f.read())
+            if match:
+                return match.group(1).rsplit('/v3', 1)[0]
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        with open(self.log_path) as f:
+            tail = f.read()[-3000:]
+        raise SystemExit('tether-aio did not become ready; its log ends:\n'
+                         + tail)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+    def cleanup(self):
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def memory_of(pid):
+    """(VmHWM, VmRSS) of a process in KiB, or None if it cannot be read."""
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            text = f.read()
+    except OSError:
+        return None
+    values = {}
+    for line in text.splitlines():
+        key, _, rest = line.partition(':')
+        if key in ('VmHWM', 'VmRSS'):
+            values[key] = int(rest.split()[0])
+    return values.get('VmHWM'), values.get('VmRSS')
+
+
+# HTTP -----------------------------------------------------------------------
+
+class Client:
+    """One persistent HTTP/1.1 connection, as one user of one project."""
+
+    def __init__(self, base_url, project, microversion=None):
+        parts = urllib.parse.urlsplit(base_url)
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.prefix = parts.path.rstrip('/') + '/v3/' + project
+        self.headers = {'X-Auth-Token': 'bench:%s' % project,
+                        'Accept': 'application/json'}
+        if microversion:
+            self.headers['OpenStack-API-Version'] = 'volume ' + microversion
+        self.post_headers = dict(self.headers,
+                                 **{'Content-Type': 'application/json'})
+        self.conn = None
+
+    def request(self, method, path, body=None):
+        """(status, body); status 0 when the connection failed."""
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port,
+                                                   timeout=120)
+        headers = self.post_headers if body is not None else self.headers
+        try:
+            self.conn.request(method, self.prefix + path, body, headers)
+            resp = self.conn.getresponse()
+            return resp.status, resp.read()
+        except (OSError, http.client.HTTPException):
+            self.close()
+            return 0, b''
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def make_volumes(base_url, project, count, concurrency=8):
+    """Create ``count`` volumes in ``project``; return their ids."""
+    ids, lock, errors = [], threading.Lock(), []
+    shares = [count // concurrency + (i < count % concurrency)
+              for i in range(concurrency)]
+
+    def worker(n):
+        client = Client(base_url, project)
+        for _ in range(n):
+            status, body = client.request('POST', '/volumes', CREATE_BODY)
+            if status != 202:
+                errors.append((status, body[:200]))
+                continue
+            with lock:
+                ids.append(json.loads(body)['volume']['id'])
+        client.close()
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in shares]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise SystemExit('creating volumes failed (%d times), first: %r'
+                         % (len(errors), errors[0]))
+    return ids
+
+
+def wait_settled(base_url, project, timeout=600):
+    """Wait until no volume of ``project`` is still being created."""
+    client = Client(base_url, project)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            status, body = client.request(
+                'GET', '/volumes?status=creating&limit=1')
+            if status == 200 and not json.loads(body)['volumes']:
+                return
+            time.sleep(0.2)
+    finally:
+        client.close()
+    raise SystemExit('volumes of %s still creating after %ds'
+                     % (project, timeout))
+
+
+# Workloads ------------------------------------------------------------------
+#
+# Each is a factory: given a Client and the thread's index, it returns a
+# function that sends one request and returns its status. Per-thread state
+# (the list marker, which volume to show) lives in the closure.
+
+def create_workload(ctx):
+    def factory(client, index):
+        def one():
+            return client.request('POST', '/volumes', CREATE_BODY)[0]
+        return one
+    return factory
+
+
+def show_workload(ctx):
+    ids = ctx['show_ids']
+
+    def factory(client, index):
+        paths = ['/volumes/' + i for i in ids]
+        state = {'i': index * 7919}
+
+        def one():
+            state['i'] += 1
+            return client.request('GET', paths[state['i'] % len(paths)])[0]
+        return one
+    return factory
+
+
+def list_workload(ctx):
+    limit = ctx['limit']
+
+    def factory(client, index):
+        first = '/volumes/detail?limit=%d' % limit
+        state = {'path': first}
+
+        def one():
+            status, body = client.request('GET', state['path'])
+            # The next page's marker, from volumes_links, without parsing
+            # the JSON; no next link means the walk starts again.
+            links = body.rfind(b'"volumes_links"')
+            match = NEXT_MARKER.search(body, links) if links >= 0 else None
+            if status == 200 and match:
+                state['path'] = '%s&marker=%s' % (
+                    first, match.group(1).decode())
+            else:
+                state['path'] = first
+            return status
+        return one
+    return factory
+
+
+def notfound_workload(ctx):
+    def factory(client, index):
+        path = '/volumes/' + str(uuid.uuid4())
+
+        def one():
+            return client.request('GET', path)[0]
+        return one
+    return factory
+
+
+FACTORIES = {'create': create_workload, 'show': show_workload,
+             'list': list_workload, 'notfound': notfound_workload}
+
+
+def run_once(base_url, project, factory, concurrency, requests, duration,
+             expected, microversion):
+    """One measured run; returns (req/s, latencies in s, errors, total)."""
+    clients = [Client(base_url, project, microversion)
+               for _ in range(concurrency)]
+    results = [None] * concurrency
+    barrier = threading.Barrier(concurrency + 1, timeout=300)
+    shares = [requests // concurrency + (i < requests % concurrency)
+              for i in range(concurrency)]
+
+    def worker(i):
+        one = factory(clients[i], i)
+        one()  # open the connection before the clock starts
+        latencies, errors = [], 0
+        clock = time.perf_counter
+        barrier.wait()
+        begin = clock()
+        if duration:
+            end = begin + duration
+            while True:
+                t0 = clock()
+                if t0 >= end:
+                    break
+                status = one()
+                latencies.append(clock() - t0)
+                if status not in expected:
+                    errors += 1
+        else:
+            for _ in range(shares[i]):
+                t0 = clock()
+                status = one()
+                latencies.append(clock() - t0)
+                if status not in expected:
+                    errors += 1
+        results[i] = (latencies, errors, begin, clock())
+
+    threads = [threading.Thread(target=worker, args=(i,), daemon=True)
+               for i in range(concurrency)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    for t in threads:
+        t.join()
+    for c in clients:
+        c.close()
+    if any(r is None for r in results):
+        raise SystemExit('a client thread failed')
+    elapsed = max(r[3] for r in results) - min(r[2] for r in results)
+    latencies = sorted(x for r in results for x in r[0])
+    errors = sum(r[1] for r in results)
+    return len(latencies) / elapsed, latencies, errors, len(latencies)
+
+
+def percentile(sorted_values, p):
+    """Nearest-rank percentile of a sorted list."""
+    if not sorted_values:
+        return float('nan')
+    k = max(0, min(len(sorted_values) - 1,
+                   int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+# Main -----------------------------------------------------------------------
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description=__doc__.split('\n\n')[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument('--url',
+                   help='Volume API root of a running tether (for example '
+                        'http://127.0.0.1:8776); its quotas must allow the '
+                        'create workload. Default: start a tether-aio.')
+    p.add_argument('--pid', type=int,
+                   help='With --url: the server process, for its peak RSS.')
+    p.add_argument('--workloads', default=','.join(WORKLOADS),
+                   help='Comma-separated subset of %s.' % ', '.join(WORKLOADS))
+    p.add_argument('--concurrency', default='1,8',
+                   help='Comma-separated numbers of client threads.')
+    p.add_argument('--requests', type=int,
+                   help='Requests per run for every workload (default: '
+                        + ', '.join('%s %d' % kv
+                                    for kv in DEFAULT_REQUESTS.items())
+                        + ').')
+    p.add_argument('--duration', type=float,
+                   help='Seconds per run instead of a fixed request count.')
+    p.add_argument('--repeat', type=int, default=3,
+                   help='Runs of each workload and concurrency; the table '
+                        'shows the median.')
+    p.add_argument('--list-volumes', type=int, default=1000,
+                   help='Volumes in the project that the list and show '
+                        'workloads read.')
+    p.add_argument('--limit', type=int, default=100,
+                   help='Page size of the list workload.')
+    p.add_argument('--warmup', type=int, default=20,
+                   help='Unmeasured requests before each workload.')
+    p.add_argument('--microversion',
+                   help='OpenStack-API-Version to send (default: none, '
+                        'i.e. 3.0).')
+    p.add_argument('--state-dir',
+                   help='State directory of the tether-aio started here '
+                        '(default: a temporary one, removed afterwards).')
+    p.add_argument('--server-arg', action='append', default=[],
+                   help='Extra argument for that tether-aio (repeatable).')
+    p.add_argument('--json', metavar='PATH',
+                   help='Also write the results as JSON to PATH.')
+    args = p.parse_args(argv)
+    args.workloads = [w.strip() for w in args.workloads.split(',') if w]
+    unknown = set(args.workloads) - set(WORKLOADS)
+    if unknown:
+        p.error('unknown workloads: %s' % ', '.join(sorted(unknown)))
+    args.concurrency = [int(c) for c in args.concurrency.split(',') if c]
+    if any(c < 1 for c in args.concurrency) or args.repeat < 1:
+        p.error('concurrency and repeat must be at least 1')
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    server = None
+    if args.url:
+        base_url, pid = args.url.rstrip('/'), args.pid
+        if base_url.endswith('/v3'):
+            base_url = base_url[:-3]
+    else:
+        print('starting tether-aio ...', flush=True)
+        server = OwnServer(args.state_dir, args.server_arg)
+        base_url, pid = server.url, server.pid
+        print('tether-aio pid %d at %s (state %s)'
+              % (pid, base_url, server.state_dir), flush=True)
+    run_tag = uuid.uuid4().hex[:8]
+    ctx = {'limit': args.limit}
+    rows = []
+    memory = None
+    try:
+        if {'list', 'show'} & set(args.workloads):
+            project = 'bench-list-' + run_tag
+            t0 = time.monotonic()
+            ctx['show_ids'] = make_volumes(base_url, project,
+                                           args.list_volumes)
+            wait_settled(base_url, project)
+            print('made %d volumes in %s in %.1fs'
+                  % (args.list_volumes, project, time.monotonic() - t0),
+                  flush=True)
+        for workload in args.workloads:
+            project = ('bench-create-' if workload == 'create'
+                       else 'bench-list-') + run_tag
+            factory = FACTORIES[workload](ctx)
+            expected = EXPECTED_STATUS[workload]
+            count = args.requests or DEFAULT_REQUESTS[workload]
+            if args.warmup:
+                run_once(base_url, project, factory, 1, args.warmup, None,
+                         expected, args.microversion)
+            for conc in args.concurrency:
+                reps = []
+                for _ in range(args.repeat):
+                    if workload == 'create':
+                        wait_settled(base_url, project)
+                    rate, lat, errors, total = run_once(
+                        base_url, project, factory, conc, count,
+                        args.duration, expected, args.microversion)
+                    reps.append({'rps': rate,
+                                 'p50_ms': percentile(lat, 50) * 1000,
+                                 'p99_ms': percentile(lat, 99) * 1000,
+                                 'errors': errors, 'requests': total})
+                row = {
+                    'workload': workload, 'concurrency': conc,
+                    'rps': statistics.median(r['rps'] for r in reps),
+                    'rps_min': min(r['rps'] for r in reps),
+                    'rps_max': max(r['rps'] for r in reps),
+                    'p50_ms': statistics.median(r['p50_ms'] for r in reps),
+                    'p99_ms': statistics.median(r['p99_ms'] for r in reps),
+                    'errors': sum(r['errors'] for r in reps),
+                    'requests': sum(r['requests'] for r in reps),
+                    'runs': reps,
+                }
+                rows.append(row)
+                print_row(row, header=len(rows) == 1)
+            if workload == 'create':
+                wait_settled(base_url, project)
+        memory = memory_of(pid) if pid else None
+    finally:
+        if server is not None:
+            server.stop()
+            server.cleanup()
+    print()
+    if memory and memory[0]:
+        print('server peak RSS (VmHWM): %.1f MiB; RSS at the end: %.1f MiB'
+              % (memory[0] / 1024.0, (memory[1] or 0) / 1024.0))
+    else:
+        print('server peak RSS: unknown (pass --pid with --url)')
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'rows': rows,
+                       'peak_rss_kib': memory[0] if memory else None,
+                       'args': {k: v for k, v in vars(args).items()
+                                if k != 'json'}}, f, indent=1)
+    return 1 if any(r['errors'] for r in rows) else 0
+
+
+def print_row(row, header=False):
+    if header:
+        print()
+        print('%-9s %4s %22s %9s %9s %s' % (
+            'workload', 'conc', 'req/s median (min-max)', 'p50 ms',
+            'p99 ms', 'errors'))
+    rps = '%.1f (%.1f-%.1f)' % (row['rps'], row['rps_min'], row['rps_max'])
+    print('%-9s %4d %22s %9.2f %9.2f %d of %d' % (
+        row['workload'], row['concurrency'], rps, row['p50_ms'],
+        row['p99_ms'], row['errors'], row['requests']), flush=True)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
