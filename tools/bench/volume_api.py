@@ -32,7 +32,7 @@ import urllib.parse
 import uuid
 
 WORKLOADS = ('create', 'show', 'list', 'notfound')
-DEFAULT_REQUESTS = {'create': 200, 'show': 500, 'list': 200,
+DEFAULT_REQUESTS = {'create': 100, 'show': 500, 'list': 200,
                     'notfound': 500}
 EXPECTED_STATUS = {'create': (202,), 'show': (200,), 'list': (200,),
                    'notfound': (404,)}
