@@ -155,16 +155,25 @@ def conditional_update(context, volume_id, values, expected_statuses,
 
 @session.writer
 def transition(context, volume_id, values, expected_statuses,
-               project_id=None):
+               project_id=None, expected_size=None):
     """Conditional update that raises InvalidVolumeStatus when it loses.
 
     The error names the status the volume had when the update lost, read
-    inside the same transaction.
+    inside the same transaction. With ``expected_size`` the volume must
+    also still have the size the caller read (and computed from).
     """
+    extra = ()
+    if expected_size is not None:
+        extra = (models.Volume.size == expected_size,)
     if _conditional_update(context, volume_id, values, expected_statuses,
-                           project_id):
+                           project_id, extra):
         return _get(context, volume_id)
     current = _get(context, volume_id, project_id)
+    if current.status in expected_statuses:
+        raise exception.InvalidVolume(
+            reason='volume %s changed size from %sG to %sG while this '
+                   'request was handled; retry it' % (
+                       volume_id, expected_size, current.size))
     raise exception.InvalidVolumeStatus(
         volume_id=volume_id, status=current.status,
         expected=' or '.join(expected_statuses))

@@ -166,10 +166,12 @@ def extend(context, volume_id, new_size, allow_attached=False):
                    '%(size)sG' % {'new': new_size, 'size': volume.size})
     limits = quota.check_per_volume_size(context, volume.project_id,
                                          new_size)
+    # The size was read above: the claim holds only if it is unchanged, or
+    # the reservation below would be for the wrong delta.
     db_volumes.transition(
         context, volume_id,
         {'status': S.EXTENDING, 'previous_status': S.AVAILABLE},
-        [S.AVAILABLE], _scope(context))
+        [S.AVAILABLE], _scope(context), expected_size=volume.size)
     try:
         reservations = quota.reserve(
             context, volume.project_id,
