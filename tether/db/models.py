@@ -92,6 +92,16 @@ class VolumeType(TimestampMixin, Base):
         passive_deletes=True)
 
 
+# The type's name, read in the same SELECT as the volume (a correlated
+# subquery): responses show it, and a second query per request would cost
+# more than the volume itself.
+Volume.volume_type_name = orm.column_property(
+    sa.select(VolumeType.name)
+    .where(VolumeType.id == Volume.volume_type_id)
+    .correlate_except(VolumeType)
+    .scalar_subquery())
+
+
 class VolumeTypeExtraSpec(_KeyValueMixin, Base):
     __tablename__ = 'volume_type_extra_specs'
     __table_args__ = (

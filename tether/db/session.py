@@ -3,16 +3,37 @@
 import threading
 
 import sqlalchemy
-from oslo_config import cfg
 from oslo_db.sqlalchemy import enginefacade
 
-CONF = cfg.CONF
+from tether import conf as t_conf
+
+CONF = t_conf.CONF
 
 _LOCK = threading.Lock()
 _main_context_manager = None
 
 # How long a SQLite connection waits for a lock held by another connection.
 SQLITE_BUSY_TIMEOUT_MS = 60000
+# Pooled SQLite connections per engine (threads beyond it wait, see below).
+SQLITE_POOL_SIZE = 8
+
+
+def _pool_sqlite_connections(engine):
+    """Keep SQLite connections open between transactions.
+
+    oslo.db gives file databases a NullPool: every transaction would open a
+    connection, run the PRAGMAs below, and on close checkpoint the WAL,
+    which costs more than the queries of a typical request. The pool is
+    rebuilt with the same creator and the listeners already attached.
+    """
+    old = engine.pool
+    engine.pool = sqlalchemy.pool.QueuePool(
+        old._creator, pool_size=SQLITE_POOL_SIZE, max_overflow=-1,
+        recycle=old._recycle, echo=old.echo,
+        logging_name=old._orig_logging_name,
+        reset_on_return=old._reset_on_return, pre_ping=False,
+        _dispatch=old.dispatch, dialect=old._dialect)
+    old.dispose()
 
 
 def _sqlite_tuning(engine, immediate):
@@ -25,6 +46,8 @@ def _sqlite_tuning(engine, immediate):
     upgrade a read lock ("database is locked").
     """
 
+    _pool_sqlite_connections(engine)
+
     @sqlalchemy.event.listens_for(engine, 'connect')
     def _on_connect(dbapi_con, con_record):
         dbapi_con.execute('PRAGMA busy_timeout = %d' % SQLITE_BUSY_TIMEOUT_MS)
@@ -33,11 +56,18 @@ def _sqlite_tuning(engine, immediate):
         dbapi_con.execute('PRAGMA foreign_keys = ON')
 
     if immediate:
-        @sqlalchemy.event.listens_for(engine, 'begin', insert=True)
+        # oslo.db emits a plain (deferred) BEGIN from its own listener, and
+        # listeners cannot be reordered (``insert=True`` is not honoured for
+        # engine events), so take its place on this engine.
+        for fn in list(engine.dispatch.begin):
+            if getattr(fn, '__name__', '') == '_sqlite_emit_begin':
+                sqlalchemy.event.remove(engine, 'begin', fn)
+
+        @sqlalchemy.event.listens_for(engine, 'begin')
         def _begin_immediate(conn):
             if 'in_transaction' not in conn.info:
                 conn.exec_driver_sql('BEGIN IMMEDIATE')
-                # oslo.db's own listener emits BEGIN unless this is set.
+                # Read by oslo.db's commit/rollback listeners.
                 conn.info['in_transaction'] = True
 
 
@@ -50,7 +80,9 @@ def _configure(connection):
         # write lock, readers run concurrently against the WAL.
         kwargs['slave_connection'] = connection
         kwargs['synchronous_reader'] = False
-    ctx.configure(sqlite_fk=False, **kwargs)
+    # thread_checkin adds a sleep(0) per statement for eventlet; tether
+    # runs on native threads.
+    ctx.configure(sqlite_fk=False, thread_checkin=False, **kwargs)
     if is_sqlite:
         writer = ctx.writer.get_engine()
         reader = ctx.reader.get_engine()

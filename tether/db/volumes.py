@@ -1,6 +1,7 @@
 """Queries on volumes and their metadata; every status change is conditional."""
 
 import sqlalchemy as sa
+from sqlalchemy import orm
 from oslo_db.sqlalchemy import utils as db_utils
 
 from tether.db import models
@@ -20,9 +21,12 @@ def _query(context, project_id=None):
 
 
 def _get(context, volume_id, project_id=None):
+    # One round trip: the metadata joined in rather than selected after.
     db_volume = context.session.scalars(
         _query(context, project_id).where(models.Volume.id == volume_id)
-    ).first()
+        .options(orm.joinedload(models.Volume.volume_metadata),
+                 orm.joinedload(models.Volume.volume_admin_metadata))
+    ).unique().first()
     if db_volume is None:
         raise exception.VolumeNotFound(volume_id=volume_id)
     return db_volume

@@ -27,6 +27,7 @@ class Volume(base.TetherObject):
         'previous_status': fields.StringField(nullable=True),
         'attach_status': t_fields.VolumeAttachStatusField(),
         'volume_type_id': fields.StringField(),
+        'volume_type_name': fields.StringField(nullable=True),
         'bootable': fields.BooleanField(),
         'multiattach': fields.BooleanField(),
         'provider_location': fields.StringField(nullable=True),
@@ -39,7 +40,8 @@ class Volume(base.TetherObject):
 
     _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
                 'size', 'availability_zone', 'status', 'previous_status',
-                'attach_status', 'volume_type_id', 'bootable', 'multiattach',
+                'attach_status', 'volume_type_id', 'volume_type_name',
+                'bootable', 'multiattach',
                 'provider_location', 'created_at', 'updated_at',
                 'launched_at')
 

@@ -78,10 +78,6 @@ def summary(context, all_tenants=False):
     return db_volumes.summary(context, _list_scope(context, all_tenants))
 
 
-def type_names(context):
-    return {t.id: t.name for t in db_types.get_all(context)}
-
-
 @session.writer
 def _insert_and_commit(context, values, metadata, reservations):
     db_volume = db_volumes.create(context, values, metadata)

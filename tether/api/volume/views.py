@@ -20,9 +20,8 @@ def _link(req, volume_id):
 class VolumeView:
     """One serializer per request: policy checks are made once, not per row."""
 
-    def __init__(self, req, type_names):
+    def __init__(self, req):
         self.req = req
-        self.type_names = type_names
         ctx = req.context
         self.version = microversion.get(req)
         self.show_host = ctx.can(policy.HOST_ATTRIBUTE, fatal=False)
@@ -57,7 +56,7 @@ class VolumeView:
             'multiattach': volume.multiattach,
             'snapshot_id': None,
             'source_volid': None,
-            'volume_type': self.type_names.get(volume.volume_type_id),
+            'volume_type': volume.volume_type_name,
             'metadata': metadata,
             'migration_status': None,
         }

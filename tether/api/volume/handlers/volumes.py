@@ -22,10 +22,6 @@ _UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'imageRef',
                         'source_replica')
 
 
-def type_names(req):
-    return volume_api.type_names(req.context)
-
-
 def load_volume(req, action):
     """The volume of the URL, after the policy check of ``action``."""
     volume = volume_api.get(req.context, req.urlvars['volume_id'])
@@ -35,7 +31,7 @@ def load_volume(req, action):
 
 
 def _detail(req, volume):
-    return views.VolumeView(req, type_names(req)).detail(volume)
+    return views.VolumeView(req).detail(volume)
 
 
 @validation.body(schema.CREATE)
@@ -122,7 +118,7 @@ def _list(req, detail):
         filters=filters, marker=params.get('marker'), limit=limit,
         sort_keys=sort_keys, sort_dirs=sort_dirs,
         offset=int(params.get('offset', 0)))
-    view = views.VolumeView(req, type_names(req))
+    view = views.VolumeView(req)
     render = view.detail if detail else view.summary
     body = {'volumes': [render(v) for v in volumes]}
     links = views.next_link(req, volumes, limit, CONF.osapi_max_limit)
