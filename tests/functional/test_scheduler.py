@@ -1,0 +1,86 @@
+"""Backend choice against the real services table (volume.scheduler).
+
+The backends are service records in a zone of their own, so the aio's own
+backend (zone ``nova``) is never a candidate and never disturbed.
+"""
+
+import datetime
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from tests.functional import helpers
+from tether.db import models
+from tether.db import services as db_services
+from tether.db import session as db_session
+from tether.volume import manager as volume_manager
+from tether.volume import scheduler
+
+
+def _pool(name, free, total=100, provisioned=0):
+    return {'pool_name': name, 'total_capacity_gb': total,
+            'free_capacity_gb': free, 'reserved_percentage': 0,
+            'max_over_subscription_ratio': 1.0,
+            'thin_provisioning_support': False,
+            'provisioned_capacity_gb': provisioned}
+
+
+@pytest.fixture
+def zone(aio):
+    """A fresh zone; its service records are removed afterwards."""
+    name = 'zone-' + uuid.uuid4().hex[:8]
+    yield name
+    ctx = helpers.admin_context()
+    with db_session.get_context_manager().writer.using(ctx):
+        ctx.session.execute(sa.delete(models.Service).where(
+            models.Service.availability_zone == name))
+
+
+def _backend(zone, pools, **values):
+    ctx = helpers.admin_context()
+    host = 'sched-%s@b' % uuid.uuid4().hex[:6]
+    service_id = db_services.register(ctx, host, volume_manager.BINARY,
+                                      'tether-volume', zone, '1.0', '1.0')
+    db_services.heartbeat(ctx, service_id, {'pools': pools})
+    if values:
+        with db_session.get_context_manager().writer.using(ctx):
+            ctx.session.execute(sa.update(models.Service).where(
+                models.Service.id == service_id).values(**values))
+    return host
+
+
+def test_the_pool_with_most_room_wins(zone):
+    ctx = helpers.admin_context()
+    assert scheduler.choose_backend(ctx, 1, zone) is None
+    _backend(zone, [_pool('a', 10), _pool('b', 30)])
+    big = _backend(zone, [_pool('c', 50)])
+    assert scheduler.choose_backend(ctx, 1, zone) == big + '#c'
+    assert scheduler.choose_backend(ctx, 50, zone) == big + '#c'
+    assert scheduler.choose_backend(ctx, 51, zone) is None
+
+
+def test_disabled_and_down_backends_are_skipped(zone):
+    ctx = helpers.admin_context()
+    fine = _backend(zone, [_pool('p', 10)])
+    _backend(zone, [_pool('p', 90)], disabled=True)
+    _backend(zone, [_pool('p', 80)],
+             heartbeat_at=models._now() - datetime.timedelta(hours=1))
+    assert scheduler.choose_backend(ctx, 5, zone) == fine + '#p'
+    assert scheduler.choose_backend(ctx, 20, zone) is None
+
+
+def test_no_room_anywhere_puts_a_new_volume_in_error(aio, zone):
+    _backend(zone, [_pool('p', 1)])
+    http = aio.http()
+    resp = http.post('/volumes', json={'volume': {
+        'size': 2, 'availability_zone': zone}})
+    assert resp.status_code == 202, resp.text
+    volume = resp.json()['volume']
+    assert volume['status'] == 'error'
+    # Its quota is in use until it is deleted, as in Cinder.
+    assert helpers.usage(http.project)['gigabytes'] == (2, 0)
+    assert http.delete('/volumes/%s' % volume['id']).status_code == 202
+    assert helpers.db_volume(volume['id']) is None
+    assert helpers.usage(http.project) == {'volumes': (0, 0),
+                                           'gigabytes': (0, 0)}

@@ -1,0 +1,216 @@
+"""The remotefs driver on a temporary directory, with the real qemu-img.
+
+The directory is a local share (an absolute path in nfs_shares); a real
+QEMU process holds an image to prove the ImageLocked mapping.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+import uuid
+
+import pytest
+from oslo_config import cfg
+
+from tether import conf as t_conf
+from tether.drivers import qemu_img
+from tether.drivers.volume import remotefs
+from tether import exception
+from tether.objects import volume as volume_obj
+
+GiB = 1024 ** 3
+QEMU = shutil.which('qemu-system-x86_64')
+
+
+def _config(share, **overrides):
+    conf = cfg.ConfigOpts()
+    conf.register_opts(t_conf.backend_opts, group='b')
+    conf([], project='tether-test')
+    conf.set_override('nfs_shares', [str(share)], group='b')
+    for key, value in overrides.items():
+        conf.set_override(key, value, group='b')
+    return conf.b
+
+
+@pytest.fixture
+def share(tmp_path):
+    return tmp_path / 'share'
+
+
+@pytest.fixture
+def driver(share):
+    drv = remotefs.RemoteFSDriver(_config(share), 'host@b')
+    drv.do_setup()
+    return drv
+
+
+def _volume(size, **values):
+    volume = volume_obj.Volume(
+        id=str(uuid.uuid4()), size=size, host='host@b', status='creating',
+        provider_location=None, admin_metadata={}, metadata={})
+    for key, value in values.items():
+        setattr(volume, key, value)
+    return volume
+
+
+def _info(path):
+    out = subprocess.run(['qemu-img', 'info', '--output=json', '-U',
+                          str(path)], check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out)
+
+
+def _created(driver, size, **values):
+    volume = _volume(size, **values)
+    update = driver.create_volume(volume)
+    volume.provider_location = update['provider_location']
+    volume.admin_metadata = update['admin_metadata']
+    return volume, driver.local_path(volume)
+
+
+def test_setup_makes_the_share_and_reports_it(driver, share):
+    assert share.is_dir()
+    stats = driver.get_volume_stats()
+    (pool,) = stats['pools']
+    assert pool['pool_name'] == str(share)
+    assert pool['total_capacity_gb'] > 0
+    assert 0 <= pool['free_capacity_gb'] <= pool['total_capacity_gb']
+
+
+def test_setup_without_shares_fails(tmp_path):
+    drv = remotefs.RemoteFSDriver(_config(tmp_path, nfs_shares=[]), 'host@b')
+    with pytest.raises(exception.RemoteFSNoSharesMounted):
+        drv.do_setup()
+
+
+def test_create_extend_delete(driver, share):
+    volume, path = _created(driver, 2)
+    assert path == str(share / ('volume-%s' % volume.id))
+    assert volume.provider_location == str(share)
+    assert volume.admin_metadata == {'format': 'raw'}
+    info = _info(path)
+    assert (info['format'], info['virtual-size']) == ('raw', 2 * GiB)
+    # Sparse by default: nothing allocated yet.
+    assert os.stat(path).st_blocks * 512 < GiB
+
+    driver.extend_volume(volume, 3)
+    assert _info(path)['virtual-size'] == 3 * GiB
+    assert driver.get_volume_size(volume) == 3 * GiB
+
+    driver.delete_volume(volume)
+    assert not os.path.exists(path)
+    driver.delete_volume(volume)   # already gone: fine
+
+
+def test_extend_refuses_to_shrink(driver):
+    volume, path = _created(driver, 3)
+    with pytest.raises(exception.ExtendVolumeError) as info:
+        driver.extend_volume(volume, 2)
+    assert 'shrinking' in str(info.value)
+    assert _info(path)['virtual-size'] == 3 * GiB
+
+
+def test_qcow2_volumes(share):
+    drv = remotefs.RemoteFSDriver(_config(share, volume_format='qcow2'),
+                                  'host@b')
+    drv.do_setup()
+    volume, path = _created(drv, 1)
+    assert volume.admin_metadata == {'format': 'qcow2'}
+    assert _info(path)['format'] == 'qcow2'
+    drv.extend_volume(volume, 2)
+    assert _info(path)['virtual-size'] == 2 * GiB
+
+
+def test_preallocated_raw(share):
+    drv = remotefs.RemoteFSDriver(_config(share, nfs_sparsed_volumes=False),
+                                  'host@b')
+    drv.do_setup()
+    _volume_, path = _created(drv, 1)
+    assert os.stat(path).st_blocks * 512 >= GiB
+
+
+def test_create_again_keeps_a_whole_file_and_remakes_a_broken_one(driver):
+    volume, path = _created(driver, 1)
+    with open(path, 'r+b') as f:
+        f.write(b'data')
+    driver.create_volume(volume)
+    with open(path, 'rb') as f:
+        assert f.read(4) == b'data'
+
+    # A file of the wrong size (qemu-img interrupted) is made again.
+    os.truncate(path, 12345)
+    driver.create_volume(volume)
+    assert _info(path)['virtual-size'] == 1 * GiB
+
+
+def test_a_volume_on_a_share_it_does_not_serve(driver, tmp_path):
+    volume = _volume(1, provider_location=str(tmp_path / 'elsewhere'))
+    with pytest.raises(exception.VolumeBackendAPIException):
+        driver.extend_volume(volume, 2)
+
+
+def test_qemu_img_errors_are_process_failed(tmp_path):
+    with pytest.raises(exception.ProcessFailed) as info:
+        qemu_img.info(str(tmp_path / 'missing'), 'raw')
+    assert not isinstance(info.value, exception.ImageLocked)
+    with pytest.raises(exception.InvalidInput):
+        qemu_img.create(str(tmp_path / 'x'), 'vmdk', GiB)
+
+
+def _hold(path, pidfile):
+    """Start a paused QEMU guest with ``path`` as its disk; return its pid."""
+    if QEMU is None:
+        pytest.skip('qemu-system-x86_64 is not installed (bindep: '
+                    'qemu-system-x86)')
+    subprocess.run(
+        [QEMU, '-machine', 'q35', '-accel', 'tcg', '-m', '32',
+         '-nodefaults', '-display', 'none', '-S',
+         '-blockdev', 'driver=file,filename=%s,node-name=f0' % path,
+         '-blockdev', 'driver=raw,file=f0,node-name=d0',
+         '-device', 'virtio-blk-pci,drive=d0',
+         '-daemonize', '-pidfile', str(pidfile)],
+        check=True, capture_output=True, timeout=30)
+    return int(pidfile.read_text())
+
+
+def _kill(pid):
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+
+
+def test_resize_of_an_image_a_guest_holds_is_image_locked(tmp_path):
+    path = str(tmp_path / 'held.raw')
+    qemu_img.create(path, 'raw', GiB)
+    pid = _hold(path, tmp_path / 'qemu.pid')
+    try:
+        with pytest.raises(exception.ImageLocked) as info:
+            qemu_img.resize(path, 'raw', 2 * GiB)
+        assert path in str(info.value)
+        # Reading with force-share still works while it is held.
+        assert qemu_img.info(path, 'raw',
+                             force_share=True).virtual_size == GiB
+    finally:
+        _kill(pid)
+    # Once the guest is gone the same resize works.
+    qemu_img.resize(path, 'raw', 2 * GiB)
+    assert _info(path)['virtual-size'] == 2 * GiB
+
+
+def test_driver_extend_of_a_held_volume_is_image_locked(driver, tmp_path):
+    volume, path = _created(driver, 1)
+    pid = _hold(path, tmp_path / 'qemu.pid')
+    try:
+        with pytest.raises(exception.ImageLocked):
+            driver.extend_volume(volume, 2)
+    finally:
+        _kill(pid)
+    assert _info(path)['virtual-size'] == GiB

@@ -1,0 +1,112 @@
+"""JSON-schema validation: every error is a 400 that names the field."""
+
+import pytest
+import webob
+
+from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api.volume.schemas import volume_actions
+from tether.api.volume.schemas import volume_metadata
+from tether.api.volume.schemas import volumes
+
+
+def error_of(schema, instance, what='body'):
+    with pytest.raises(fault.HTTPError) as info:
+        validation._Validator(schema).validate(instance, what)
+    assert info.value.status == 400
+    return info.value.message
+
+
+@pytest.mark.parametrize('body,words', [
+    ({'volume': {}}, ['volume', "'size' is a required property"]),
+    ({'volume': {'size': 0}}, ['volume/size', 'Value: 0']),
+    ({'volume': {'size': 'abc'}}, ['volume/size', '"abc"']),
+    ({'volume': {'size': 2 ** 31}}, ['volume/size']),
+    ({'volume': {'size': True}}, ['volume/size']),
+    ({'volume': {'size': 1, 'colour': 'red'}}, ['volume', "'colour'"]),
+    ({'volume': {'size': 1, 'name': 'x' * 256}}, ['volume/name']),
+    ({'volume': {'size': 1, 'metadata': {'k': 7}}}, ['volume/metadata']),
+    ({'volume': {'size': 1, 'metadata': {'': 'v'}}}, ['volume/metadata']),
+    ({'volume': 'big'}, ['volume', '"big"']),
+    ({}, ["'volume' is a required property"]),
+    ([], ['body', 'object']),
+])
+def test_create_errors_name_the_field(body, words):
+    message = error_of(volumes.CREATE, body)
+    for word in words:
+        assert word in message, message
+
+
+def test_valid_bodies_pass():
+    for body in ({'volume': {'size': 1}},
+                 {'volume': {'size': '2', 'name': None, 'metadata': None,
+                             'snapshot_id': None}},
+                 {'volume': {'size': ' 3 ', 'metadata': {'a b:c': 'd'}}}):
+        validation._Validator(volumes.CREATE).validate(body, 'body')
+
+
+@pytest.mark.parametrize('schema,body,words', [
+    (volume_actions.EXTEND, {'os-extend': {}}, ['os-extend', 'new_size']),
+    (volume_actions.EXTEND, {'os-extend': {'new_size': -1}},
+     ['os-extend/new_size']),
+    (volume_actions.RESET_STATUS, {'os-reset_status': {}},
+     ['os-reset_status']),
+    (volume_actions.RESET_STATUS, {'os-reset_status': {'status': 'nope'}},
+     ['os-reset_status/status', '"nope"']),
+    (volume_metadata.META_ITEM, {'meta': {'a': '1', 'b': '2'}}, ['meta']),
+    (volume_metadata.METADATA, {'metadata': []}, ['metadata']),
+])
+def test_action_and_metadata_errors_name_the_field(schema, body, words):
+    message = error_of(schema, body)
+    for word in words:
+        assert word in message, message
+
+
+def test_query_errors_name_the_parameter():
+    message = error_of(volumes.LIST_QUERY, {'limit': 'ten'}, 'query')
+    assert 'limit' in message and '"ten"' in message
+    message = error_of(volumes.LIST_QUERY, {'colour': 'red'}, 'query')
+    assert "'colour'" in message
+    message = error_of(volumes.LIST_QUERY, {'sort': 'name:up'}, 'query')
+    assert 'sort' in message
+
+
+def _request(body, content_type='application/json'):
+    req = webob.Request.blank('/', method='POST', body=body)
+    if content_type:
+        req.content_type = content_type
+    return req
+
+
+def test_parse_json():
+    assert validation.parse_json(_request(b'{"a": 1}')) == {'a': 1}
+    for body in (b'', b'{"a": ', b'\xff\xfe', b'a=1'):
+        with pytest.raises(fault.HTTPError) as info:
+            validation.parse_json(_request(body))
+        assert info.value.status == 400
+        assert 'body' in info.value.message.lower()
+    with pytest.raises(fault.HTTPError) as info:
+        validation.parse_json(_request(b'{}', 'text/plain'))
+    assert info.value.status == 415
+
+
+def test_schemas_are_chosen_by_microversion():
+    seen = []
+
+    @validation.query({'type': 'object', 'additionalProperties': False},
+                      '3.0', '3.44')
+    @validation.query({'type': 'object', 'properties': {'n': {}},
+                       'additionalProperties': False}, '3.45')
+    def handler(req):
+        seen.append(req.validated_query)
+        return 'ok'
+
+    def call(version):
+        req = webob.Request.blank('/?n=1')
+        req.environ[microversion.VERSION_KEY] = microversion.parse(version)
+        return handler(req)
+
+    assert call('3.45') == 'ok' and seen == [{'n': '1'}]
+    with pytest.raises(fault.HTTPError):
+        call('3.44')
