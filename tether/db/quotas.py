@@ -50,60 +50,61 @@ def delete_project_limits(context, project_id):
 
 
 @session.reader
-def get_usages(context, project_id):
-    """{resource: (in_use, reserved)} of one project."""
-    rows = context.session.execute(
-        sa.select(models.QuotaUsage.resource, models.QuotaUsage.in_use,
-                  models.QuotaUsage.reserved)
-        .where(models.QuotaUsage.project_id == project_id))
+def get_usages(context, project_id, for_update=False):
+    """{resource: (in_use, reserved)} of one project.
+
+    ``for_update`` (inside a writer transaction) locks the rows until it
+    ends, so no reservation moves them while the caller decides.
+    """
+    q = (sa.select(models.QuotaUsage.resource, models.QuotaUsage.in_use,
+                   models.QuotaUsage.reserved)
+         .where(models.QuotaUsage.project_id == project_id))
+    if for_update:
+        q = q.with_for_update()
+    rows = context.session.execute(q)
     return {r: (u, rv) for r, u, rv in rows}
 
 
-def _ensure_usage_rows(context, project_id, resources):
-    have = set(context.session.scalars(
-        sa.select(models.QuotaUsage.resource).where(
-            models.QuotaUsage.project_id == project_id,
-            models.QuotaUsage.resource.in_(resources))))
-    for resource in set(resources) - have:
-        context.session.add(models.QuotaUsage(
-            project_id=project_id, resource=resource, in_use=0, reserved=0))
-    if set(resources) - have:
+def _usage_ids(context, project_id, resources):
+    """{resource: usage row id}, creating the rows a project lacks."""
+    def read():
+        return dict(context.session.execute(
+            sa.select(models.QuotaUsage.resource, models.QuotaUsage.id)
+            .where(models.QuotaUsage.project_id == project_id,
+                   models.QuotaUsage.resource.in_(resources))).all())
+    ids = read()
+    missing = set(resources) - set(ids)
+    if missing:
+        for resource in missing:
+            context.session.add(models.QuotaUsage(
+                project_id=project_id, resource=resource, in_use=0,
+                reserved=0))
         context.session.flush()
+        ids = read()
+    return ids
 
 
-@oslo_db_api.wrap_db_retry(max_retries=5, retry_on_deadlock=True,
-                           exception_checker=lambda e: isinstance(
-                               e, db_exc.DBDuplicateEntry))
-@session.writer
-def reserve(context, project_id, deltas, limits, expire_seconds,
-            resource_id=None):
-    """Reserve ``deltas`` ({resource: n}) against ``limits``; list of uuids.
+def _charge(context, project_id, deltas, limits, column):
+    """Add each delta to ``column`` (in_use or reserved) within its limit.
 
-    Each positive delta is one ``UPDATE quota_usages SET reserved = reserved
+    Each positive delta is one ``UPDATE quota_usages SET <column> = <column>
     + n WHERE in_use + reserved + n <= limit``: of two racing requests that
     would together pass the limit, one loses and gets OverQuota. A negative
-    delta always succeeds. All or nothing: one failure rolls back the lot.
+    delta always succeeds. The caller's transaction makes it all or
+    nothing. Returns {resource: usage id}.
     """
-    deltas = {r: d for r, d in deltas.items() if d}
-    if not deltas:
-        return []
-    _ensure_usage_rows(context, project_id, list(deltas))
+    usage = models.QuotaUsage
     now = models._now()
-    expire = now + datetime.timedelta(seconds=expire_seconds)
-    usage_ids = dict(context.session.execute(
-        sa.select(models.QuotaUsage.resource, models.QuotaUsage.id).where(
-            models.QuotaUsage.project_id == project_id,
-            models.QuotaUsage.resource.in_(list(deltas)))).all())
-    uuids = []
+    usage_ids = _usage_ids(context, project_id, list(deltas))
     for resource in sorted(deltas):
         delta = deltas[resource]
-        usage = models.QuotaUsage
         q = sa.update(usage).where(usage.id == usage_ids[resource])
         limit = limits.get(resource, -1)
         if delta > 0 and limit >= 0:
             q = q.where(usage.in_use + usage.reserved + delta <= limit)
         result = context.session.execute(
-            q.values(reserved=usage.reserved + delta, updated_at=now)
+            q.values({column: getattr(usage, column) + delta,
+                      'updated_at': now})
             .execution_options(synchronize_session=False))
         if result.rowcount != 1:
             in_use, reserved = context.session.execute(
@@ -112,11 +113,48 @@ def reserve(context, project_id, deltas, limits, expire_seconds,
             raise exception.OverQuota(resource=resource, requested=delta,
                                       limit=limit, in_use=in_use,
                                       reserved=reserved)
+    return usage_ids
+
+
+def retry_on_duplicate(fn):
+    # Two transactions may both create a project's first usage row.
+    return oslo_db_api.wrap_db_retry(
+        max_retries=5, retry_on_deadlock=True,
+        exception_checker=lambda e: isinstance(e, db_exc.DBDuplicateEntry))(fn)
+
+
+def consume_in_transaction(context, project_id, deltas, limits):
+    """Count ``deltas`` as in use at once, in the caller's transaction.
+
+    For work that is done in the same transaction (a volume row created):
+    reserve and commit in one step, so no path can leave a reservation.
+    """
+    deltas = {r: d for r, d in deltas.items() if d}
+    if deltas:
+        _charge(context, project_id, deltas, limits, 'in_use')
+
+
+@retry_on_duplicate
+@session.writer
+def reserve(context, project_id, deltas, limits, expire_seconds,
+            resource_id=None):
+    """Reserve ``deltas`` ({resource: n}) against ``limits``; list of uuids.
+
+    For work that finishes elsewhere (a manager extending a volume): the
+    reservations are committed or rolled back when it does.
+    """
+    deltas = {r: d for r, d in deltas.items() if d}
+    if not deltas:
+        return []
+    usage_ids = _charge(context, project_id, deltas, limits, 'reserved')
+    expire = models._now() + datetime.timedelta(seconds=expire_seconds)
+    uuids = []
+    for resource in sorted(deltas):
         reservation_uuid = uuidutils.generate_uuid()
         context.session.add(models.Reservation(
             uuid=reservation_uuid, usage_id=usage_ids[resource],
-            project_id=project_id, resource=resource, delta=delta,
-            expire=expire, resource_id=resource_id))
+            project_id=project_id, resource=resource,
+            delta=deltas[resource], expire=expire, resource_id=resource_id))
         uuids.append(reservation_uuid)
     context.session.flush()
     return uuids

@@ -1,5 +1,6 @@
 """The oslo.db enginefacade for the tether database, tuned for SQLite."""
 
+import contextlib
 import threading
 
 import sqlalchemy
@@ -11,6 +12,10 @@ CONF = t_conf.CONF
 
 _LOCK = threading.Lock()
 _main_context_manager = None
+# SQLite takes one writer at a time. Writers of this process queue here
+# rather than in SQLite's busy handler, which polls in sleeps of up to 25 ms;
+# re-entrant, as writer transactions nest (an inner one joins the outer).
+_sqlite_writer_lock = None
 
 # How long a SQLite connection waits for a lock held by another connection.
 SQLITE_BUSY_TIMEOUT_MS = 60000
@@ -72,6 +77,7 @@ def _sqlite_tuning(engine, immediate):
 
 
 def _configure(connection):
+    global _sqlite_writer_lock
     ctx = enginefacade.transaction_context()
     kwargs = {'connection': connection}
     is_sqlite = connection.startswith('sqlite')
@@ -83,6 +89,7 @@ def _configure(connection):
     # thread_checkin adds a sleep(0) per statement for eventlet; tether
     # runs on native threads.
     ctx.configure(sqlite_fk=False, thread_checkin=False, **kwargs)
+    _sqlite_writer_lock = threading.RLock() if is_sqlite else None
     if is_sqlite:
         writer = ctx.writer.get_engine()
         reader = ctx.reader.get_engine()
@@ -120,14 +127,25 @@ def reader(fn):
     return wrapper
 
 
+def _writer_turn():
+    lock = _sqlite_writer_lock
+    return lock if lock is not None else contextlib.nullcontext()
+
+
 def writer(fn):
     """Run ``fn(context, ...)`` in a write transaction (context.session)."""
     def wrapper(context, *args, **kwargs):
-        with get_context_manager().writer.using(context):
+        manager = get_context_manager()
+        with _writer_turn(), manager.writer.using(context):
             return fn(context, *args, **kwargs)
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def reading(context):
+    """A read transaction for several reads (``with session.reading(ctx)``)."""
+    return get_context_manager().reader.using(context)
 
 
 def get_engine():

@@ -46,9 +46,14 @@ class Volume(base.TetherObject):
                 'launched_at')
 
     @classmethod
-    def from_db(cls, db_volume):
+    def from_db(cls, db_volume, volume_type_name=None):
+        """The object of a row; a caller that knows the type's name says so,
+        which saves reading it back."""
         obj = cls()
         for key in cls._COLUMNS:
+            if key == 'volume_type_name' and volume_type_name is not None:
+                obj.volume_type_name = volume_type_name
+                continue
             setattr(obj, key, getattr(db_volume, key))
         obj.metadata = {m.key: m.value for m in db_volume.volume_metadata}
         obj.admin_metadata = {m.key: m.value

@@ -78,23 +78,27 @@ def summary(context, all_tenants=False):
     return db_volumes.summary(context, _list_scope(context, all_tenants))
 
 
+@db_quotas.retry_on_duplicate
 @session.writer
-def _insert_and_commit(context, values, metadata, reservations):
-    db_volume = db_volumes.create(context, values, metadata)
-    db_quotas.commit(context, reservations)
-    return volume_obj.Volume.from_db(db_volume)
+def _insert_counted(context, values, metadata, limits, type_name):
+    """Count the volume against the quota and insert it: one transaction."""
+    db_quotas.consume_in_transaction(
+        context, values['project_id'],
+        {'volumes': 1, 'gigabytes': values['size']}, limits)
+    return volume_obj.Volume.from_db(
+        db_volumes.create(context, values, metadata),
+        volume_type_name=type_name)
 
 
 def create(context, size, name=None, description=None, metadata=None,
            volume_type=None, availability_zone=None):
-    db_type = db_types.get_by_name_or_id(
-        context, volume_type or CONF.default_volume_type)
     az = availability_zone or CONF.storage_availability_zone
-    limits = quota.check_per_volume_size(context, context.project_id, size)
-    reservations = quota.reserve(
-        context, context.project_id, {'volumes': 1, 'gigabytes': size},
-        limits=limits)
-    host = scheduler.choose_backend(context, size, az)
+    with session.reading(context):
+        db_type = db_types.get_by_name_or_id(
+            context, volume_type or CONF.default_volume_type)
+        limits = quota.check_per_volume_size(context, context.project_id,
+                                             size)
+        host = scheduler.choose_backend(context, size, az)
     values = {
         'id': uuidutils.generate_uuid(),
         'project_id': context.project_id, 'user_id': context.user_id,
@@ -105,12 +109,8 @@ def create(context, size, name=None, description=None, metadata=None,
         'volume_type_id': db_type.id, 'bootable': False,
         'multiattach': is_multiattach_type(db_type),
     }
-    try:
-        volume = _insert_and_commit(context, values, metadata or {},
-                                    reservations)
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            db_quotas.rollback(context, reservations)
+    volume = _insert_counted(context, values, metadata or {}, limits,
+                             db_type.name)
     if host is None:
         LOG.warning('No volume backend has room for %sG in zone %s; volume '
                     '%s is in error.', size, az, volume.id)
