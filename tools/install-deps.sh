@@ -61,8 +61,8 @@ else
     extra=(python-openstackclient)
 fi
 
-# Exit 0 if tether is installed from this tree (with its console scripts)
-# and every requirement in the files (and the extras) is installed at a
+# Exit 0 if tether is installed from this tree (with the entry points of
+# setup.cfg) and every requirement in the files (and the extras) is installed at a
 # version the requirement allows.
 satisfied() {
     "$PYTHON" - "$PWD" "${req_files[@]}" -- "${extra[@]}" <<'EOF' 2>/dev/null
@@ -81,9 +81,18 @@ sys.path = [p for p in sys.path if p not in ('', root)]
 import tether
 if os.path.dirname(os.path.dirname(os.path.abspath(tether.__file__))) != root:
     sys.exit(1)
-scripts = {ep.name for ep in md.distribution('tether').entry_points}
-if 'tether-aio' not in scripts:
-    sys.exit(1)
+# Every entry point of setup.cfg (console scripts, generator namespaces)
+# is installed as it is written there: pip -e does not notice new ones.
+import configparser
+setup_cfg = configparser.ConfigParser()
+setup_cfg.read(os.path.join(root, 'setup.cfg'))
+installed = {(ep.group, ep.name, ep.value)
+             for ep in md.distribution('tether').entry_points}
+for group, text in setup_cfg['entry_points'].items():
+    for line in text.strip().splitlines():
+        name, _, value = line.partition('=')
+        if (group, name.strip(), value.strip()) not in installed:
+            sys.exit(1)
 lines = list(extra)
 for name in files:
     with open(name) as f:
