@@ -69,12 +69,29 @@ class KeystoneContext:
         return self.application(environ, start_response)
 
 
+class ConfigurationError(Exception):
+    pass
+
+
+def _check_keystone_config(conf):
+    """Refuse to start with settings that would turn each 401 into a 500."""
+    group = conf.keystone_authtoken
+    if not (group.www_authenticate_uri or
+            getattr(group, 'auth_type', None)):
+        raise ConfigurationError(
+            'auth_strategy = keystone needs [keystone_authtoken] '
+            'www_authenticate_uri and the service credentials (auth_type, '
+            'auth_url, ...) of this service.')
+
+
 def wrap(application, conf=None):
     conf = conf or cfg.CONF
     if conf.auth_strategy == 'noauth':
         return NoAuth(application)
-    return auth_token.AuthProtocol(KeystoneContext(application),
-                                   {'oslo_config_config': conf})
+    app = auth_token.AuthProtocol(KeystoneContext(application),
+                                  {'oslo_config_config': conf})
+    _check_keystone_config(conf)
+    return app
 
 
 def context_of(req):
