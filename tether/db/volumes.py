@@ -2,7 +2,6 @@
 
 import sqlalchemy as sa
 from sqlalchemy import orm
-from oslo_db.sqlalchemy import utils as db_utils
 
 from tether.db import models
 from tether.db import session
@@ -65,6 +64,56 @@ def _apply_filters(q, filters):
     return q
 
 
+def _sort_parts(sort_keys, sort_dirs):
+    """The order as (expression, direction, value of a row) triples.
+
+    A nullable key sorts its NULLs below every value on every database: a
+    0/1 "has a value" flag first, then the value. Booleans compare as
+    integers.
+    """
+    parts = []
+    for key, direction in zip(sort_keys, sort_dirs):
+        column = getattr(models.Volume, key)
+        if models.Volume.__table__.c[key].nullable:
+            parts.append((sa.case((column.is_(None), 0), else_=1), direction,
+                          lambda row, k=key: int(getattr(row, k) is not None)))
+        if isinstance(models.Volume.__table__.c[key].type, sa.Boolean):
+            parts.append((sa.cast(column, sa.Integer), direction,
+                          lambda row, k=key: int(getattr(row, k))))
+        else:
+            parts.append((column, direction,
+                          lambda row, k=key: getattr(row, k)))
+    return parts
+
+
+def _paginate(q, sort_keys, sort_dirs, marker_row):
+    """Order ``q`` and keep the rows after ``marker_row`` (keyset).
+
+    oslo.db's paginate_query skips the comparison on a NULL marker value,
+    which loses rows when sorting by a key some rows lack (a name).
+    """
+    parts = _sort_parts(sort_keys, sort_dirs)
+    for expr, direction, _value in parts:
+        q = q.order_by(expr.asc() if direction == 'asc' else expr.desc())
+    if marker_row is None:
+        return q
+    after = []
+    for i, (expr, direction, value) in enumerate(parts):
+        marker_value = value(marker_row)
+        if marker_value is None:
+            # Equal flags: nothing sorts strictly before or after a NULL.
+            continue
+        same_before = []
+        for prev_expr, _direction, prev_value in parts[:i]:
+            prev = prev_value(marker_row)
+            same_before.append(prev_expr.is_(None) if prev is None
+                               else prev_expr == prev)
+        beyond = (expr > marker_value if direction == 'asc'
+                  else expr < marker_value)
+        after.append(sa.and_(*same_before, beyond))
+    return q.where(sa.or_(*after))
+
+
 @session.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
@@ -87,8 +136,9 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
     if 'id' not in sort_keys:
         sort_keys.append('id')
         sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
-    q = db_utils.paginate_query(q, models.Volume, limit, sort_keys,
-                                marker=marker_row, sort_dirs=sort_dirs)
+    q = _paginate(q, sort_keys, sort_dirs, marker_row)
+    if limit is not None:
+        q = q.limit(limit)
     if offset:
         q = q.offset(offset)
     return list(context.session.scalars(q))
