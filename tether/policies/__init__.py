@@ -7,13 +7,15 @@ from oslo_config import cfg
 from oslo_policy import policy
 
 from tether.policies import base
+from tether.policies import limits
+from tether.policies import quota_sets
 from tether.policies import volumes
 
 _ENFORCER = None
 _LOCK = threading.Lock()
 
 # One module per resource; each has list_rules().
-_MODULES = [base, volumes]
+_MODULES = [base, volumes, quota_sets, limits]
 
 
 def list_rules():

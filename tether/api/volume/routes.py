@@ -1,5 +1,7 @@
 """The route table of the volume API: path -> {method: handler}."""
 
+from tether.api.volume.handlers import limits
+from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import volume_actions
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
@@ -23,12 +25,22 @@ RESOURCES = [
         'GET': volume_metadata.show_metadata_item,
         'PUT': volume_metadata.update_metadata_item,
         'DELETE': volume_metadata.delete_metadata_item}),
+    # {target_project_id}: the URL may already hold the caller's project_id.
+    ('/os-quota-sets/{target_project_id}', {
+        'GET': quota_sets.show_quota_set,
+        'PUT': quota_sets.update_quota_set,
+        'DELETE': quota_sets.delete_quota_set}),
+    ('/os-quota-sets/{target_project_id}/defaults', {
+        'GET': quota_sets.show_defaults}),
+    ('/limits', {'GET': limits.show_limits}),
 ]
 
 
 def declarations():
-    routes = []
-    for path, methods in RESOURCES:
-        routes.append(('/v3/{project_id}' + path, methods))
-        routes.append(('/v3' + path, methods))
-    return routes
+    # Every path without the project first: /v3/types/limits is the type
+    # "limits", /v3/os-quota-sets/volumes the quota of project "volumes",
+    # not /v3/{project_id}/limits or /v3/{project_id}/volumes. (Only a
+    # project whose ID is a collection name is ambiguous the other way.)
+    return ([('/v3' + path, methods) for path, methods in RESOURCES] +
+            [('/v3/{project_id}' + path, methods)
+             for path, methods in RESOURCES])

@@ -1,0 +1,34 @@
+"""Handler of /limits: a project's absolute limits and what it uses."""
+
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.schemas import limits as schema
+from tether.policies import limits as policy
+from tether.volume import quota
+
+# Cinder's names for the limits tether has (snapshots and backups: none).
+_MAX = {'volumes': 'maxTotalVolumes', 'gigabytes': 'maxTotalVolumeGigabytes'}
+_USED = {'volumes': 'totalVolumesUsed', 'gigabytes': 'totalGigabytesUsed'}
+
+
+def _project(req):
+    ctx = req.context
+    params = req.validated_query
+    if ctx.is_admin and microversion.at_least(req, '3.39'):
+        return params.get('project_id') or params.get('tenant_id') or \
+            ctx.project_id
+    return ctx.project_id
+
+
+@validation.query(schema.LIST_QUERY)
+def show_limits(req):
+    ctx = req.context
+    project_id = _project(req)
+    usages = quota.get_usages(ctx, project_id)
+    absolute = {name: usages[r]['limit'] for r, name in _MAX.items()}
+    if ctx.can(policy.USED_LIMITS, {'project_id': project_id}, fatal=False):
+        absolute.update({name: usages[r]['in_use']
+                         for r, name in _USED.items()})
+    return wsgi.json_response({'limits': {'rate': [],
+                                          'absolute': absolute}})

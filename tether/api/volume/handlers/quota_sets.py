@@ -1,0 +1,75 @@
+"""Handlers of /os-quota-sets/{project_id}: show, defaults, update, revert."""
+
+from oslo_utils import strutils
+
+from tether.api import fault
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.schemas import quota_sets as schema
+from tether.policies import quota_sets as policy
+from tether.volume import quota
+
+
+def _target(req, action):
+    """The project of the URL, after the policy check of ``action``."""
+    project_id = req.urlvars['target_project_id']
+    if len(project_id) > 255:
+        raise fault.HTTPError(400, 'Invalid project ID: longer than 255 '
+                                   'characters.')
+    req.context.can(action, {'project_id': project_id})
+    return project_id
+
+
+def _body(project_id, values):
+    return {'quota_set': dict(values, id=project_id)}
+
+
+@validation.query(schema.SHOW_QUERY)
+def show_quota_set(req):
+    project_id = _target(req, policy.SHOW)
+    if strutils.bool_from_string(req.validated_query.get('usage', False)):
+        values = quota.get_usages(req.context, project_id)
+    else:
+        values = quota.get_limits(req.context, project_id)
+    return wsgi.json_response(_body(project_id, values))
+
+
+@validation.query(schema.NO_QUERY)
+def show_defaults(req):
+    project_id = _target(req, policy.SHOW)
+    return wsgi.json_response(_body(project_id, quota.default_limits()))
+
+
+def _limits(quota_set):
+    limits = {}
+    for key, value in quota_set.items():
+        if key in schema.NON_QUOTA_KEYS:
+            continue
+        limit = int(value)
+        if limit > validation.DB_MAX_INT:
+            raise fault.HTTPError(
+                400, 'Invalid input for field/attribute quota_set/%s. '
+                     'Value: %s. It is greater than the maximum of %d.'
+                % (key, value, validation.DB_MAX_INT))
+        limits[key] = limit
+    return limits
+
+
+@validation.body(schema.UPDATE)
+def update_quota_set(req):
+    project_id = _target(req, policy.UPDATE)
+    body = req.validated
+    limits = _limits(body['quota_set'])
+    if not limits:
+        raise fault.HTTPError(400, 'The quota_set names no limit to set.')
+    skip = strutils.bool_from_string(body.get('skip_validation', False))
+    values = quota.update_limits(req.context, project_id, limits,
+                                 skip_validation=skip)
+    return wsgi.json_response(_body(project_id, values))
+
+
+@validation.query(schema.NO_QUERY)
+def delete_quota_set(req):
+    project_id = _target(req, policy.DELETE)
+    quota.revert_limits(req.context, project_id)
+    return wsgi.empty_response(200)
