@@ -94,7 +94,7 @@ backend_opts = [
 ]
 
 aio_opts = [
-    cfg.StrOpt('aio_transport_url', default='kombu+memory:////',
+    cfg.StrOpt('aio_transport_url', default='kombu+memory://localhost//',
                help='Transport used by tether-aio, where every service runs '
                     'in one process.'),
 ]

@@ -94,6 +94,9 @@ class AllInOne:
         objects.register_all()
         migration.db_sync()
         rpc.init(CONF, url=CONF.aio_transport_url)
+        # The in-memory broker has no heartbeats to send or miss.
+        CONF.set_override('heartbeat_timeout_threshold', 0,
+                          group='oslo_messaging_rabbit')
         self.volume_service = service.VolumeService([BACKEND])
         self.volume_service.start()
         self.volume_api = common.WSGIServer(
