@@ -48,6 +48,20 @@ class VolumeTypeNotFound(NotFound):
     msg_fmt = 'Volume type %(volume_type_id)s could not be found.'
 
 
+class VolumeTypeExtraSpecsNotFound(NotFound):
+    msg_fmt = 'Volume type %(volume_type_id)s has no extra spec %(key)s.'
+
+
+class VolumeTypeInUse(Invalid):
+    msg_fmt = ('Volume type %(volume_type_id)s is in use by volumes; '
+               '%(what)s cannot be %(action)s while they exist.')
+
+
+class VolumeTypeIsDefault(Invalid):
+    msg_fmt = ('Volume type %(name)s is the default volume type '
+               '(default_volume_type); it cannot be %(action)s.')
+
+
 class ProjectNotFound(NotFound):
     msg_fmt = 'Project %(project_id)s could not be found.'
 
@@ -62,6 +76,10 @@ class PolicyNotAuthorized(Forbidden):
 
 class Conflict(TetherException):
     msg_fmt = 'Conflict with the current state of the resource.'
+
+
+class VolumeTypeExists(Conflict):
+    msg_fmt = 'A volume type named %(name)s already exists.'
 
 
 class QuotaError(TetherException):

@@ -1,6 +1,8 @@
 """Queries on volume types."""
 
 import sqlalchemy as sa
+from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import utils as db_utils
 
 from tether.db import models
 from tether.db import session
@@ -32,3 +34,159 @@ def get_by_name_or_id(context, name_or_id):
     if row is None:
         raise exception.VolumeTypeNotFound(volume_type_id=name_or_id)
     return row
+
+
+# Writes of the types API ------------------------------------------------------
+
+SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',
+             'updated_at')
+
+
+def _in_use(type_id_column):
+    """True where a volume has the type (no FK: volumes keep the id only)."""
+    return sa.exists().where(models.Volume.volume_type_id == type_id_column)
+
+
+def _get_row(context, type_id):
+    row = context.session.scalars(
+        sa.select(models.VolumeType).where(models.VolumeType.id == type_id)
+    ).first()
+    if row is None:
+        raise exception.VolumeTypeNotFound(volume_type_id=type_id)
+    return row
+
+
+@session.reader
+def get_page(context, is_public=None, marker=None, limit=None,
+             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
+             offset=None):
+    """One page of types; ``is_public`` None means public and private."""
+    q = sa.select(models.VolumeType)
+    if is_public is not None:
+        q = q.where(models.VolumeType.is_public == is_public)
+    marker_row = None
+    if marker is not None:
+        marker_row = context.session.scalars(
+            sa.select(models.VolumeType)
+            .where(models.VolumeType.id == marker)).first()
+        if marker_row is None:
+            raise exception.InvalidInput(
+                reason='marker %s was not found' % marker)
+    sort_keys, sort_dirs = list(sort_keys), list(sort_dirs)
+    if 'id' not in sort_keys:
+        sort_keys.append('id')
+        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
+    q = db_utils.paginate_query(q, models.VolumeType, limit, sort_keys,
+                                marker=marker_row, sort_dirs=sort_dirs)
+    if offset:
+        q = q.offset(offset)
+    return list(context.session.scalars(q))
+
+
+@session.writer
+def create(context, values, extra_specs=None):
+    """Insert a type with its extra specs; VolumeTypeExists on a taken name."""
+    row = models.VolumeType(**values)
+    row.extra_specs = [models.VolumeTypeExtraSpec(key=k, value=v)
+                       for k, v in (extra_specs or {}).items()]
+    context.session.add(row)
+    try:
+        context.session.flush()
+    except db_exc.DBDuplicateEntry:
+        raise exception.VolumeTypeExists(name=values['name'])
+    return row
+
+
+@session.writer
+def update(context, type_id, values, protected_name=None):
+    """Change name, description or is_public in one conditional UPDATE.
+
+    A type named ``protected_name`` (the configured default) keeps its name:
+    volumes created without a type find it by that name.
+    """
+    vt = models.VolumeType
+    q = sa.update(vt).where(vt.id == type_id)
+    renaming = 'name' in values and protected_name is not None
+    if renaming:
+        q = q.where(sa.or_(vt.name != protected_name,
+                           vt.name == values['name']))
+    try:
+        count = context.session.execute(
+            q.values(updated_at=models._now(), **values)
+            .execution_options(synchronize_session=False)).rowcount
+    except db_exc.DBDuplicateEntry:
+        raise exception.VolumeTypeExists(name=values['name'])
+    row = _get_row(context, type_id)
+    if count != 1:
+        raise exception.VolumeTypeIsDefault(name=row.name, action='renamed')
+    return row
+
+
+@session.writer
+def destroy(context, type_id, protected_name):
+    """Delete a type no volume uses and that is not the default, or raise.
+
+    One DELETE whose WHERE carries both rules, so a volume created in the
+    meantime cannot be left with a type that is gone.
+    """
+    vt = models.VolumeType
+    count = context.session.execute(
+        sa.delete(vt).where(vt.id == type_id, vt.name != protected_name,
+                            sa.not_(_in_use(vt.id)))
+        .execution_options(synchronize_session=False)).rowcount
+    if count == 1:
+        return
+    row = _get_row(context, type_id)
+    if row.name == protected_name:
+        raise exception.VolumeTypeIsDefault(name=row.name, action='deleted')
+    raise exception.VolumeTypeInUse(volume_type_id=type_id, what='it',
+                                    action='deleted')
+
+
+def _claim_unused(context, type_id):
+    """Touch the type row if no volume uses it; the row stays locked.
+
+    Volumes copy what they need from the extra specs (multiattach) when they
+    are created, so specs change only while no volume has the type.
+    """
+    vt = models.VolumeType
+    count = context.session.execute(
+        sa.update(vt).where(vt.id == type_id, sa.not_(_in_use(vt.id)))
+        .values(updated_at=models._now())
+        .execution_options(synchronize_session=False)).rowcount
+    if count != 1:
+        _get_row(context, type_id)
+        raise exception.VolumeTypeInUse(volume_type_id=type_id,
+                                        what='its extra specs',
+                                        action='changed')
+
+
+@session.writer
+def update_extra_specs(context, type_id, specs):
+    """Create or replace the given keys; the others stay. Returns them all."""
+    _claim_unused(context, type_id)
+    spec = models.VolumeTypeExtraSpec
+    existing = {s.key: s for s in context.session.scalars(
+        sa.select(spec).where(spec.volume_type_id == type_id))}
+    for key, value in specs.items():
+        if key in existing:
+            existing[key].value = value
+        else:
+            existing[key] = spec(volume_type_id=type_id, key=key,
+                                 value=value)
+            context.session.add(existing[key])
+    context.session.flush()
+    return {k: s.value for k, s in existing.items()}
+
+
+@session.writer
+def delete_extra_spec(context, type_id, key):
+    _claim_unused(context, type_id)
+    spec = models.VolumeTypeExtraSpec
+    count = context.session.execute(
+        sa.delete(spec).where(spec.volume_type_id == type_id,
+                              spec.key == key)
+        .execution_options(synchronize_session=False)).rowcount
+    if count != 1:
+        raise exception.VolumeTypeExtraSpecsNotFound(volume_type_id=type_id,
+                                                     key=key)

@@ -9,13 +9,15 @@ from oslo_policy import policy
 from tether.policies import base
 from tether.policies import limits
 from tether.policies import quota_sets
+from tether.policies import type_extra_specs
+from tether.policies import types
 from tether.policies import volumes
 
 _ENFORCER = None
 _LOCK = threading.Lock()
 
 # One module per resource; each has list_rules().
-_MODULES = [base, volumes, quota_sets, limits]
+_MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs]
 
 
 def list_rules():

@@ -2,6 +2,8 @@
 
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
+from tether.api.volume.handlers import type_extra_specs
+from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
@@ -33,6 +35,19 @@ RESOURCES = [
     ('/os-quota-sets/{target_project_id}/defaults', {
         'GET': quota_sets.show_defaults}),
     ('/limits', {'GET': limits.show_limits}),
+    ('/types', {'GET': types.list_types, 'POST': types.create_type}),
+    # Before /types/{type_id}: the first route that matches wins.
+    ('/types/default', {'GET': types.show_default_type}),
+    ('/types/{type_id}', {'GET': types.show_type,
+                          'PUT': types.update_type,
+                          'DELETE': types.delete_type}),
+    ('/types/{type_id}/extra_specs', {
+        'GET': type_extra_specs.list_extra_specs,
+        'POST': type_extra_specs.create_extra_specs}),
+    ('/types/{type_id}/extra_specs/{key}', {
+        'GET': type_extra_specs.show_extra_spec,
+        'PUT': type_extra_specs.update_extra_spec,
+        'DELETE': type_extra_specs.delete_extra_spec}),
 ]
 
 

@@ -1,0 +1,147 @@
+"""Handlers of /types: list, show, default, create, update, delete."""
+
+from oslo_config import cfg
+from oslo_utils import strutils
+
+from tether.api import fault
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.schemas import types as schema
+from tether.policies import type_extra_specs as specs_policy
+from tether.policies import types as policy
+from tether.volume import types as volume_types
+
+CONF = cfg.CONF
+
+_IS_PUBLIC = 'os-volume-type-access:is_public'
+
+
+class TypeView:
+    """Serialize volume types; the policy checks are made once."""
+
+    def __init__(self, req):
+        ctx = req.context
+        self.show_specs = ctx.can(policy.EXTRA_SPECS_ATTRIBUTE, fatal=False)
+        self.all_specs = ctx.can(specs_policy.READ_SENSITIVE, fatal=False)
+        self.show_qos = ctx.can(policy.QOS_SPECS_ID_ATTRIBUTE, fatal=False)
+
+    def specs(self, extra_specs):
+        if self.all_specs:
+            return dict(extra_specs)
+        return volume_types.user_visible(extra_specs)
+
+    def show(self, vtype):
+        d = {'id': vtype.id, 'name': vtype.name,
+             'description': vtype.description, 'is_public': vtype.is_public,
+             _IS_PUBLIC: vtype.is_public}
+        if self.show_specs:
+            d['extra_specs'] = self.specs(vtype.extra_specs)
+        if self.show_qos:
+            d['qos_specs_id'] = None
+        return d
+
+
+def _one(req, vtype, status=200):
+    return wsgi.json_response({'volume_type': TypeView(req).show(vtype)},
+                              status=status)
+
+
+def _parse_is_public(params):
+    value = params.get('is_public')
+    if value is None:
+        return True
+    if str(value).lower() == 'none':
+        return None
+    return strutils.bool_from_string(value, strict=True)
+
+
+def _parse_sort(params):
+    if 'sort' in params:
+        if 'sort_key' in params or 'sort_dir' in params:
+            raise fault.HTTPError(400, 'The "sort" parameter cannot be '
+                                       'combined with sort_key or sort_dir.')
+        pairs = [item.partition(':') for item in params['sort'].split(',')]
+        keys = [k for k, _, _ in pairs]
+        dirs = [d or 'desc' for _, _, d in pairs]
+    else:
+        keys = [params.get('sort_key', 'created_at')]
+        dirs = [params.get('sort_dir', 'desc')]
+    bad = [k for k in keys if k not in volume_types.SORT_KEYS]
+    if bad:
+        raise fault.HTTPError(
+            400, 'Invalid sort key %s; valid keys are %s.'
+            % (', '.join(bad), ', '.join(volume_types.SORT_KEYS)))
+    return keys, dirs
+
+
+@validation.query(schema.LIST_QUERY)
+def list_types(req):
+    ctx = req.context
+    ctx.can(policy.GET_ALL)
+    params = req.validated_query
+    sort_keys, sort_dirs = _parse_sort(params)
+    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
+                CONF.osapi_max_limit)
+    vtypes = volume_types.get_all(
+        ctx, is_public=_parse_is_public(params),
+        marker=params.get('marker'), limit=limit,
+        offset=int(params.get('offset', 0)) or None,
+        sort_keys=sort_keys, sort_dirs=sort_dirs)
+    view = TypeView(req)
+    return wsgi.json_response(
+        {'volume_types': [view.show(t) for t in vtypes]})
+
+
+@validation.query(schema.NO_QUERY)
+def show_type(req):
+    ctx = req.context
+    ctx.can(policy.GET)
+    return _one(req, volume_types.get(ctx, req.urlvars['type_id']))
+
+
+@validation.query(schema.NO_QUERY)
+def show_default_type(req):
+    """GET /types/default, at every version as in Cinder (the 3.62 API of
+    per-project defaults is /default-types, not this)."""
+    ctx = req.context
+    ctx.can(policy.GET)
+    return _one(req, volume_types.get_default(ctx))
+
+
+@validation.body(schema.CREATE)
+def create_type(req):
+    ctx = req.context
+    ctx.can(policy.MANAGE)
+    body = req.validated['volume_type']
+    is_public = strutils.bool_from_string(body.get(_IS_PUBLIC, True),
+                                          strict=True)
+    vtype = volume_types.create(
+        ctx, body['name'], description=body.get('description'),
+        is_public=is_public, extra_specs=body.get('extra_specs'))
+    return _one(req, vtype)
+
+
+@validation.body(schema.UPDATE)
+def update_type(req):
+    ctx = req.context
+    ctx.can(policy.MANAGE)
+    body = req.validated['volume_type']
+    values = {k: body[k] for k in ('name', 'description') if k in body}
+    for key in ('is_public', _IS_PUBLIC):
+        if key in body:
+            values['is_public'] = strutils.bool_from_string(body[key],
+                                                            strict=True)
+    if not values:
+        raise fault.HTTPError(400, 'The volume_type names nothing to '
+                                   'change: give name, description or '
+                                   'is_public.')
+    vtype = volume_types.update(ctx, req.urlvars['type_id'], values)
+    return _one(req, vtype)
+
+
+@validation.query(schema.NO_QUERY)
+def delete_type(req):
+    ctx = req.context
+    ctx.can(policy.MANAGE)
+    volume_types.delete(ctx, req.urlvars['type_id'])
+    return wsgi.empty_response(202)
