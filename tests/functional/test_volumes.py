@@ -523,3 +523,23 @@ def test_pagination_over_null_sort_values(aio):
             assert ids == sorted(rows, key=order,
                                  reverse=direction == 'desc'), (key,
                                                                 direction)
+
+
+def test_project_in_the_url_must_be_the_callers(aio, wait):
+    http = aio.http()
+    mine = helpers.create_volume(http)
+    other = aio.http()
+    theirs = helpers.create_volume(other)
+    url = aio.volume_url + '/%s/volumes' % other.project
+    resp = http.session.get(url)
+    assert resp.status_code == 400, resp.text
+    assert other.project in resp.json()['badRequest']['message']
+    resp = http.session.post(url, json={'volume': {'size': 1}})
+    assert resp.status_code == 400
+    resp = http.session.get(url + '/%s' % theirs['id'])
+    assert resp.status_code == 400
+    assert helpers.usage(other.project)['volumes'] == (1, 0)
+    assert helpers.usage(http.project)['volumes'] == (1, 0)
+    # Without a project in the URL (3.67 style) the token's project counts.
+    resp = http.session.get(aio.volume_url + '/volumes')
+    assert [v['id'] for v in resp.json()['volumes']] == [mine['id']]

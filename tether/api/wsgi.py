@@ -87,9 +87,18 @@ class Router:
             resp.headers['Allow'] = ', '.join(sorted(methods))
             return resp
         req.urlvars = urlvars
+        project_id = urlvars.get('project_id')
+        context = req.environ.get(auth.CONTEXT_KEY)
         if not microversion.in_window(handler, version):
             resp = fault.error_response(
                 404, 'The resource could not be found.')
+        elif project_id and context and project_id != context.project_id:
+            # As Cinder and Nova do: never act on one project under the
+            # URL of another.
+            resp = fault.error_response(
+                400, "Malformed request URL: the URL's project_id %s does "
+                     "not match the project of the token, %s."
+                     % (project_id, context.project_id))
         else:
             try:
                 resp = handler(req)
