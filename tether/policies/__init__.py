@@ -6,9 +6,11 @@ import threading
 from oslo_config import cfg
 from oslo_policy import policy
 
+from tether.policies import availability_zones
 from tether.policies import base
 from tether.policies import limits
 from tether.policies import quota_sets
+from tether.policies import services
 from tether.policies import type_extra_specs
 from tether.policies import types
 from tether.policies import volumes
@@ -17,7 +19,8 @@ _ENFORCER = None
 _LOCK = threading.Lock()
 
 # One module per resource; each has list_rules().
-_MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs]
+_MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs,
+            services, availability_zones]
 
 
 def list_rules():

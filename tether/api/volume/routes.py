@@ -1,7 +1,9 @@
 """The route table of the volume API: path -> {method: handler}."""
 
+from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
+from tether.api.volume.handlers import services
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
@@ -48,6 +50,9 @@ RESOURCES = [
         'GET': type_extra_specs.show_extra_spec,
         'PUT': type_extra_specs.update_extra_spec,
         'DELETE': type_extra_specs.delete_extra_spec}),
+    ('/os-services', {'GET': services.list_services}),
+    ('/os-availability-zone', {
+        'GET': availability_zones.list_availability_zones}),
 ]
 
 

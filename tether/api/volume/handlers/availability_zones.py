@@ -1,0 +1,17 @@
+"""Handler of /os-availability-zone: the zones of the volume services."""
+
+from tether.api import validation
+from tether.api import wsgi
+from tether.api.volume.schemas import availability_zones as schema
+from tether.policies import availability_zones as policy
+from tether.volume import services as volume_services
+
+
+@validation.query(schema.LIST_QUERY)
+def list_availability_zones(req):
+    ctx = req.context
+    ctx.can(policy.LIST)
+    zones = volume_services.availability_zones(ctx)
+    return wsgi.json_response({'availabilityZoneInfo': [
+        {'zoneName': name, 'zoneState': {'available': available}}
+        for name, available in zones]})
