@@ -4,6 +4,7 @@ Limits are set and usage is read through the DB layer (tether.db.quotas);
 everything else goes through the volume API.
 """
 
+from tests import qemu_guest
 from tests.functional import helpers
 from tests.functional.helpers import GiB
 
@@ -130,3 +131,43 @@ def test_concurrent_creates_at_the_quota_edge(aio, wait):
                                            'gigabytes': (5, 0)}
     for volume_id in ids:
         helpers.wait_until_status(http, volume_id, 'available', wait)
+
+
+def test_extend_that_fails_in_the_backend_gives_its_quota_back(aio, wait):
+    """A guest holds the file: qemu-img cannot resize it, the extend fails.
+
+    The volume ends in error_extending at its old size, the reservation is
+    rolled back; an admin resets it and, the guest gone, it extends.
+    """
+    http = aio.http()
+    volume = helpers.create_volume(http, size=1, wait_for=wait)
+    vpath = '/volumes/%s' % volume['id']
+    path = aio.volume_path(volume['id'])
+
+    def status():
+        return http.get(vpath).json()['volume']['status']
+
+    with qemu_guest.holding(path):
+        resp = http.post(vpath + '/action',
+                         json={'os-extend': {'new_size': 3}})
+        assert resp.status_code == 202, resp.text
+        wait(lambda: status() == 'error_extending', what='error_extending')
+    assert http.get(vpath).json()['volume']['size'] == 1
+    assert helpers.virtual_size(path)[0] == 1 * GiB
+    assert helpers.usage(http.project) == {'volumes': (1, 0),
+                                           'gigabytes': (1, 0)}
+    # error_extending is terminal for the owner: no extend, no retry.
+    resp = http.post(vpath + '/action', json={'os-extend': {'new_size': 3}})
+    assert resp.status_code == 400
+    assert 'error_extending' in resp.json()['badRequest']['message']
+
+    admin = aio.http('admin', 'admin')
+    resp = admin.post(vpath + '/action',
+                      json={'os-reset_status': {'status': 'available'}})
+    assert resp.status_code == 202
+    resp = http.post(vpath + '/action', json={'os-extend': {'new_size': 3}})
+    assert resp.status_code == 202, resp.text
+    wait(lambda: http.get(vpath).json()['volume']['size'] == 3,
+         what='extend after reset')
+    assert helpers.virtual_size(path)[0] == 3 * GiB
+    assert helpers.usage(http.project)['gigabytes'] == (3, 0)

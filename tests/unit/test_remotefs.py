@@ -6,15 +6,13 @@ QEMU process holds an image to prove the ImageLocked mapping.
 
 import json
 import os
-import shutil
-import signal
 import subprocess
-import time
 import uuid
 
 import pytest
 from oslo_config import cfg
 
+from tests import qemu_guest
 from tether import conf as t_conf
 from tether.drivers import qemu_img
 from tether.drivers.volume import remotefs
@@ -22,7 +20,6 @@ from tether import exception
 from tether.objects import volume as volume_obj
 
 GiB = 1024 ** 3
-QEMU = shutil.which('qemu-system-x86_64')
 
 
 def _config(share, **overrides):
@@ -160,57 +157,24 @@ def test_qemu_img_errors_are_process_failed(tmp_path):
         qemu_img.create(str(tmp_path / 'x'), 'vmdk', GiB)
 
 
-def _hold(path, pidfile):
-    """Start a paused QEMU guest with ``path`` as its disk; return its pid."""
-    if QEMU is None:
-        pytest.skip('qemu-system-x86_64 is not installed (bindep: '
-                    'qemu-system-x86)')
-    subprocess.run(
-        [QEMU, '-machine', 'q35', '-accel', 'tcg', '-m', '32',
-         '-nodefaults', '-display', 'none', '-S',
-         '-blockdev', 'driver=file,filename=%s,node-name=f0' % path,
-         '-blockdev', 'driver=raw,file=f0,node-name=d0',
-         '-device', 'virtio-blk-pci,drive=d0',
-         '-daemonize', '-pidfile', str(pidfile)],
-        check=True, capture_output=True, timeout=30)
-    return int(pidfile.read_text())
-
-
-def _kill(pid):
-    os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.02)
-
-
 def test_resize_of_an_image_a_guest_holds_is_image_locked(tmp_path):
     path = str(tmp_path / 'held.raw')
     qemu_img.create(path, 'raw', GiB)
-    pid = _hold(path, tmp_path / 'qemu.pid')
-    try:
+    with qemu_guest.holding(path):
         with pytest.raises(exception.ImageLocked) as info:
             qemu_img.resize(path, 'raw', 2 * GiB)
         assert path in str(info.value)
         # Reading with force-share still works while it is held.
         assert qemu_img.info(path, 'raw',
                              force_share=True).virtual_size == GiB
-    finally:
-        _kill(pid)
     # Once the guest is gone the same resize works.
     qemu_img.resize(path, 'raw', 2 * GiB)
     assert _info(path)['virtual-size'] == 2 * GiB
 
 
-def test_driver_extend_of_a_held_volume_is_image_locked(driver, tmp_path):
+def test_driver_extend_of_a_held_volume_is_image_locked(driver):
     volume, path = _created(driver, 1)
-    pid = _hold(path, tmp_path / 'qemu.pid')
-    try:
+    with qemu_guest.holding(path):
         with pytest.raises(exception.ImageLocked):
             driver.extend_volume(volume, 2)
-    finally:
-        _kill(pid)
     assert _info(path)['virtual-size'] == GiB

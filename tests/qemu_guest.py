@@ -1,0 +1,51 @@
+"""A real QEMU process that holds an image open, as a running guest does."""
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+QEMU = shutil.which('qemu-system-x86_64')
+
+
+@contextlib.contextmanager
+def holding(path, fmt='raw'):
+    """Run a paused guest with ``path`` as its virtio disk (its write lock).
+
+    Skips the test when QEMU is not installed (bindep: qemu-system-x86).
+    """
+    if QEMU is None:
+        pytest.skip('qemu-system-x86_64 is not installed (bindep: '
+                    'qemu-system-x86)')
+    with tempfile.TemporaryDirectory() as tmp:
+        pidfile = os.path.join(tmp, 'qemu.pid')
+        subprocess.run(
+            [QEMU, '-machine', 'q35', '-accel', 'tcg', '-m', '32',
+             '-nodefaults', '-display', 'none', '-S',
+             '-blockdev', 'driver=file,filename=%s,node-name=f0' % path,
+             '-blockdev', 'driver=%s,file=f0,node-name=d0' % fmt,
+             '-device', 'virtio-blk-pci,drive=d0',
+             '-daemonize', '-pidfile', pidfile],
+            check=True, capture_output=True, timeout=30)
+        with open(pidfile) as f:
+            pid = int(f.read())
+        try:
+            yield pid
+        finally:
+            _kill(pid)
+
+
+def _kill(pid):
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
