@@ -305,6 +305,9 @@ def test_list_pages_and_sorts(admin_http):
     first = admin_http.get('/types?sort=name:asc&limit=2').json()
     assert len(first['volume_types']) == 2
     marker = first['volume_types'][-1]['id']
+    (link,) = first['volume_type_links']
+    assert link['rel'] == 'next'
+    assert 'marker=%s' % marker in link['href']
     rest = admin_http.get('/types?sort=name:asc&marker=%s' % marker).json()
     assert [t['name'] for t in first['volume_types'] + rest['volume_types']
             ] == listed

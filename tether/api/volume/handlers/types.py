@@ -7,6 +7,7 @@ from tether.api import fault
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import types as schema
+from tether.api.volume import views
 from tether.policies import type_extra_specs as specs_policy
 from tether.policies import types as policy
 from tether.volume import types as volume_types
@@ -88,8 +89,11 @@ def list_types(req):
         offset=int(params.get('offset', 0)) or None,
         sort_keys=sort_keys, sort_dirs=sort_dirs)
     view = TypeView(req)
-    return wsgi.json_response(
-        {'volume_types': [view.show(t) for t in vtypes]})
+    body = {'volume_types': [view.show(t) for t in vtypes]}
+    links = views.next_link(req, vtypes, limit, CONF.osapi_max_limit)
+    if links:
+        body['volume_type_links'] = links
+    return wsgi.json_response(body)
 
 
 @validation.query(schema.NO_QUERY)
