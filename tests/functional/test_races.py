@@ -5,6 +5,7 @@ the volume is in a settled state and the quota usage is exact.
 """
 
 import os
+import threading
 
 import sqlalchemy as sa
 
@@ -157,3 +158,58 @@ def test_extend_claim_checks_the_size_it_read(aio, wait):
     assert (shown['status'], shown['size']) == ('available', 1)
     assert helpers.usage(http.project) == {'volumes': (1, 0),
                                            'gigabytes': (1, 0)}
+
+
+def test_no_writer_between_the_extend_claim_and_its_reservation(aio, wait):
+    """Regression: os-reset_status between claim and reservation leaked it.
+
+    os-extend claimed ``available -> extending`` in one transaction and
+    reserved the quota in the next. A reset of the status in between found
+    no reservation to roll back, the manager then ignored the extend (no
+    longer extending), and the reservation stayed (until it expired a day
+    later) while the volume sat in error. Deliberate fault injection at the
+    database edge: right after the request's claim commits, the next write
+    the same request thread makes is preceded by the reset's UPDATE.
+    """
+    http = aio.http()
+    volume = helpers.create_volume(http, size=1, wait_for=wait)
+    engine = db_session.get_engine()
+    state = {}
+
+    def on_execute(conn, cursor, statement, parameters, context,
+                   executemany):
+        params = str(parameters)
+        if ('thread' not in state and statement.lstrip().upper().startswith(
+                'UPDATE VOLUMES') and 'extending' in params
+                and volume['id'] in params):
+            state['thread'] = threading.get_ident()
+            state['conn'] = conn
+        elif (state.get('committed') and 'reset' not in state
+                and threading.get_ident() == state['thread']):
+            state['reset'] = statement
+            cursor.execute("UPDATE volumes SET status = 'error' "
+                           "WHERE id = ?", (volume['id'],))
+
+    def on_commit(conn):
+        if state.get('conn') is conn:
+            state['committed'] = True
+
+    sa.event.listen(engine, 'before_cursor_execute', on_execute)
+    sa.event.listen(engine, 'commit', on_commit)
+    try:
+        resp = http.post('/volumes/%s/action' % volume['id'],
+                         json={'os-extend': {'new_size': 3}})
+    finally:
+        sa.event.remove(engine, 'before_cursor_execute', on_execute)
+        sa.event.remove(engine, 'commit', on_commit)
+    assert 'thread' in state, 'the claim was never made'
+    assert resp.status_code == 202, resp.text
+
+    def settled():
+        body = http.get('/volumes/%s' % volume['id']).json()['volume']
+        return body if body['status'] in ('available', 'error') else None
+    body = wait(settled, what='volume settled')
+    expected_gb = body['size']
+    assert helpers.usage(http.project) == {'volumes': (1, 0),
+                                           'gigabytes': (expected_gb, 0)}, \
+        (body['status'], state.get('reset'))

@@ -162,29 +162,33 @@ def extend(context, volume_id, new_size, allow_attached=False):
                    '%(size)sG' % {'new': new_size, 'size': volume.size})
     limits = quota.check_per_volume_size(context, volume.project_id,
                                          new_size)
-    # The size was read above: the claim holds only if it is unchanged, or
-    # the reservation below would be for the wrong delta.
-    db_volumes.transition(
-        context, volume_id,
-        {'status': S.EXTENDING, 'previous_status': S.AVAILABLE},
-        [S.AVAILABLE], _scope(context), expected_size=volume.size)
-    try:
-        reservations = quota.reserve(
-            context, volume.project_id,
-            {'gigabytes': new_size - volume.size}, limits=limits,
-            resource_id=volume.id)
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            db_volumes.conditional_update(
-                context, volume_id,
-                {'status': S.AVAILABLE, 'previous_status': None},
-                [S.EXTENDING])
+    reservations = _claim_extend(context, volume, new_size, limits)
     volume.status = S.EXTENDING
     try:
         _rpcapi().extend_volume(context, volume, new_size, reservations)
     except Exception:
         with excutils.save_and_reraise_exception():
             _undo_extend(context, volume_id, reservations)
+
+
+@db_quotas.retry_on_duplicate
+@session.writer
+def _claim_extend(context, volume, new_size, limits):
+    """Claim ``available -> extending`` and reserve the quota, at once.
+
+    One transaction: no writer (an os-reset_status) can come between the
+    claim and the reservation and leave the reservation behind; over quota,
+    the claim is undone with it. The size was read before: the claim holds
+    only if it is unchanged, or the reservation would be for the wrong
+    delta.
+    """
+    db_volumes.transition(
+        context, volume.id,
+        {'status': S.EXTENDING, 'previous_status': S.AVAILABLE},
+        [S.AVAILABLE], _scope(context), expected_size=volume.size)
+    return quota.reserve(context, volume.project_id,
+                         {'gigabytes': new_size - volume.size},
+                         limits=limits, resource_id=volume.id)
 
 
 @session.writer
