@@ -43,9 +43,10 @@ def test_creating_and_deleting_are_finished(aio, wait):
 
     def crash():
         # A create interrupted after qemu-img ran, one interrupted before
-        # it did, and a delete interrupted before the file was removed.
-        _set_status(kept['id'], 'creating')
-        _set_status(lost['id'], 'creating')
+        # it did (neither had recorded its share yet), and a delete
+        # interrupted before the file was removed.
+        _set_status(kept['id'], 'creating', provider_location=None)
+        _set_status(lost['id'], 'creating', provider_location=None)
         os.unlink(aio.volume_path(lost['id']))
         _set_status(doomed['id'], 'deleting')
 
@@ -56,6 +57,8 @@ def test_creating_and_deleting_are_finished(aio, wait):
         assert (shown['status'], shown['size']) == ('available', size)
         assert helpers.virtual_size(aio.volume_path(volume['id'])) == (
             size * GiB, 'raw')
+        assert helpers.db_volume(volume['id']).provider_location == \
+            aio.share_dir
     assert http.get('/volumes/%s' % doomed['id']).status_code == 404
     assert not os.path.exists(aio.volume_path(doomed['id']))
     assert helpers.usage(http.project) == {'volumes': (2, 0),
