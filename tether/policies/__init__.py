@@ -2,6 +2,7 @@
 
 import itertools
 import threading
+import time
 
 from oslo_config import cfg
 from oslo_policy import policy
@@ -15,12 +16,22 @@ from tether.policies import type_extra_specs
 from tether.policies import types
 from tether.policies import volumes
 
-_ENFORCER = None
-_LOCK = threading.Lock()
-
 # One module per resource; each has list_rules().
 _MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs,
             services, availability_zones]
+
+# How often policy files are looked at for changes. oslo.policy looks on
+# every check, which costs dozens of stat() calls per request; operators'
+# edits take effect within this many seconds instead.
+RELOAD_INTERVAL = 5.0
+# Decisions remembered between reloads: they depend only on the rules, the
+# caller's credentials and the target, all part of the key.
+DECISION_CACHE_SIZE = 4096
+
+_ENFORCER = None
+_LOCK = threading.Lock()
+_next_reload = 0.0
+_decisions = {}
 
 
 def list_rules():
@@ -29,30 +40,73 @@ def list_rules():
 
 
 def get_enforcer():
-    """The enforcer, for oslopolicy-sample-generator and friends."""
+    """The enforcer, for oslopolicy-policy-generator and friends."""
     cfg.CONF([], project='tether')
     return init()
 
 
 def init(conf=None):
     global _ENFORCER
-    with _LOCK:
-        if _ENFORCER is None:
-            _ENFORCER = policy.Enforcer(conf or cfg.CONF)
-            _ENFORCER.register_defaults(list_rules())
-            _ENFORCER.load_rules()
+    if _ENFORCER is None:
+        with _LOCK:
+            if _ENFORCER is None:
+                enforcer = policy.Enforcer(conf or cfg.CONF)
+                enforcer.register_defaults(list_rules())
+                enforcer.load_rules()
+                _ENFORCER = enforcer
     return _ENFORCER
 
 
 def reset():
-    global _ENFORCER
+    global _ENFORCER, _next_reload
     with _LOCK:
         if _ENFORCER is not None:
             _ENFORCER.clear()
         _ENFORCER = None
+        _next_reload = 0.0
+        _decisions.clear()
+
+
+def _reload_if_due(enforcer):
+    """Look at the policy files now and then, not on every check."""
+    global _next_reload
+    now = time.monotonic()
+    if now < _next_reload:
+        return
+    with _LOCK:
+        if now < _next_reload:
+            return
+        enforcer.use_conf = True
+        enforcer.load_rules()
+        enforcer.use_conf = False
+        _decisions.clear()
+        _next_reload = now + RELOAD_INTERVAL
+
+
+def _key(context, action, target):
+    try:
+        return (action, tuple(sorted(target.items())), context.user_id,
+                context.project_id, tuple(context.roles),
+                bool(context.is_admin), context.is_admin_project,
+                tuple(getattr(context, 'service_roles', ()) or ()),
+                context.system_scope)
+    except TypeError:  # an unhashable target value: decide uncached
+        return None
 
 
 def authorize(context, action, target):
     enforcer = init()
-    creds = context.to_policy_values()
-    return enforcer.authorize(action, target, creds, do_raise=False)
+    _reload_if_due(enforcer)
+    key = _key(context, action, target)
+    if key is not None:
+        decision = _decisions.get(key)
+        if decision is not None:
+            return decision
+    decision = bool(enforcer.authorize(action, target,
+                                       context.to_policy_values(),
+                                       do_raise=False))
+    if key is not None:
+        if len(_decisions) >= DECISION_CACHE_SIZE:
+            _decisions.clear()
+        _decisions[key] = decision
+    return decision
