@@ -25,7 +25,7 @@ _MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs,
 # edits take effect within this many seconds instead.
 RELOAD_INTERVAL = 5.0
 # Decisions remembered between reloads: they depend only on the rules, the
-# caller's credentials and the target, all part of the key.
+# target and the caller's credentials, all of which make the key.
 DECISION_CACHE_SIZE = 4096
 
 _ENFORCER = None
@@ -83,27 +83,34 @@ def _reload_if_due(enforcer):
         _next_reload = now + RELOAD_INTERVAL
 
 
-def _key(context, action, target):
+def _hashable(value):
+    if isinstance(value, (list, tuple, set)):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    return value
+
+
+def _key(action, target, creds):
+    """Everything a rule can read; None if some value cannot be hashed."""
     try:
-        return (action, tuple(sorted(target.items())), context.user_id,
-                context.project_id, tuple(context.roles),
-                bool(context.is_admin), context.is_admin_project,
-                tuple(getattr(context, 'service_roles', ()) or ()),
-                context.system_scope)
-    except TypeError:  # an unhashable target value: decide uncached
+        key = (action, _hashable(target), _hashable(dict(creds)))
+        hash(key)
+        return key
+    except TypeError:
         return None
 
 
 def authorize(context, action, target):
     enforcer = init()
     _reload_if_due(enforcer)
-    key = _key(context, action, target)
+    creds = context.to_policy_values()
+    key = _key(action, target, creds)
     if key is not None:
         decision = _decisions.get(key)
         if decision is not None:
             return decision
-    decision = bool(enforcer.authorize(action, target,
-                                       context.to_policy_values(),
+    decision = bool(enforcer.authorize(action, target, creds,
                                        do_raise=False))
     if key is not None:
         if len(_decisions) >= DECISION_CACHE_SIZE:
