@@ -118,6 +118,18 @@ def test_private_types_are_for_admins(aio, admin_http):
     member = aio.http()
     assert name not in names(member, '?is_public=None')
     assert member.get('/types/%s' % type_id).status_code == 404
+    # Nor can a member create a volume of it, by name or id: nothing is
+    # counted against the quota.
+    for ref in (name, type_id):
+        resp = member.post('/volumes', json={'volume': {
+            'size': 1, 'volume_type': ref}})
+        assert resp.status_code == 404, resp.text
+        assert ref in resp.json()['itemNotFound']['message']
+    assert member.get('/volumes').json()['volumes'] == []
+    resp = admin_http.post('/volumes', json={'volume': {
+        'size': 1, 'volume_type': name}})
+    assert resp.status_code == 202, resp.text
+    admin_http.delete('/volumes/%s' % resp.json()['volume']['id'])
     # Public again.
     resp = admin_http.put('/types/%s' % type_id,
                           json={'volume_type': {'is_public': True}})

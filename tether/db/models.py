@@ -37,7 +37,10 @@ class Volume(TimestampMixin, Base):
     status = sa.Column(sa.String(255), nullable=False)
     previous_status = sa.Column(sa.String(255))
     attach_status = sa.Column(sa.String(255), nullable=False)
-    volume_type_id = sa.Column(sa.String(36), nullable=False)
+    volume_type_id = sa.Column(
+        sa.String(36),
+        sa.ForeignKey('volume_types.id', ondelete='RESTRICT'),
+        nullable=False, index=True)
     bootable = sa.Column(sa.Boolean, nullable=False, default=False)
     multiattach = sa.Column(sa.Boolean, nullable=False, default=False)
     provider_location = sa.Column(sa.String(255))

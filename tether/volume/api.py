@@ -6,6 +6,7 @@ path.
 """
 
 from oslo_config import cfg
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
@@ -85,9 +86,13 @@ def _insert_counted(context, values, metadata, limits, type_name):
     db_quotas.consume_in_transaction(
         context, values['project_id'],
         {'volumes': 1, 'gigabytes': values['size']}, limits)
-    return volume_obj.Volume.from_db(
-        db_volumes.create(context, values, metadata),
-        volume_type_name=type_name)
+    try:
+        db_volume = db_volumes.create(context, values, metadata)
+    except db_exc.DBReferenceError:
+        # The type was deleted since it was read (the foreign key says so).
+        raise exception.VolumeTypeNotFound(
+            volume_type_id=values['volume_type_id'])
+    return volume_obj.Volume.from_db(db_volume, volume_type_name=type_name)
 
 
 def create(context, size, name=None, description=None, metadata=None,
@@ -96,6 +101,9 @@ def create(context, size, name=None, description=None, metadata=None,
     with session.reading(context):
         db_type = db_types.get_by_name_or_id(
             context, volume_type or CONF.default_volume_type)
+        if not (db_type.is_public or context.is_admin):
+            # Private types have no access lists yet: admins only.
+            raise exception.VolumeTypeNotFound(volume_type_id=volume_type)
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)
         host = scheduler.choose_backend(context, size, az)

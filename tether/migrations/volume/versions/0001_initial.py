@@ -38,6 +38,17 @@ def _key_value(table, fk_column, fk_target, unique_name):
 
 
 def upgrade():
+    types = op.create_table(
+        'volume_types',
+        sa.Column('id', sa.String(36), primary_key=True),
+        sa.Column('name', sa.String(255), nullable=False, unique=True),
+        sa.Column('description', sa.String(255)),
+        sa.Column('is_public', sa.Boolean, nullable=False),
+        *_timestamps(),
+    )
+    _key_value('volume_type_extra_specs', 'volume_type_id', 'volume_types.id',
+               'uniq_volume_type_extra_specs0type0key')
+
     op.create_table(
         'volumes',
         sa.Column('id', sa.String(36), primary_key=True),
@@ -51,7 +62,9 @@ def upgrade():
         sa.Column('status', sa.String(255), nullable=False),
         sa.Column('previous_status', sa.String(255)),
         sa.Column('attach_status', sa.String(255), nullable=False),
-        sa.Column('volume_type_id', sa.String(36), nullable=False),
+        sa.Column('volume_type_id', sa.String(36),
+                  sa.ForeignKey('volume_types.id', ondelete='RESTRICT'),
+                  nullable=False),
         sa.Column('bootable', sa.Boolean, nullable=False),
         sa.Column('multiattach', sa.Boolean, nullable=False),
         sa.Column('provider_location', sa.String(255)),
@@ -62,21 +75,12 @@ def upgrade():
                     ['project_id', 'created_at'])
     op.create_index('volumes_host_status_idx', 'volumes', ['host', 'status'])
     op.create_index('volumes_created_idx', 'volumes', ['created_at'])
+    op.create_index(op.f('ix_volumes_volume_type_id'), 'volumes',
+                    ['volume_type_id'])
     _key_value('volume_metadata', 'volume_id', 'volumes.id',
                'uniq_volume_metadata0volume_id0key')
     _key_value('volume_admin_metadata', 'volume_id', 'volumes.id',
                'uniq_volume_admin_metadata0volume_id0key')
-
-    types = op.create_table(
-        'volume_types',
-        sa.Column('id', sa.String(36), primary_key=True),
-        sa.Column('name', sa.String(255), nullable=False, unique=True),
-        sa.Column('description', sa.String(255)),
-        sa.Column('is_public', sa.Boolean, nullable=False),
-        *_timestamps(),
-    )
-    _key_value('volume_type_extra_specs', 'volume_type_id', 'volume_types.id',
-               'uniq_volume_type_extra_specs0type0key')
 
     op.create_table(
         'services',
