@@ -543,3 +543,49 @@ def test_project_in_the_url_must_be_the_callers(aio, wait):
     # Without a project in the URL (3.67 style) the token's project counts.
     resp = http.session.get(aio.volume_url + '/volumes')
     assert [v['id'] for v in resp.json()['volumes']] == [mine['id']]
+
+
+@pytest.mark.parametrize('method,path,body,words', [
+    # Bytes that are not UTF-8, in the path and in the query string.
+    ('GET', '/volumes/%E9', None, 'UTF-8'),
+    ('GET', '/volumes?name=%E9', None, 'UTF-8'),
+    ('GET', '/volumes?%E9=1', None, 'UTF-8'),
+    # Digits beyond the database's integers, as a string and a number.
+    ('POST', '/volumes', '{"volume": {"size": "%s"}}' % ('9' * 40),
+     'volume/size'),
+    ('POST', '/volumes', '{"volume": {"size": "2147483648"}}',
+     'volume/size'),
+    ('POST', '/volumes', '{"volume": {"size": %s}}' % ('9' * 40),
+     'volume/size'),
+    # JSON that decodes but cannot be stored, or nests without end.
+    ('POST', '/volumes',
+     '{"volume": {"size": 1, "name": "\\ud800"}}', 'body'),
+    ('POST', '/volumes', '[' * 100000, 'body'),
+], ids=['path-latin1', 'query-value-latin1', 'query-key-latin1',
+        'size-40-digit-string', 'size-string-over-int32',
+        'size-40-digit-number', 'lone-surrogate', 'deep-nesting'])
+def test_hostile_input_is_a_400_not_a_500(aio, method, path, body, words):
+    http = aio.http()
+    resp = http.request(method, path, data=body,
+                        headers={'Content-Type': 'application/json'})
+    assert resp.status_code == 400, resp.text
+    assert words in resp.json()['badRequest']['message']
+    assert helpers.project_volumes(http.project) == []
+
+
+def test_hostile_input_on_actions_and_metadata(aio, wait):
+    http = aio.http()
+    volume = helpers.create_volume(http, wait_for=wait)
+    vpath = '/volumes/%s' % volume['id']
+    for method, path, body in (
+            ('GET', vpath + '/metadata/%E9', None),
+            ('POST', vpath + '/action',
+             '{"os-extend": {"new_size": "%s"}}' % ('9' * 40)),
+            ('POST', vpath + '/metadata',
+             '{"metadata": {"k": "\\udfff"}}')):
+        resp = http.request(method, path, data=body,
+                            headers={'Content-Type': 'application/json'})
+        assert resp.status_code == 400, (path, resp.text)
+    shown = http.get(vpath).json()['volume']
+    assert (shown['status'], shown['size'], shown['metadata']) == (
+        'available', 1, {})

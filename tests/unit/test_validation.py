@@ -23,6 +23,8 @@ def error_of(schema, instance, what='body'):
     ({'volume': {'size': 0}}, ['volume/size', 'Value: 0']),
     ({'volume': {'size': 'abc'}}, ['volume/size', '"abc"']),
     ({'volume': {'size': 2 ** 31}}, ['volume/size']),
+    ({'volume': {'size': '2147483648'}}, ['volume/size', 'maximum']),
+    ({'volume': {'size': '9' * 40}}, ['volume/size', 'maximum']),
     ({'volume': {'size': True}}, ['volume/size']),
     ({'volume': {'size': 1, 'colour': 'red'}}, ['volume', "'colour'"]),
     ({'volume': {'size': 1, 'name': 'x' * 256}}, ['volume/name']),
@@ -81,7 +83,8 @@ def _request(body, content_type='application/json'):
 
 def test_parse_json():
     assert validation.parse_json(_request(b'{"a": 1}')) == {'a': 1}
-    for body in (b'', b'{"a": ', b'\xff\xfe', b'a=1'):
+    for body in (b'', b'{"a": ', b'\xff\xfe', b'a=1', b'{"a": "\\ud800"}',
+                 b'[' * 100000):
         with pytest.raises(fault.HTTPError) as info:
             validation.parse_json(_request(body))
         assert info.value.status == 400
@@ -89,6 +92,15 @@ def test_parse_json():
     with pytest.raises(fault.HTTPError) as info:
         validation.parse_json(_request(b'{}', 'text/plain'))
     assert info.value.status == 415
+
+
+def test_query_that_is_not_utf8():
+    req = webob.Request.blank('/?name=%E9')
+    with pytest.raises(fault.HTTPError) as info:
+        validation.query_dict(req)
+    assert info.value.status == 400 and 'UTF-8' in info.value.message
+    assert validation.query_dict(webob.Request.blank('/?a=1&a=2&b=%C3%A9')) \
+        == {'a': ['1', '2'], 'b': '\u00e9'}
 
 
 def test_schemas_are_chosen_by_microversion():

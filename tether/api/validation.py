@@ -1,6 +1,7 @@
 """JSON-schema validation of request bodies and query strings, per microversion."""
 
 import functools
+import json
 
 import jsonschema
 from oslo_serialization import jsonutils
@@ -11,10 +12,31 @@ from tether.api import microversion
 DB_MAX_INT = 0x7FFFFFFF
 
 
+def _bound(check):
+    """``minimum``/``maximum`` that also bound integers sent as strings.
+
+    Cinder's clients send sizes as "10"; without this a string of forty
+    digits passed every check and overflowed the database.
+    """
+    def bounded(validator, bound, instance, schema):
+        if isinstance(instance, str):
+            try:
+                instance = int(instance.strip())
+            except ValueError:
+                return  # not a number: the pattern or type reports it
+        yield from check(validator, bound, instance, schema)
+    return bounded
+
+
+_Draft7 = jsonschema.validators.extend(jsonschema.Draft7Validator, {
+    'minimum': _bound(jsonschema.Draft7Validator.VALIDATORS['minimum']),
+    'maximum': _bound(jsonschema.Draft7Validator.VALIDATORS['maximum']),
+})
+
+
 class _Validator:
     def __init__(self, schema):
-        cls = jsonschema.validators.validator_for(schema,
-                                                  jsonschema.Draft7Validator)
+        cls = jsonschema.validators.validator_for(schema, _Draft7)
         self._validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
 
     def validate(self, instance, what):
@@ -28,10 +50,15 @@ class _Validator:
         elif error.validator == 'required':
             message = error.message
         else:
+            # A parameter type may say in words what a pattern means.
+            reason = error.message
+            if error.validator in ('pattern', 'enum', 'type') and \
+                    error.schema.get('description'):
+                reason = 'It must be %s.' % error.schema['description']
             message = ('Invalid input for field/attribute %s. Value: %s. %s'
                        % (field or what,
                           jsonutils.dumps(error.instance, default=str),
-                          error.message))
+                          reason))
         if field and error.validator in ('additionalProperties', 'required'):
             message = 'Invalid input for field/attribute %s. %s' % (
                 field, message)
@@ -110,15 +137,25 @@ def parse_json(req):
         raise fault.HTTPError(415, 'Unsupported Content-Type %s: use '
                                    'application/json.' % req.content_type)
     try:
-        return jsonutils.loads(req.body)
+        data = jsonutils.loads(req.body)
+        # A lone surrogate ("\ud800") decodes, but is no text to store.
+        json.dumps(data, ensure_ascii=False).encode('utf-8')
+        return data
+    except RecursionError:
+        raise fault.HTTPError(400, 'Malformed request body: nested too '
+                                   'deeply.')
     except ValueError as exc:
         raise fault.HTTPError(400, 'Malformed request body: %s' % exc)
 
 
 def query_dict(req):
+    try:
+        get = req.GET
+    except UnicodeDecodeError:
+        raise fault.HTTPError(400, 'The query string is not valid UTF-8.')
     params = {}
-    for key in req.GET.keys():
-        values = req.GET.getall(key)
+    for key in get.keys():
+        values = get.getall(key)
         params[key] = values[0] if len(values) == 1 else values
     return params
 
@@ -136,22 +173,26 @@ def string(min_length=0, max_length=255, nullable=False):
 
 
 positive_integer = {
+    'description': 'an integer from 1 to %d' % DB_MAX_INT,
     'type': ['integer', 'string'],
     'pattern': '^ *[0-9]*[1-9][0-9]* *$',
     'minimum': 1, 'maximum': DB_MAX_INT,
 }
 
 non_negative_integer_string = {
+    'description': 'a non-negative integer',
     'type': 'string', 'pattern': '^[0-9]+$', 'maxLength': 10,
 }
 
 quota_limit = {
+    'description': '-1 (unlimited) or an integer from 0 to %d' % DB_MAX_INT,
     'type': ['integer', 'string'],
     'pattern': '^-?[0-9]+$',
     'minimum': -1, 'maximum': DB_MAX_INT,
 }
 
 boolean = {
+    'description': 'a boolean (true/false, yes/no, 1/0, on/off)',
     'type': ['boolean', 'string'],
     'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES',
              'Yes', 'yes', 'y', 't', False, 'False', 'FALSE', 'false', '0',
@@ -166,5 +207,6 @@ metadata = {
     'additionalProperties': False,
 }
 
-sort_param = {'type': 'string', 'pattern': r'^[a-zA-Z_]+(:(asc|desc))?'
+sort_param = {'description': 'key[:asc|desc][,key[:asc|desc]...]',
+              'type': 'string', 'pattern': r'^[a-zA-Z_]+(:(asc|desc))?'
                                            r'(,[a-zA-Z_]+(:(asc|desc))?)*$'}

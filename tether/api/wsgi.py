@@ -73,7 +73,12 @@ class Router:
 
     @webob.dec.wsgify(RequestClass=Request)
     def __call__(self, req):
-        methods, urlvars = self.match(req.path_info)
+        try:
+            path = req.path_info
+        except UnicodeDecodeError:
+            return fault.error_response(400, 'The URL path is not valid '
+                                             'UTF-8.')
+        methods, urlvars = self.match(path)
         if methods is None:
             return fault.error_response(404, 'The resource could not be '
                                              'found.')
