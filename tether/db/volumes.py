@@ -176,9 +176,10 @@ def summary(context, project_id=None):
 @session.reader
 def get_all_by_host(context, host, statuses):
     """Volumes of one backend (``host@backend``, any pool) in ``statuses``."""
+    # startswith, not LIKE: '_' and '%' in a host name are no patterns.
     q = sa.select(models.Volume).where(
         sa.or_(models.Volume.host == host,
-               models.Volume.host.like(host + '#%')),
+               models.Volume.host.startswith(host + '#', autoescape=True)),
         models.Volume.status.in_(statuses))
     return list(context.session.scalars(q))
 
@@ -307,6 +308,7 @@ def allocated_gb_by_pool(context, host):
     rows = context.session.execute(
         sa.select(models.Volume.host, sa.func.sum(models.Volume.size))
         .where(sa.or_(models.Volume.host == host,
-                      models.Volume.host.like(host + '#%')))
+                      models.Volume.host.startswith(host + '#',
+                                                    autoescape=True)))
         .group_by(models.Volume.host))
     return {h.partition('#')[2]: int(total) for h, total in rows}
