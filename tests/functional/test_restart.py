@@ -211,3 +211,21 @@ def test_restarting_the_aio_keeps_every_volume(tmp_path, wait):
              ['volume']['size'] == some['size'] + 1, what='extend')
     finally:
         _stop_aio(proc)
+
+
+def test_deleting_a_create_that_never_recorded_its_share(aio, wait):
+    """Regression: the file of an interrupted create outlived its volume.
+
+    A create interrupted after qemu-img ran, before it recorded its share
+    (provider_location), is reset to error by an admin and deleted: the
+    driver skipped the delete for want of a share and left the file.
+    """
+    http = aio.http()
+    volume = helpers.create_volume(http, size=1, wait_for=wait)
+    path = aio.volume_path(volume['id'])
+    _set_status(volume['id'], 'error', provider_location=None)
+    assert http.delete('/volumes/%s' % volume['id']).status_code == 202
+    wait(lambda: helpers.db_volume(volume['id']) is None, what='delete')
+    assert not os.path.exists(path)
+    assert helpers.usage(http.project) == {'volumes': (0, 0),
+                                           'gigabytes': (0, 0)}

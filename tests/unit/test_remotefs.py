@@ -102,6 +102,15 @@ def test_create_extend_delete(driver, share):
     driver.delete_volume(volume)   # already gone: fine
 
 
+def test_delete_without_a_recorded_share(driver, share, tmp_path):
+    """A create interrupted before it recorded its share: the file goes."""
+    volume, path = _created(driver, 1)
+    volume.provider_location = None
+    driver.delete_volume(volume)
+    assert not os.path.exists(path)
+    driver.delete_volume(volume)   # nothing anywhere: fine
+
+
 def test_extend_refuses_to_shrink(driver):
     volume, path = _created(driver, 3)
     with pytest.raises(exception.ExtendVolumeError) as info:

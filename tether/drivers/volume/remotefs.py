@@ -129,13 +129,18 @@ class RemoteFSDriver(driver.VolumeDriver):
         return {'provider_location': share, 'admin_metadata': {'format': fmt}}
 
     def delete_volume(self, volume):
-        if not volume.provider_location:
-            return
-        path = self.local_path(volume)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            LOG.info('Volume file %s was already gone', path)
+        if volume.provider_location:
+            paths = [self.local_path(volume)]
+        else:
+            # A create interrupted before it recorded its share may have
+            # left its file: the name is the volume's own on every share.
+            paths = [os.path.join(mount_point, volume.name_on_disk)
+                     for mount_point in self.shares.values()]
+        for path in paths:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                LOG.info('Volume file %s was already gone', path)
 
     def extend_volume(self, volume, new_size):
         path = self.local_path(volume)
