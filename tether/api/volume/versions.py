@@ -14,7 +14,6 @@ doc/source/volume-api-versions.rst; the lines below name what tether serves.
 * 3.48  - service_uuid and shared_targets in volume responses.
 * 3.53  - strict schema for volume create and update.
 * 3.61  - cluster_name in volume responses (admins).
-* 3.62  - GET /types/default.
 * 3.63  - volume_type_id in volume responses.
 * 3.65  - consumes_quota in volume responses.
 * 3.67  - project_id optional in URLs (tether accepts both at every version).
