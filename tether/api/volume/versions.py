@@ -12,7 +12,8 @@ doc/source/volume-api-versions.rst; the lines below name what tether serves.
           until online extend lands).
 * 3.45  - with_count on volume lists.
 * 3.48  - service_uuid and shared_targets in volume responses.
-* 3.53  - strict schema for volume create and update.
+* 3.53  - strict schema for volume create and update (tether: strict at
+          every version).
 * 3.61  - cluster_name in volume responses (admins).
 * 3.63  - volume_type_id in volume responses.
 * 3.65  - consumes_quota in volume responses.
