@@ -83,49 +83,35 @@ def _declare(fn, attr, schema, min_version, max_version):
     schemas.append((lo, hi, _Validator(schema)))
 
 
-def body(schema, min_version=None, max_version=None):
-    """Validate the JSON body against ``schema`` in this version window.
+def _validating(attr, read, store, what):
+    """A decorator factory: validate what ``read(req)`` returns against the
+    schema of the request's version window and store it on the request."""
+    def declare(schema, min_version=None, max_version=None):
+        def decorator(fn):
+            if hasattr(fn, attr):
+                target = fn
+            else:
+                @functools.wraps(fn)
+                def target(req, *args, **kwargs):
+                    validator = _choose(getattr(target, attr), req)
+                    data = read(req)
+                    if validator is not None:
+                        validator.validate(data, what)
+                    setattr(req, store, data)
+                    return fn(req, *args, **kwargs)
+                setattr(target, attr, [])
+            _declare(target, attr, schema, min_version, max_version)
+            return target
+        return decorator
+    return declare
 
-    Stack one decorator per window. The validated body is ``req.validated``.
-    """
-    def decorator(fn):
-        if not hasattr(fn, 'body_schemas'):
-            @functools.wraps(fn)
-            def wrapper(req, *args, **kwargs):
-                validator = _choose(wrapper.body_schemas, req)
-                data = parse_json(req)
-                if validator is not None:
-                    validator.validate(data, 'body')
-                req.validated = data
-                return fn(req, *args, **kwargs)
-            wrapper.body_schemas = []
-            target = wrapper
-        else:
-            target = fn
-        _declare(target, 'body_schemas', schema, min_version, max_version)
-        return target
-    return decorator
 
-
-def query(schema, min_version=None, max_version=None):
-    """Validate the query string; the result is ``req.validated_query``."""
-    def decorator(fn):
-        if not hasattr(fn, 'query_schemas'):
-            @functools.wraps(fn)
-            def wrapper(req, *args, **kwargs):
-                validator = _choose(wrapper.query_schemas, req)
-                params = query_dict(req)
-                if validator is not None:
-                    validator.validate(params, 'query')
-                req.validated_query = params
-                return fn(req, *args, **kwargs)
-            wrapper.query_schemas = []
-            target = wrapper
-        else:
-            target = fn
-        _declare(target, 'query_schemas', schema, min_version, max_version)
-        return target
-    return decorator
+# Stack one decorator per version window. The validated body is
+# ``req.validated``, the validated query ``req.validated_query``.
+body = _validating('body_schemas', lambda req: parse_json(req), 'validated',
+                   'body')
+query = _validating('query_schemas', lambda req: query_dict(req),
+                    'validated_query', 'query')
 
 
 def parse_json(req):

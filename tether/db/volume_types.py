@@ -17,12 +17,7 @@ def get_all(context):
 
 @session.reader
 def get(context, type_id):
-    row = context.session.scalars(
-        sa.select(models.VolumeType).where(models.VolumeType.id == type_id)
-    ).first()
-    if row is None:
-        raise exception.VolumeTypeNotFound(volume_type_id=type_id)
-    return row
+    return _get_row(context, type_id)
 
 
 @session.reader
@@ -43,7 +38,7 @@ SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',
 
 
 def _in_use(type_id_column):
-    """True where a volume has the type (no FK: volumes keep the id only)."""
+    """True where a volume has the type."""
     return sa.exists().where(models.Volume.volume_type_id == type_id_column)
 
 

@@ -18,6 +18,7 @@ from tether.db import volumes as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects import volume as volume_obj
+from tether.volume import flows
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import scheduler
@@ -138,14 +139,6 @@ def update(context, volume_id, values):
         db_volumes.update(context, volume_id, values, _scope(context)))
 
 
-@session.writer
-def _delete_locally(context, volume):
-    if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
-        db_quotas.release_in_transaction(
-            context, volume.project_id,
-            {'volumes': 1, 'gigabytes': volume.size})
-
-
 def delete(context, volume_id):
     db_volume = db_volumes.transition(
         context, volume_id, {'status': S.DELETING},
@@ -153,7 +146,7 @@ def delete(context, volume_id):
     volume = volume_obj.Volume.from_db(db_volume)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.
-        _delete_locally(context, volume)
+        flows.finish_delete(context, volume)
         return
     _rpcapi().delete_volume(context, volume)
 

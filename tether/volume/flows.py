@@ -57,7 +57,8 @@ def create_volume(context, driver, volume_id):
 
 
 @session.writer
-def _destroy(context, volume):
+def finish_delete(context, volume):
+    """Remove a ``deleting`` volume's row and give its quota back, at once."""
     if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
         db_quotas.release_in_transaction(
             context, volume.project_id,
@@ -78,7 +79,7 @@ def delete_volume(context, driver, volume_id):
                                       {'status': S.ERROR_DELETING},
                                       [S.DELETING])
         return
-    _destroy(context, volume)
+    finish_delete(context, volume)
 
 
 @session.writer
