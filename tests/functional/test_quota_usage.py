@@ -18,7 +18,7 @@ def _overlimit(resp):
 def test_over_volumes_quota_leaves_nothing_behind(aio, wait):
     http = aio.http()
     helpers.set_limits(http.project, volumes=2, gigabytes=100)
-    first = helpers.create_volume(http, size=1)
+    first = helpers.create_volume(http, size=1, wait_for=wait)
     helpers.create_volume(http, size=1, wait_for=wait)
     before = helpers.usage(http.project)
     assert before == {'volumes': (2, 0), 'gigabytes': (2, 0)}
