@@ -458,6 +458,11 @@ def test_pagination_with_sort_and_marker(aio, many_volumes):
         ['vol-249', 'vol-248', 'vol-247']
     resp = http.get('/volumes?limit=5&offset=10&sort=name:asc')
     assert [v['name'] for v in resp.json()['volumes']] == names[10:15]
+    # The next page starts after the last one shown: the offset is spent.
+    (link,) = resp.json()['volumes_links']
+    assert 'offset' not in link['href']
+    resp = http.session.get(link['href'])
+    assert [v['name'] for v in resp.json()['volumes']] == names[15:20]
     # Another project's marker is unknown here.
     other = aio.http()
     resp = other.get('/volumes?marker=%s' % ids[0])
