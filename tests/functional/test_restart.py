@@ -180,9 +180,8 @@ def test_restarting_the_aio_keeps_every_volume(tmp_path, wait):
     try:
         sizes = {}
         for size in (1, 2, 3):
-            resp = session.post(url + '/demo/volumes',
-                                json={'volume': {'size': size,
-                                                 'metadata': {'n': str(size)}}})
+            body = {'volume': {'size': size, 'metadata': {'n': str(size)}}}
+            resp = session.post(url + '/demo/volumes', json=body)
             assert resp.status_code == 202, resp.text
             sizes[resp.json()['volume']['id']] = size
 
