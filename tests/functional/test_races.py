@@ -4,6 +4,7 @@ Every race runs real threads against the real API and database; at the end
 the volume is in a settled state and the quota usage is exact.
 """
 
+import contextlib
 import os
 import threading
 
@@ -23,6 +24,26 @@ def _clients(aio, http, n):
 
 def _codes(results):
     return sorted(r.status_code for r in results)
+
+
+@contextlib.contextmanager
+def _engine_events(**listeners):
+    """Listen to the writer engine's events (deliberate fault injection)."""
+    engine = db_session.get_engine()
+    for name, fn in listeners.items():
+        sa.event.listen(engine, name, fn)
+    try:
+        yield
+    finally:
+        for name, fn in listeners.items():
+            sa.event.remove(engine, name, fn)
+
+
+def _is_claim(statement, parameters, volume_id):
+    """Is this the UPDATE that claims ``available -> extending``?"""
+    params = str(parameters)
+    return (statement.lstrip().upper().startswith('UPDATE VOLUMES')
+            and 'extending' in params and volume_id in params)
 
 
 def test_concurrent_extends_one_wins(aio, wait):
@@ -130,14 +151,11 @@ def test_extend_claim_checks_the_size_it_read(aio, wait):
     """
     http = aio.http()
     volume = helpers.create_volume(http, size=1, wait_for=wait)
-    engine = db_session.get_engine()
     fired = []
 
     def grow_first(conn, cursor, statement, parameters, context,
                    executemany):
-        if (not fired and statement.lstrip().upper().startswith(
-                'UPDATE VOLUMES') and 'extending' in str(parameters)
-                and volume['id'] in str(parameters)):
+        if not fired and _is_claim(statement, parameters, volume['id']):
             fired.append(statement)
             cursor.execute('UPDATE volumes SET size = size + 1 WHERE id = ?',
                            (volume['id'],))
@@ -145,12 +163,9 @@ def test_extend_claim_checks_the_size_it_read(aio, wait):
                            "WHERE project_id = ? AND resource = 'gigabytes'",
                            (http.project,))
 
-    sa.event.listen(engine, 'before_cursor_execute', grow_first)
-    try:
+    with _engine_events(before_cursor_execute=grow_first):
         resp = http.post('/volumes/%s/action' % volume['id'],
                          json={'os-extend': {'new_size': 3}})
-    finally:
-        sa.event.remove(engine, 'before_cursor_execute', grow_first)
     assert fired, 'the claim was never made'
     assert resp.status_code == 400, resp.text
     assert 'from 1G to 2G' in resp.json()['badRequest']['message']
@@ -173,15 +188,12 @@ def test_no_writer_between_the_extend_claim_and_its_reservation(aio, wait):
     """
     http = aio.http()
     volume = helpers.create_volume(http, size=1, wait_for=wait)
-    engine = db_session.get_engine()
     state = {}
 
     def on_execute(conn, cursor, statement, parameters, context,
                    executemany):
-        params = str(parameters)
-        if ('thread' not in state and statement.lstrip().upper().startswith(
-                'UPDATE VOLUMES') and 'extending' in params
-                and volume['id'] in params):
+        if ('thread' not in state
+                and _is_claim(statement, parameters, volume['id'])):
             state['thread'] = threading.get_ident()
             state['conn'] = conn
         elif (state.get('committed') and 'reset' not in state
@@ -194,14 +206,9 @@ def test_no_writer_between_the_extend_claim_and_its_reservation(aio, wait):
         if state.get('conn') is conn:
             state['committed'] = True
 
-    sa.event.listen(engine, 'before_cursor_execute', on_execute)
-    sa.event.listen(engine, 'commit', on_commit)
-    try:
+    with _engine_events(before_cursor_execute=on_execute, commit=on_commit):
         resp = http.post('/volumes/%s/action' % volume['id'],
                          json={'os-extend': {'new_size': 3}})
-    finally:
-        sa.event.remove(engine, 'before_cursor_execute', on_execute)
-        sa.event.remove(engine, 'commit', on_commit)
     assert 'thread' in state, 'the claim was never made'
     assert resp.status_code == 202, resp.text
 
