@@ -1,5 +1,7 @@
 """Base classes of tether's versioned objects and their RPC serializer."""
 
+import datetime
+
 from oslo_versionedobjects import base
 
 from tether.objects import fields as t_fields
@@ -12,6 +14,24 @@ class TetherObjectRegistry(base.VersionedObjectRegistry):
 class TetherObject(base.VersionedObject):
     OBJ_PROJECT_NAMESPACE = 'tether'
     OBJ_SERIAL_NAMESPACE = 'tether_object'
+
+    @classmethod
+    def from_trusted_values(cls, values):
+        """An object of values the database already typed, uncoerced.
+
+        Field coercion is what made lists slow (two thirds of the time of a
+        page of 100 volumes): the columns' types already match the fields.
+        Datetimes get the UTC tzinfo that coercion would have added.
+        """
+        obj = cls()
+        for key, value in values.items():
+            if isinstance(value, datetime.datetime) and value.tzinfo is None:
+                value = value.replace(tzinfo=datetime.timezone.utc)
+            # The storage attribute behind the field (what setattr fills
+            # after coercing).
+            setattr(obj, base._get_attrname(key), value)
+        obj.obj_reset_changes()
+        return obj
 
     def obj_make_dict(self):
         return {k: getattr(self, k) for k in self.fields

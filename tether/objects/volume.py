@@ -49,17 +49,14 @@ class Volume(base.TetherObject):
     def from_db(cls, db_volume, volume_type_name=None):
         """The object of a row; a caller that knows the type's name says so,
         which saves reading it back."""
-        obj = cls()
-        for key in cls._COLUMNS:
-            if key == 'volume_type_name' and volume_type_name is not None:
-                obj.volume_type_name = volume_type_name
-                continue
-            setattr(obj, key, getattr(db_volume, key))
-        obj.metadata = {m.key: m.value for m in db_volume.volume_metadata}
-        obj.admin_metadata = {m.key: m.value
-                              for m in db_volume.volume_admin_metadata}
-        obj.obj_reset_changes()
-        return obj
+        values = {key: getattr(db_volume, key) for key in cls._COLUMNS}
+        if volume_type_name is not None:
+            values['volume_type_name'] = volume_type_name
+        values['metadata'] = {m.key: m.value
+                              for m in db_volume.volume_metadata}
+        values['admin_metadata'] = {m.key: m.value
+                                    for m in db_volume.volume_admin_metadata}
+        return cls.from_trusted_values(values)
 
     @property
     def name_on_disk(self):

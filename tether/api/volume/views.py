@@ -27,9 +27,15 @@ class VolumeView:
         self.show_host = ctx.can(policy.HOST_ATTRIBUTE, fatal=False)
         self.show_mig = ctx.can(policy.MIG_STATUS_ATTRIBUTE, fatal=False)
         self.show_tenant = ctx.can(policy.TENANT_ATTRIBUTE, fatal=False)
+        self._versions = {}
 
     def _at(self, version_string):
-        return self.version >= microversion.parse(version_string)
+        """Is the request at ``version_string`` or later (parsed once)?"""
+        at = self._versions.get(version_string)
+        if at is None:
+            at = self._versions[version_string] = (
+                self.version >= microversion.parse(version_string))
+        return at
 
     def summary(self, volume):
         return {'id': volume.id, 'name': volume.name,
