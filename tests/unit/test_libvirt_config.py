@@ -1,0 +1,174 @@
+"""The domain XML builders and readers of the libvirt driver (no libvirt)."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tether.drivers.virt.libvirt import config
+from tether.drivers.virt.libvirt import parse
+
+UUID = '6c1bb3e7-5b1a-4c0e-9d6a-1f4f3c2b9a10'
+
+
+def _domain(**kwargs):
+    args = dict(name='instance-1', uuid=UUID, memory_mib=128, vcpus=2)
+    args.update(kwargs)
+    return ET.fromstring(config.to_xml(config.domain(**args)))
+
+
+def _disk(**kwargs):
+    args = dict(path='/srv/share/volume-1', fmt='raw', target='sda')
+    args.update(kwargs)
+    return config.Disk(**args)
+
+
+@pytest.mark.parametrize('index, name', [
+    (0, 'sda'), (1, 'sdb'), (25, 'sdz'), (26, 'sdaa'), (27, 'sdab'),
+    (51, 'sdaz'), (52, 'sdba'), (255, 'sdiv')])
+def test_disk_names_are_linux_names(index, name):
+    assert config.disk_name(index) == name
+    assert config.disk_index(name) == index
+
+
+@pytest.mark.parametrize('name', ['vda', 'sd', 'sdA', 'sd1', 'hda', ''])
+def test_other_names_are_not_scsi_disk_names(name):
+    with pytest.raises(ValueError):
+        config.disk_index(name)
+
+
+def test_disk_index_out_of_range():
+    with pytest.raises(ValueError):
+        config.disk_name(config.MAX_DISKS)
+
+
+def test_next_free_disk_fills_gaps_first():
+    assert config.next_free_disk(set()) == 'sda'
+    assert config.next_free_disk({'sda', 'sdb'}) == 'sdc'
+    assert config.next_free_disk({'sda', 'sdc'}) == 'sdb'
+    everything = {config.disk_name(i) for i in range(config.MAX_DISKS)}
+    with pytest.raises(ValueError):
+        config.next_free_disk(everything)
+
+
+def test_domain_is_an_os_less_tcg_q35_guest():
+    root = _domain()
+    assert root.tag == 'domain' and root.get('type') == 'qemu'
+    assert root.findtext('name') == 'instance-1'
+    assert root.findtext('uuid') == UUID
+    memory = root.find('memory')
+    assert (memory.text, memory.get('unit')) == ('128', 'MiB')
+    assert root.findtext('vcpu') == '2'
+    os_type = root.find('os/type')
+    assert (os_type.text, os_type.get('machine'), os_type.get('arch')) == (
+        'hvm', 'q35', 'x86_64')
+    cpu = root.find('cpu')
+    assert (cpu.get('mode'), cpu.findtext('model')) == ('custom', 'qemu64')
+    assert root.findtext('on_poweroff') == 'destroy'
+    assert root.find('memoryBacking') is None
+    assert root.find('title') is None
+
+
+def test_domain_devices_have_no_graphics_and_a_virtio_scsi_controller():
+    devices = _domain().find('devices')
+    assert devices.find('graphics') is None
+    assert devices.find('video/model').get('type') == 'none'
+    assert devices.find('memballoon').get('model') == 'none'
+    controllers = {(c.get('type'), c.get('model'), c.get('index'))
+                   for c in devices.findall('controller')}
+    assert ('scsi', 'virtio-scsi', '0') in controllers
+    assert devices.findall('disk') == []
+
+
+def test_domain_for_kvm_uses_the_host_cpu_model():
+    root = _domain(virt_type='kvm', cpu_model=None, title='my server')
+    assert root.get('type') == 'kvm'
+    assert root.find('cpu').get('mode') == 'host-model'
+    assert root.find('cpu/model') is None
+    assert root.findtext('title') == 'my server'
+
+
+def test_domain_refuses_no_memory_or_no_vcpu():
+    with pytest.raises(ValueError):
+        config.domain('x', UUID, 0, 1)
+    with pytest.raises(ValueError):
+        config.domain('x', UUID, 64, 0)
+
+
+def test_disk_is_a_file_on_the_scsi_bus():
+    el = config.disk(_disk(fmt='qcow2', target='sdc', serial='vol-1'))
+    assert (el.tag, el.get('type'), el.get('device')) == ('disk', 'file',
+                                                          'disk')
+    assert el.find('driver').attrib == {'name': 'qemu', 'type': 'qcow2'}
+    assert el.find('source').get('file') == '/srv/share/volume-1'
+    assert el.find('target').attrib == {'dev': 'sdc', 'bus': 'scsi'}
+    assert el.findtext('serial') == 'vol-1'
+    assert el.find('readonly') is None
+    assert el.find('address').attrib == {
+        'type': 'drive', 'controller': '0', 'bus': '0', 'target': '0',
+        'unit': '2'}
+
+
+def test_read_only_disk_without_serial():
+    el = config.disk(_disk(readonly=True))
+    assert el.find('readonly') is not None
+    assert el.find('serial') is None
+
+
+def test_disk_refuses_an_unknown_format():
+    with pytest.raises(ValueError, match='vmdk'):
+        config.disk(_disk(fmt='vmdk'))
+
+
+def test_domain_lists_disks_in_order():
+    root = _domain(disks=[_disk(), _disk(path='/srv/b', target='sdb')])
+    assert [d.find('target').get('dev')
+            for d in root.findall('devices/disk')] == ['sda', 'sdb']
+
+
+def test_xml_special_characters_are_escaped():
+    root = _domain(title='a <b> & "c"',
+                   disks=[_disk(path="/srv/it's & <here>")])
+    assert root.findtext('title') == 'a <b> & "c"'
+    assert root.find('devices/disk/source').get('file') == \
+        "/srv/it's & <here>"
+
+
+def test_virtiofs_filesystem_and_shared_file_backed_memory():
+    root = _domain(
+        filesystems=[config.filesystem('/srv/shares/s1', 'share-tag')],
+        memory_backing=config.memory_backing('file', shared=True,
+                                             discard=True))
+    fs = root.find('devices/filesystem')
+    assert (fs.get('type'), fs.get('accessmode')) == ('mount', 'passthrough')
+    assert fs.find('driver').get('type') == 'virtiofs'
+    assert fs.find('source').get('dir') == '/srv/shares/s1'
+    assert fs.find('target').get('dir') == 'share-tag'
+    backing = root.find('memoryBacking')
+    assert backing.find('source').get('type') == 'file'
+    assert backing.find('access').get('mode') == 'shared'
+    assert backing.find('discard') is not None
+
+
+def test_memory_backing_memfd_private_and_bad_source():
+    el = config.memory_backing('memfd', shared=False)
+    assert el.find('source').get('type') == 'memfd'
+    assert el.find('access') is None
+    with pytest.raises(ValueError):
+        config.memory_backing('hugepages')
+
+
+def test_parse_reads_back_what_the_builders_wrote():
+    xml = config.to_xml(config.domain(
+        'x', UUID, 64, 1,
+        disks=[_disk(serial='s1'),
+               _disk(path='/srv/q', fmt='qcow2', target='sdb',
+                     readonly=True)],
+        filesystems=[config.filesystem('/srv/fs', 'tag')]))
+    assert parse.disks(xml) == [
+        parse.DiskInfo('sda', 'scsi', '/srv/share/volume-1', 'raw', 's1',
+                       False),
+        parse.DiskInfo('sdb', 'scsi', '/srv/q', 'qcow2', None, True)]
+    assert parse.filesystems(xml) == [('/srv/fs', 'tag')]
+    assert parse.find_disk(xml, path='/srv/q').target == 'sdb'
+    assert parse.find_disk(xml, path='/nope', serial='s1').target == 'sda'
+    assert parse.find_disk(xml, path='/nope', serial='nope') is None

@@ -1,0 +1,1 @@
+"""Virtualization drivers: what tether-compute asks of a hypervisor."""

@@ -1,0 +1,1 @@
+"""The libvirt driver: QEMU guests on qemu:///system."""

@@ -1,0 +1,54 @@
+"""Pure readers of the domain XML that libvirt returns (the config layer)."""
+
+import dataclasses
+import xml.etree.ElementTree as ET
+
+
+@dataclasses.dataclass(frozen=True)
+class DiskInfo:
+    """A disk as a domain's XML describes it."""
+    target: str
+    bus: str
+    source: str
+    fmt: str
+    serial: str
+    readonly: bool
+
+
+def disks(domain_xml):
+    """The ``<disk>`` devices of a domain, in document order."""
+    root = ET.fromstring(domain_xml)
+    found = []
+    for el in root.iterfind('./devices/disk'):
+        target = el.find('target')
+        source = el.find('source')
+        driver = el.find('driver')
+        serial = el.find('serial')
+        found.append(DiskInfo(
+            target=target.get('dev') if target is not None else None,
+            bus=target.get('bus') if target is not None else None,
+            source=(source.get('file') or source.get('dev')
+                    if source is not None else None),
+            fmt=driver.get('type') if driver is not None else None,
+            serial=serial.text if serial is not None else None,
+            readonly=el.find('readonly') is not None))
+    return found
+
+
+def filesystems(domain_xml):
+    """(source dir, tag) of each ``<filesystem>`` device."""
+    root = ET.fromstring(domain_xml)
+    return [(el.find('source').get('dir'), el.find('target').get('dir'))
+            for el in root.iterfind('./devices/filesystem')]
+
+
+def find_disk(domain_xml, path=None, serial=None):
+    """The disk whose source file is ``path`` (else whose serial matches)."""
+    candidates = disks(domain_xml)
+    for info in candidates:
+        if path is not None and info.source == path:
+            return info
+    for info in candidates:
+        if serial is not None and info.serial == serial:
+            return info
+    return None
