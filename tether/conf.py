@@ -99,9 +99,38 @@ aio_opts = [
                     'in one process.'),
 ]
 
+# Options of the libvirt compute driver (tether-compute).
+libvirt_group = cfg.OptGroup('libvirt', title='The libvirt compute driver')
+
+libvirt_opts = [
+    cfg.StrOpt('virt_type', default='qemu', choices=[
+                   ('qemu', 'QEMU with TCG (software emulation)'),
+                   ('kvm', 'QEMU with KVM acceleration')],
+               help='Domain type of the guests libvirt runs.'),
+    cfg.StrOpt('connection_uri', default='qemu:///system',
+               help='libvirt connection URI of the hypervisor.'),
+    cfg.IntOpt('file_backed_memory', default=0, min=0,
+               help='MiB of guest memory that may be backed by files in '
+                    'libvirt\'s memory_backing_dir (qemu.conf). 0 turns '
+                    'file-backed memory off; any other value makes guests '
+                    'use shared file-backed memory, which virtio-fs '
+                    'needs, and reports the COMPUTE_MEM_BACKING_FILE '
+                    'trait.'),
+    cfg.StrOpt('nfs_mount_point_base', default='$state_path/mnt',
+               help='Directory under which the compute host mounts the NFS '
+                    'exports of volumes (an export that is an absolute '
+                    'path is used as an already-mounted share).'),
+    cfg.StrOpt('nfs_mount_options',
+               help='Options passed to "mount -t nfs -o" when the compute '
+                    'host mounts an export whose connection info names '
+                    'none.'),
+]
+
 CONF.register_opts(default_opts)
 CONF.register_opts(api_opts)
 CONF.register_opts(quota_opts)
+CONF.register_group(libvirt_group)
+CONF.register_opts(libvirt_opts, group=libvirt_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
 logging.register_options(CONF)
 
@@ -127,4 +156,5 @@ def list_opts():
     return [
         ('DEFAULT', default_opts + api_opts + quota_opts),
         ('backend', backend_opts),
+        (libvirt_group, libvirt_opts),
     ]

@@ -128,3 +128,52 @@ class RemoteFSNoSharesMounted(VolumeBackendAPIException):
 
 class RemoteFSNoSuitableShare(VolumeBackendAPIException):
     msg_fmt = 'No share has room for %(size)sG.'
+
+class VirtError(TetherException):
+    """libvirt refused or failed an operation; the message is libvirt's."""
+    msg_fmt = 'Hypervisor error: %(reason)s'
+
+    def __init__(self, message=None, code=None, **kwargs):
+        self.code = code
+        super().__init__(message, **kwargs)
+
+
+class HypervisorUnavailable(VirtError):
+    msg_fmt = 'Cannot reach the hypervisor at %(uri)s: %(reason)s'
+
+
+class InstanceNotFound(NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
+class InstanceExists(Conflict):
+    msg_fmt = 'Instance %(instance_id)s already exists on this host.'
+
+
+class VolumeNotAttached(NotFound):
+    msg_fmt = ('Volume %(volume_id)s is not attached to instance '
+               '%(instance_id)s.')
+
+
+class InvalidConnectionInfo(Invalid):
+    msg_fmt = 'Invalid volume connection info: %(reason)s'
+
+
+class InvalidBlockResize(Invalid):
+    msg_fmt = ('Cannot resize %(device)s of instance %(instance_id)s to '
+               '%(requested)s bytes: %(reason)s')
+
+
+class VolumeShareNotMounted(VirtError):
+    msg_fmt = ('The share %(export)s of a volume could not be mounted: '
+               '%(reason)s')
+
+
+class VolumeAlreadyAttached(Conflict):
+    msg_fmt = ('Volume %(volume_id)s is already attached to instance '
+               '%(instance_id)s as %(device)s.')
+
+
+class VolumeFileNotFound(NotFound):
+    msg_fmt = ('The file %(path)s of volume %(volume_id)s does not exist on '
+               'this host.')

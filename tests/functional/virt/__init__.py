@@ -1,0 +1,1 @@
+"""Functional tests of the libvirt driver: real libvirtd, real QEMU (TCG)."""

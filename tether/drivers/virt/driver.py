@@ -1,0 +1,104 @@
+"""The interface between the compute manager and a hypervisor driver.
+
+A driver gets plain values (these dataclasses, connection info dicts, UUID
+strings) and knows nothing of the database, the objects' persistence or
+the API.
+"""
+
+import dataclasses
+
+from oslo_utils import importutils
+
+from tether.drivers.virt.power_state import PowerState
+
+DEFAULT_DRIVER = 'tether.drivers.virt.libvirt.driver.LibvirtDriver'
+
+
+@dataclasses.dataclass(frozen=True)
+class Instance:
+    """What a driver needs to know to build a guest."""
+    uuid: str
+    name: str            # the hypervisor's name for it (domain name)
+    memory_mb: int
+    vcpus: int
+    display_name: str = None
+
+
+@dataclasses.dataclass(frozen=True)
+class InstanceInfo:
+    uuid: str
+    name: str
+    state: PowerState
+
+
+class ComputeDriver:
+    """What the compute manager asks of a hypervisor.
+
+    Volumes are given as the connection info the volume service returned
+    for the attachment; a driver names the device it made of each one
+    (``/dev/sdb``), which the manager records as the mount point.
+    """
+
+    # Capabilities, reported as traits (os-traits names) with get_traits().
+    capabilities = {}
+
+    def init_host(self):
+        """Check the hypervisor is usable; raise if it is not."""
+
+    def spawn(self, instance, block_devices, power_on=True):
+        """Create the guest of ``instance`` with the volumes of the
+        connection infos ``block_devices`` (the first is the root disk);
+        return the device of each, in order."""
+        raise NotImplementedError()
+
+    def destroy(self, instance_uuid):
+        """Remove the guest; return False if there was none."""
+        raise NotImplementedError()
+
+    def power_on(self, instance_uuid):
+        raise NotImplementedError()
+
+    def power_off(self, instance_uuid, timeout=0):
+        """Power off; ask the guest OS first for up to ``timeout`` s."""
+        raise NotImplementedError()
+
+    def reboot(self, instance_uuid):
+        raise NotImplementedError()
+
+    def attach_volume(self, instance_uuid, connection_info):
+        """Attach a volume; return its device (``/dev/sdX``)."""
+        raise NotImplementedError()
+
+    def detach_volume(self, instance_uuid, connection_info):
+        raise NotImplementedError()
+
+    def extend_volume(self, instance_uuid, connection_info, new_size_bytes):
+        """Make a running guest see its volume at ``new_size_bytes``.
+
+        Return False (and change nothing) when the guest is not running.
+        """
+        raise NotImplementedError()
+
+    def get_info(self, instance_uuid):
+        """An :class:`InstanceInfo`; InstanceNotFound if there is none."""
+        raise NotImplementedError()
+
+    def list_instances(self):
+        """:class:`InstanceInfo` of every guest on this host."""
+        raise NotImplementedError()
+
+    def get_host_stats(self):
+        raise NotImplementedError()
+
+    def get_traits(self):
+        """Capability traits of this host (a set of os-traits names)."""
+        raise NotImplementedError()
+
+    def get_volume_connector(self):
+        """What the volume service needs to know of this host to export
+        a volume to it (the attachment's connector)."""
+        raise NotImplementedError()
+
+
+def load_driver(path=DEFAULT_DRIVER, *args, **kwargs):
+    return importutils.import_object(path, *args, **kwargs)

@@ -1,0 +1,244 @@
+"""The libvirt compute driver: OS-less QEMU guests whose disks are volumes."""
+
+import os
+import platform
+import socket
+
+from oslo_concurrency import lockutils
+from oslo_log import log as logging
+from oslo_utils import excutils
+import os_traits
+
+from tether.drivers.virt import driver
+from tether.drivers.virt.libvirt import config
+from tether.drivers.virt.libvirt import host as libvirt_host
+from tether.drivers.virt.libvirt import parse
+from tether.drivers.virt.libvirt import volume
+from tether.drivers.virt.power_state import PowerState
+from tether import exception
+
+LOG = logging.getLogger(__name__)
+
+# What Nova's libvirt driver requires in its 2025 releases.
+MIN_LIBVIRT_VERSION = (8, 0, 0)
+MIN_QEMU_VERSION = (6, 2, 0)
+
+_CAPABILITY_TRAITS = {
+    'supports_extend_volume': os_traits.COMPUTE_VOLUME_EXTEND,
+    'supports_multiattach': os_traits.COMPUTE_VOLUME_MULTI_ATTACH,
+}
+
+
+def _device(target):
+    return '/dev/' + target
+
+
+class LibvirtDriver(driver.ComputeDriver):
+    """Guests on the libvirt at ``[libvirt]connection_uri``.
+
+    ``configuration`` is the ``[libvirt]`` option group (or any object with
+    its attributes); ``host_name`` is this compute host's name.
+    """
+
+    capabilities = {
+        'supports_extend_volume': True,
+        'supports_multiattach': False,
+    }
+
+    def __init__(self, configuration, host_name=None):
+        self.conf = configuration
+        self.host_name = host_name or socket.gethostname()
+        self.host = libvirt_host.Host(configuration.connection_uri)
+
+    @staticmethod
+    def _lock(instance_uuid):
+        # Device changes of one guest pick a free name, then attach: one at
+        # a time per guest in this process.
+        return lockutils.lock('tether-guest-' + instance_uuid)
+
+    def init_host(self):
+        lib, hv = self.host.versions()
+        if lib < MIN_LIBVIRT_VERSION or hv < MIN_QEMU_VERSION:
+            raise exception.VirtError(
+                reason='libvirt %s with QEMU %s is too old: tether needs '
+                       'libvirt %s and QEMU %s or newer'
+                       % ('.'.join(map(str, lib)), '.'.join(map(str, hv)),
+                          '.'.join(map(str, MIN_LIBVIRT_VERSION)),
+                          '.'.join(map(str, MIN_QEMU_VERSION))))
+
+    # Guests ----------------------------------------------------------------
+
+    def _connect_volume(self, connection_info):
+        path = volume.connect(connection_info,
+                              self.conf.nfs_mount_point_base,
+                              self.conf.nfs_mount_options)
+        if not os.path.isfile(path):
+            raise exception.VolumeFileNotFound(
+                path=path, volume_id=volume.volume_id(connection_info))
+        return path
+
+    def _memory_backing(self):
+        if self.conf.file_backed_memory > 0:
+            return config.memory_backing('file', shared=True, discard=True)
+        return None
+
+    def _domain_xml(self, instance, disks):
+        qemu = self.conf.virt_type == 'qemu'
+        return config.to_xml(config.domain(
+            name=instance.name, uuid=instance.uuid,
+            memory_mib=instance.memory_mb, vcpus=instance.vcpus,
+            disks=disks, virt_type=self.conf.virt_type,
+            cpu_model='qemu64' if qemu else None,
+            memory_backing=self._memory_backing(),
+            title=instance.display_name))
+
+    def spawn(self, instance, block_devices, power_on=True):
+        disks = []
+        for index, connection_info in enumerate(block_devices):
+            path = self._connect_volume(connection_info)
+            disks.append(volume.disk_spec(connection_info, path,
+                                          config.disk_name(index)))
+        xml = self._domain_xml(instance, disks)
+        with self._lock(instance.uuid):
+            try:
+                self.host.lookup(instance.uuid)
+            except exception.InstanceNotFound:
+                pass
+            else:
+                raise exception.InstanceExists(instance_id=instance.uuid)
+            guest = self.host.define(xml, instance.uuid)
+            if power_on:
+                try:
+                    guest.start()
+                except exception.TetherException:
+                    # Leave nothing behind of a guest that never ran.
+                    with excutils.save_and_reraise_exception():
+                        LOG.warning('%r did not start; removing it', guest)
+                        guest.delete()
+        LOG.info('Spawned %s (%s) with %d disks', instance.name,
+                 instance.uuid, len(disks))
+        return [_device(d.target) for d in disks]
+
+    def destroy(self, instance_uuid):
+        with self._lock(instance_uuid):
+            try:
+                guest = self.host.lookup(instance_uuid)
+            except exception.InstanceNotFound:
+                return False
+            guest.delete()
+        return True
+
+    def power_on(self, instance_uuid):
+        guest = self.host.lookup(instance_uuid)
+        if not guest.is_active():
+            guest.start()
+
+    def power_off(self, instance_uuid, timeout=0):
+        self.host.lookup(instance_uuid).shutdown(timeout)
+
+    def reboot(self, instance_uuid):
+        # A soft reboot needs a guest OS to act on ACPI; every reboot here
+        # is hard: a new QEMU process from the persistent definition.
+        guest = self.host.lookup(instance_uuid)
+        guest.destroy()
+        guest.start()
+
+    def get_info(self, instance_uuid):
+        guest = self.host.lookup(instance_uuid)
+        return driver.InstanceInfo(uuid=guest.uuid, name=guest.name,
+                                   state=guest.power_state())
+
+    def list_instances(self):
+        infos = []
+        for guest in self.host.list_guests():
+            try:
+                infos.append(driver.InstanceInfo(
+                    uuid=guest.uuid, name=guest.name,
+                    state=guest.power_state()))
+            except exception.InstanceNotFound:
+                pass   # removed since it was listed
+        return infos
+
+    # Volumes ---------------------------------------------------------------
+
+    @staticmethod
+    def _find_disk(guest, connection_info, path):
+        serial = volume.volume_id(connection_info)
+        if guest.is_active():
+            found = parse.find_disk(guest.xml(), path=path, serial=serial)
+            if found:
+                return found
+        return parse.find_disk(guest.xml(inactive=True), path=path,
+                               serial=serial)
+
+    def attach_volume(self, instance_uuid, connection_info):
+        path = self._connect_volume(connection_info)
+        with self._lock(instance_uuid):
+            guest = self.host.lookup(instance_uuid)
+            attached = self._find_disk(guest, connection_info, path)
+            if attached:
+                raise exception.VolumeAlreadyAttached(
+                    volume_id=volume.volume_id(connection_info),
+                    instance_id=instance_uuid,
+                    device=_device(attached.target))
+            target = config.next_free_disk(guest.used_disk_targets())
+            spec = volume.disk_spec(connection_info, path, target)
+            guest.attach_device(config.to_xml(config.disk(spec)))
+        LOG.info('Attached %s to %r as %s', path, guest, target)
+        return _device(target)
+
+    def detach_volume(self, instance_uuid, connection_info):
+        path = volume.disk_path(connection_info,
+                                self.conf.nfs_mount_point_base)
+        with self._lock(instance_uuid):
+            guest = self.host.lookup(instance_uuid)
+            found = self._find_disk(guest, connection_info, path)
+            if found is None:
+                raise exception.VolumeNotAttached(
+                    volume_id=volume.volume_id(connection_info),
+                    instance_id=instance_uuid)
+            spec = config.Disk(path=found.source, fmt=found.fmt,
+                               target=found.target, serial=found.serial,
+                               readonly=found.readonly)
+            guest.detach_disk(config.to_xml(config.disk(spec)), found.target)
+        LOG.info('Detached %s (%s) from %r', path, found.target, guest)
+
+    def extend_volume(self, instance_uuid, connection_info, new_size_bytes):
+        path = volume.disk_path(connection_info,
+                                self.conf.nfs_mount_point_base)
+        guest = self.host.lookup(instance_uuid)
+        if guest.power_state() not in (PowerState.RUNNING,
+                                       PowerState.PAUSED):
+            LOG.info('%r is not running; not resizing %s', guest, path)
+            return False
+        found = parse.find_disk(guest.xml(), path=path,
+                                serial=volume.volume_id(connection_info))
+        if found is None:
+            raise exception.VolumeNotAttached(
+                volume_id=volume.volume_id(connection_info),
+                instance_id=instance_uuid)
+        try:
+            guest.block_resize(found.target, new_size_bytes)
+        except exception.VirtError:
+            if not guest.is_active():
+                LOG.info('%r stopped during the resize of %s', guest, path)
+                return False
+            raise
+        LOG.info('Resized %s (%s) of %r to %d bytes', path, found.target,
+                 guest, new_size_bytes)
+        return True
+
+    # The host --------------------------------------------------------------
+
+    def get_host_stats(self):
+        return self.host.stats()
+
+    def get_traits(self):
+        traits = self.host.traits(self.conf.file_backed_memory)
+        traits |= {trait for cap, trait in _CAPABILITY_TRAITS.items()
+                   if self.capabilities.get(cap)}
+        return traits
+
+    def get_volume_connector(self):
+        return {'host': self.host_name, 'platform': platform.machine(),
+                'os_type': 'linux', 'multipath': False}

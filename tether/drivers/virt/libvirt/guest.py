@@ -1,0 +1,163 @@
+"""One libvirt domain: power, devices and block jobs, in tether's terms."""
+
+import time
+
+import libvirt
+from oslo_log import log as logging
+
+from tether.drivers.virt.libvirt import parse
+from tether.drivers.virt.power_state import PowerState
+from tether import exception
+
+LOG = logging.getLogger(__name__)
+
+_POWER_STATES = {
+    libvirt.VIR_DOMAIN_NOSTATE: PowerState.NOSTATE,
+    libvirt.VIR_DOMAIN_RUNNING: PowerState.RUNNING,
+    libvirt.VIR_DOMAIN_BLOCKED: PowerState.RUNNING,
+    libvirt.VIR_DOMAIN_PAUSED: PowerState.PAUSED,
+    libvirt.VIR_DOMAIN_SHUTDOWN: PowerState.SHUTDOWN,
+    libvirt.VIR_DOMAIN_SHUTOFF: PowerState.SHUTDOWN,
+    libvirt.VIR_DOMAIN_CRASHED: PowerState.CRASHED,
+    libvirt.VIR_DOMAIN_PMSUSPENDED: PowerState.SUSPENDED,
+}
+
+
+class Guest:
+    """A libvirt domain. Every method raises tether exceptions only."""
+
+    def __init__(self, host, domain):
+        self.host = host
+        self._domain = domain
+        self.uuid = domain.UUIDString()
+        self.name = domain.name()
+
+    def __repr__(self):
+        return '<Guest %s %s>' % (self.name, self.uuid)
+
+    def _translated(self):
+        return self.host.translated(self.uuid)
+
+    # Power -----------------------------------------------------------------
+
+    def power_state(self):
+        with self._translated():
+            state, _reason = self._domain.state()
+        return _POWER_STATES.get(state, PowerState.NOSTATE)
+
+    def is_active(self):
+        with self._translated():
+            return self._domain.isActive() == 1
+
+    def start(self):
+        """Start the guest from its persistent definition."""
+        with self._translated():
+            self._domain.create()
+
+    def destroy(self):
+        """Power off at once (the QEMU process ends); no-op if it is off."""
+        with self._translated():
+            if self._domain.isActive():
+                self._domain.destroy()
+
+    def shutdown(self, timeout):
+        """Ask the guest OS to power off; destroy after ``timeout`` s.
+
+        tether's guests have no OS, so an ACPI shutdown is never answered:
+        with ``timeout`` 0 this is :meth:`destroy`.
+        """
+        if timeout > 0 and self.is_active():
+            with self._translated():
+                self._domain.shutdown()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if not self.is_active():
+                    return
+                time.sleep(0.1)
+            LOG.info('%r did not shut down in %s s; destroying it', self,
+                     timeout)
+        self.destroy()
+
+    def delete(self):
+        """Destroy the guest and remove its definition."""
+        self.destroy()
+        with self._translated():
+            self._domain.undefineFlags(
+                libvirt.VIR_DOMAIN_UNDEFINE_MANAGED_SAVE
+                | libvirt.VIR_DOMAIN_UNDEFINE_NVRAM)
+
+    # XML -------------------------------------------------------------------
+
+    def xml(self, inactive=False):
+        """The live definition, or the persistent one with ``inactive``."""
+        flags = libvirt.VIR_DOMAIN_XML_INACTIVE if inactive else 0
+        with self._translated():
+            return self._domain.XMLDesc(flags)
+
+    def disks(self, inactive=False):
+        return parse.disks(self.xml(inactive))
+
+    def used_disk_targets(self):
+        """Disk names in the live or the persistent definition."""
+        names = {d.target for d in self.disks(inactive=True)}
+        if self.is_active():
+            names |= {d.target for d in self.disks()}
+        return names
+
+    # Devices ---------------------------------------------------------------
+
+    def _affect_flags(self):
+        # A running guest changes now and in its definition; a stopped one
+        # only in its definition (LIVE on an inactive domain is an error).
+        if self.is_active():
+            return (libvirt.VIR_DOMAIN_AFFECT_LIVE
+                    | libvirt.VIR_DOMAIN_AFFECT_CONFIG)
+        return libvirt.VIR_DOMAIN_AFFECT_CONFIG
+
+    def attach_device(self, device_xml):
+        flags = self._affect_flags()
+        with self._translated():
+            self._domain.attachDeviceFlags(device_xml, flags)
+
+    def detach_disk(self, device_xml, target):
+        """Detach the disk named ``target``; raise if it stays attached.
+
+        A disk on virtio-scsi is gone when the call returns; a disk the
+        guest OS must release (virtio-blk) would still be listed, which is
+        an error here rather than a silent success.
+        """
+        flags = self._affect_flags()
+        with self._translated():
+            self._domain.detachDeviceFlags(device_xml, flags)
+        left = [d for d in self.disks(inactive=True) if d.target == target]
+        if flags & libvirt.VIR_DOMAIN_AFFECT_LIVE:
+            left += [d for d in self.disks() if d.target == target]
+        if left:
+            raise exception.VirtError(
+                reason='disk %s of %r is still attached after its detach'
+                       % (target, self))
+
+    # Block devices ---------------------------------------------------------
+
+    def block_info(self, target):
+        """Capacity of disk ``target`` in bytes, as QEMU sees it."""
+        with self._translated():
+            capacity, _allocation, _physical = self._domain.blockInfo(target)
+        return capacity
+
+    def block_resize(self, target, size_bytes):
+        """Grow disk ``target`` of the running guest to ``size_bytes``.
+
+        QEMU would shrink a qcow2 without a word, so a smaller size is
+        refused here. The same size is a no-op.
+        """
+        current = self.block_info(target)
+        if size_bytes < current:
+            raise exception.InvalidBlockResize(
+                device=target, instance_id=self.uuid, requested=size_bytes,
+                reason='it is %s bytes; shrinking is refused' % current)
+        if size_bytes == current:
+            return
+        with self._translated():
+            self._domain.blockResize(
+                target, size_bytes, libvirt.VIR_DOMAIN_BLOCK_RESIZE_BYTES)
