@@ -66,6 +66,21 @@ class ProjectNotFound(NotFound):
     msg_fmt = 'Project %(project_id)s could not be found.'
 
 
+class AttachmentNotFound(NotFound):
+    msg_fmt = 'Attachment %(attachment_id)s could not be found.'
+
+
+class InvalidAttachmentStatus(Invalid):
+    msg_fmt = ('Invalid attachment: attachment %(attachment_id)s is '
+               '%(status)s; %(action)s needs it %(expected)s.')
+
+
+class VolumeHasAttachments(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(volume_id)s has attachment '
+               '%(attachment_id)s (%(status)s); delete its attachments '
+               'first.')
+
+
 class Forbidden(TetherException):
     msg_fmt = 'Not authorized.'
 
@@ -80,6 +95,16 @@ class Conflict(TetherException):
 
 class VolumeTypeExists(Conflict):
     msg_fmt = 'A volume type named %(name)s already exists.'
+
+
+class AttachmentConflict(Conflict):
+    msg_fmt = 'Attachment %(attachment_id)s cannot be updated: %(reason)s'
+
+
+class AttachmentInUse(Conflict):
+    msg_fmt = ('Attachment %(attachment_id)s is in use by instance '
+               '%(instance_uuid)s; only the compute service (a caller with '
+               'a service role) may delete it.')
 
 
 class QuotaError(TetherException):
@@ -102,6 +127,23 @@ class ReservationNotFound(NotFound):
 
 class NoValidBackend(TetherException):
     msg_fmt = 'No valid backend was found: %(reason)s'
+
+
+class BackendOperationFailed(TetherException):
+    """The backend failed a call the API waited for; the state says so."""
+    msg_fmt = 'The volume backend failed: %(reason)s'
+
+
+class AttachmentConnectFailed(BackendOperationFailed):
+    msg_fmt = ('The volume backend could not connect volume %(volume_id)s '
+               'for attachment %(attachment_id)s (%(reason)s). The '
+               'attachment is error_attaching: delete it and attach again.')
+
+
+class AttachmentDisconnectFailed(BackendOperationFailed):
+    msg_fmt = ('The volume backend could not disconnect attachment '
+               '%(attachment_id)s of volume %(volume_id)s (%(reason)s). The '
+               'attachment is %(status)s: delete it again.')
 
 
 class VolumeBackendAPIException(TetherException):
@@ -128,6 +170,7 @@ class RemoteFSNoSharesMounted(VolumeBackendAPIException):
 
 class RemoteFSNoSuitableShare(VolumeBackendAPIException):
     msg_fmt = 'No share has room for %(size)sG.'
+
 
 class VirtError(TetherException):
     """libvirt refused or failed an operation; the message is libvirt's."""

@@ -2,4 +2,5 @@
 
 
 def register_all():
+    __import__('tether.objects.attachment')
     __import__('tether.objects.volume')

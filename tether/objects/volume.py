@@ -1,7 +1,9 @@
 """The Volume object: one row of volumes with its metadata."""
 
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
+from tether.objects import attachment
 from tether.objects import base
 from tether.objects import fields as t_fields
 
@@ -12,7 +14,8 @@ VISIBLE_ADMIN_METADATA_KEYS = ('readonly', 'attached_mode')
 @base.TetherObjectRegistry.register
 class Volume(base.TetherObject):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: attachments (those attached)
+    VERSION = '1.1'
 
     fields = {
         'id': fields.UUIDField(),
@@ -36,6 +39,7 @@ class Volume(base.TetherObject):
         'created_at': fields.DateTimeField(nullable=True),
         'updated_at': fields.DateTimeField(nullable=True),
         'launched_at': fields.DateTimeField(nullable=True),
+        'attachments': fields.ListOfObjectsField('Attachment', default=[]),
     }
 
     _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
@@ -56,7 +60,14 @@ class Volume(base.TetherObject):
                               for m in db_volume.volume_metadata}
         values['admin_metadata'] = {m.key: m.value
                                     for m in db_volume.volume_admin_metadata}
+        values['attachments'] = [attachment.Attachment.from_db(a)
+                                 for a in db_volume.attached]
         return cls.from_trusted_values(values)
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+            primitive.pop('attachments', None)
 
     @property
     def name_on_disk(self):

@@ -1,0 +1,245 @@
+"""Queries on volume attachments; every status change is conditional."""
+
+import sqlalchemy as sa
+
+from tether.db import models
+from tether.db import session
+from tether.db import volumes as db_volumes
+from tether import exception
+
+A = models.VolumeAttachment
+V = models.Volume
+
+# Keys an attachment list may be sorted by (none of them is nullable).
+SORT_KEYS = ('id', 'created_at', 'attach_status', 'volume_id')
+
+
+def _query(project_id=None):
+    q = sa.select(A)
+    if project_id is not None:
+        # An attachment belongs to the project of its volume.
+        q = q.join(V, V.id == A.volume_id).where(V.project_id == project_id)
+    return q
+
+
+def _get(context, attachment_id, project_id=None):
+    row = context.session.scalars(
+        _query(project_id).where(A.id == attachment_id)).first()
+    if row is None:
+        raise exception.AttachmentNotFound(attachment_id=attachment_id)
+    return row
+
+
+@session.reader
+def get(context, attachment_id, project_id=None):
+    """The attachment, or AttachmentNotFound (also for another project's)."""
+    return _get(context, attachment_id, project_id)
+
+
+def _apply_filters(q, filters):
+    for key, value in filters.items():
+        column = getattr(A, key)
+        if isinstance(value, (list, tuple, set)):
+            q = q.where(column.in_(value))
+        else:
+            q = q.where(column == value)
+    return q
+
+
+def _after(sort_keys, sort_dirs, marker_row):
+    """Rows strictly after ``marker_row`` in the order (keyset)."""
+    after = []
+    for i, (key, direction) in enumerate(zip(sort_keys, sort_dirs)):
+        same = [getattr(A, k) == getattr(marker_row, k)
+                for k in sort_keys[:i]]
+        column, value = getattr(A, key), getattr(marker_row, key)
+        beyond = column > value if direction == 'asc' else column < value
+        after.append(sa.and_(*same, beyond))
+    return sa.or_(*after)
+
+
+@session.reader
+def get_all(context, project_id=None, filters=None, marker=None, limit=None,
+            sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
+            offset=None):
+    """One page of attachments in a stable order (``id`` breaks ties)."""
+    sort_keys, sort_dirs = list(sort_keys), list(sort_dirs)
+    if 'id' not in sort_keys:
+        sort_keys.append('id')
+        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
+    q = _apply_filters(_query(project_id), filters or {})
+    if marker is not None:
+        marker_row = context.session.scalars(
+            _query(project_id).where(A.id == marker)).first()
+        if marker_row is None:
+            raise exception.InvalidInput(
+                reason='marker %s was not found' % marker)
+        q = q.where(_after(sort_keys, sort_dirs, marker_row))
+    for key, direction in zip(sort_keys, sort_dirs):
+        column = getattr(A, key)
+        q = q.order_by(column.asc() if direction == 'asc' else column.desc())
+    if limit is not None:
+        q = q.limit(limit)
+    if offset:
+        q = q.offset(offset)
+    return list(context.session.scalars(q))
+
+
+@session.reader
+def get_for_volume(context, volume_id):
+    """Every attachment of one volume, oldest first."""
+    return list(context.session.scalars(
+        sa.select(A).where(A.volume_id == volume_id)
+        .order_by(A.created_at, A.id)))
+
+
+@session.reader
+def sharing(context, attachment, volume, live_statuses):
+    """The other attachments in ``live_statuses`` on ``attachment``'s host
+    to the same share.
+
+    They share the consumer host's connection to the share (for NFS, its
+    mount): same ``attached_host``, and a volume of the same backend pool
+    on the same share.
+    """
+    if not attachment.attached_host or not volume.provider_location:
+        return []
+    q = (sa.select(A).join(V, V.id == A.volume_id)
+         .where(A.id != attachment.id,
+                A.attached_host == attachment.attached_host,
+                A.attach_status.in_(live_statuses),
+                V.host == volume.host,
+                V.provider_location == volume.provider_location)
+         .order_by(A.created_at, A.id))
+    return list(context.session.scalars(q))
+
+
+@session.reader
+def get_all_on_backend(context, host, statuses):
+    """Attachments in ``statuses`` of the volumes of one backend."""
+    q = (sa.select(A).join(V, V.id == A.volume_id)
+         .where(sa.or_(V.host == host,
+                       V.host.startswith(host + '#', autoescape=True)),
+                A.attach_status.in_(statuses)))
+    return list(context.session.scalars(q))
+
+
+# Inside a writer transaction ----------------------------------------------
+
+def lock_volume(context, volume_id, project_id=None):
+    """Lock the volume's row until the transaction ends; return the row.
+
+    Every change of a volume's attachments takes this lock first, so the
+    rules over several attachment rows (multiattach, the volume's status)
+    see the rows of the transactions before them.
+    """
+    q = sa.select(V).where(V.id == volume_id).with_for_update()
+    if project_id is not None:
+        q = q.where(V.project_id == project_id)
+    row = context.session.scalars(
+        q.execution_options(populate_existing=True)).first()
+    if row is None:
+        raise exception.VolumeNotFound(volume_id=volume_id)
+    return row
+
+
+def statuses_of_volume(context, volume_id):
+    return [s for (s,) in context.session.execute(
+        sa.select(A.attach_status).where(A.volume_id == volume_id))]
+
+
+def not_connected():
+    """A clause on attachments: no connection info recorded (yet)."""
+    return A.connection_info.is_(None)
+
+
+def connected():
+    return A.connection_info.isnot(None)
+
+
+def never_connected():
+    """A clause on attachments: no connector was ever given."""
+    return A.connector.is_(None)
+
+
+def insert(context, values):
+    row = A(**values)
+    context.session.add(row)
+    context.session.flush()
+    return row
+
+
+def no_attachments():
+    """A clause on volumes: the volume has no attachment at all."""
+    return ~sa.exists().where(A.volume_id == V.id)
+
+
+def has_attachment_for(instance_uuid, statuses):
+    """A clause on volumes: an attachment in ``statuses`` to the instance."""
+    return sa.exists().where(A.volume_id == V.id,
+                             A.instance_uuid == instance_uuid,
+                             A.attach_status.in_(statuses))
+
+
+@session.writer
+def conditional_update(context, attachment_id, values, expected_statuses,
+                       extra=()):
+    """UPDATE … WHERE attach_status IN expected; True if this caller won."""
+    q = sa.update(A).where(A.id == attachment_id,
+                           A.attach_status.in_(expected_statuses))
+    for clause in extra:
+        q = q.where(clause)
+    values = dict(values)
+    values.setdefault('updated_at', models._now())
+    result = context.session.execute(
+        q.values(**values).execution_options(synchronize_session=False))
+    return result.rowcount == 1
+
+
+@session.writer
+def destroy(context, attachment_id, expected_statuses, extra=()):
+    """Delete the row if its status is still expected; True if deleted."""
+    q = sa.delete(A).where(A.id == attachment_id,
+                           A.attach_status.in_(expected_statuses))
+    for clause in extra:
+        q = q.where(clause)
+    result = context.session.execute(
+        q.execution_options(synchronize_session=False))
+    return result.rowcount == 1
+
+
+def destroy_all_for_volume(context, volume_id):
+    """Delete every attachment of the volume; how many there were."""
+    result = context.session.execute(
+        sa.delete(A).where(A.volume_id == volume_id)
+        .execution_options(synchronize_session=False))
+    return result.rowcount
+
+
+def first_of_volume(context, volume_id):
+    return context.session.scalars(
+        sa.select(A).where(A.volume_id == volume_id)
+        .order_by(A.created_at, A.id)).first()
+
+
+@session.writer
+def transition_without_attachments(context, volume_id, values,
+                                   expected_statuses, project_id=None):
+    """A volume transition that also needs the volume to have no attachment.
+
+    One conditional UPDATE; the loser learns the status, or the attachment
+    that is in the way.
+    """
+    if db_volumes.conditional_update(context, volume_id, values,
+                                     expected_statuses, project_id,
+                                     extra=(no_attachments(),)):
+        return db_volumes.get(context, volume_id)
+    current = db_volumes.get(context, volume_id, project_id)
+    first = first_of_volume(context, volume_id)
+    if current.status in expected_statuses and first is not None:
+        raise exception.VolumeHasAttachments(
+            volume_id=volume_id, attachment_id=first.id,
+            status=first.attach_status)
+    raise exception.InvalidVolumeStatus(
+        volume_id=volume_id, status=current.status,
+        expected=' or '.join(expected_statuses))
