@@ -37,3 +37,22 @@ class VolumeDriver:
     def get_volume_size(self, volume):
         """The size in bytes the storage really has (for reconciliation)."""
         raise NotImplementedError()
+
+    def initialize_connection(self, volume, connector):
+        """Let the consumer described by ``connector`` reach the volume.
+
+        Returns the connection info: ``{'driver_volume_type': ..., 'data':
+        {...}}``. ``connector['mode']`` is the access mode, ``rw`` or
+        ``ro``. Called again for a connector it already served, it returns
+        the same info.
+        """
+        raise NotImplementedError()
+
+    def terminate_connection(self, volume, connector):
+        """Undo :meth:`initialize_connection` for that connector.
+
+        The manager calls it only when no other attachment of the volume
+        uses the same host's connection. It succeeds if there is nothing
+        left to undo.
+        """
+        raise NotImplementedError()

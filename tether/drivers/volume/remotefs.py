@@ -159,6 +159,36 @@ class RemoteFSDriver(driver.VolumeDriver):
                              self.volume_format(volume), force_share=True,
                              limits=self.limits).virtual_size
 
+    # Connections ----------------------------------------------------------
+
+    def initialize_connection(self, volume, connector):
+        """The share and the file name: the consumer mounts the share.
+
+        Nothing changes on the backend: every volume file of a share is
+        reachable by whoever mounts it. A local-directory share is reported
+        as that directory (an already-mounted share on the consumer too).
+        """
+        path = self.local_path(volume)
+        if not os.path.exists(path):
+            raise exception.VolumeBackendAPIException(
+                data='the file of volume %s is missing from its share'
+                     % volume.id)
+        return {
+            'driver_volume_type': self.driver_volume_type,
+            'data': {
+                'export': volume.provider_location,
+                'name': volume.name_on_disk,
+                'format': self.volume_format(volume),
+                'options': getattr(self.configuration, 'nfs_mount_options',
+                                   None) or None,
+                'access_mode': connector.get('mode') or 'rw',
+                'volume_id': volume.id,
+            },
+        }
+
+    def terminate_connection(self, volume, connector):
+        """Nothing to undo on the backend (see initialize_connection)."""
+
     def get_volume_stats(self):
         pools = []
         for share, mount_point in self.shares.items():
