@@ -6,6 +6,7 @@ from oslo_utils import importutils
 
 from tether.db import volumes as db_volumes
 from tether.objects import fields
+from tether.volume import attachment_flows
 from tether.volume import flows
 
 LOG = logging.getLogger(__name__)
@@ -14,8 +15,8 @@ LOG = logging.getLogger(__name__)
 class VolumeManager:
     """Thin endpoint: each method runs one flow function."""
 
-    target = messaging.Target(version='1.0')
-    RPC_API_VERSION = '1.0'
+    target = messaging.Target(version='1.1')
+    RPC_API_VERSION = '1.1'
 
     def __init__(self, host, configuration):
         self.host = host
@@ -28,6 +29,10 @@ class VolumeManager:
         count = flows.reconcile(context, self.driver, self.host)
         if count:
             LOG.info('%s: reconciled %d volumes left mid-operation',
+                     self.host, count)
+        count = attachment_flows.reconcile(context, self.driver, self.host)
+        if count:
+            LOG.info('%s: reconciled %d attachments left mid-operation',
                      self.host, count)
 
     def get_capabilities(self, context):
@@ -49,6 +54,14 @@ class VolumeManager:
     def extend_volume(self, context, volume, new_size, reservations):
         flows.extend_volume(context, self.driver, volume.id, new_size,
                             reservations)
+
+    def attachment_update(self, context, volume, connector, attachment_id):
+        return attachment_flows.connect(context, self.driver, volume.id,
+                                        attachment_id, connector)
+
+    def attachment_delete(self, context, volume, attachment_id):
+        attachment_flows.disconnect(context, self.driver, volume.id,
+                                    attachment_id)
 
 
 BINARY = fields.ServiceBinary.VOLUME

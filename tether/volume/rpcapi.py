@@ -15,9 +15,10 @@ class VolumeAPI:
     API version history:
 
     * 1.0 - create_volume, delete_volume, extend_volume
+    * 1.1 - attachment_update, attachment_delete (synchronous calls)
     """
 
-    RPC_API_VERSION = '1.0'
+    RPC_API_VERSION = '1.1'
 
     def __init__(self):
         target = messaging.Target(topic=TOPIC, version='1.0')
@@ -38,3 +39,15 @@ class VolumeAPI:
         self._prepare(volume).cast(ctxt, 'extend_volume', volume=volume,
                                    new_size=new_size,
                                    reservations=reservations)
+
+    def attachment_update(self, ctxt, volume, connector, attachment_id):
+        """Connect the attachment; returns the connection info."""
+        return self._prepare(volume, '1.1').call(
+            ctxt, 'attachment_update', volume=volume, connector=connector,
+            attachment_id=attachment_id)
+
+    def attachment_delete(self, ctxt, volume, attachment_id):
+        """Disconnect the attachment and remove it."""
+        return self._prepare(volume, '1.1').call(
+            ctxt, 'attachment_delete', volume=volume,
+            attachment_id=attachment_id)

@@ -1,0 +1,143 @@
+"""What the volume manager does for attachments, as plain functions.
+
+The API claimed each attachment before it called: ``attaching`` (with the
+connector) for a connect, ``detached`` for a delete. A flow acts only if
+the attachment is still in that state, so a message delivered again, or
+one that arrives after reconciliation, does nothing.
+"""
+
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+
+from tether.db import attachments as db_attachments
+from tether.db import volumes as db_volumes
+from tether import exception
+from tether.objects import volume as volume_obj
+from tether.volume import attachment_state as state
+
+LOG = logging.getLogger(__name__)
+AS = state.AS
+
+
+def _fresh(context, attachment_id):
+    try:
+        return db_attachments.get(context, attachment_id)
+    except exception.AttachmentNotFound:
+        return None
+
+
+def _volume(context, volume_id):
+    return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
+
+
+def _shares_volume_connection(context, row, volume):
+    """Does another live attachment of this volume use the same host?"""
+    return any(other.volume_id == row.volume_id for other in
+               db_attachments.sharing(context, row, volume, state.LIVE))
+
+
+def connect(context, driver, volume_id, attachment_id, connector):
+    """Ask the driver for the connection info and record it.
+
+    On a driver failure the attachment becomes ``error_attaching`` and the
+    volume's status follows its other attachments.
+    """
+    row = _fresh(context, attachment_id)
+    if row is None or row.attach_status != AS.ATTACHING or \
+            row.connection_info:
+        raise exception.InvalidAttachmentStatus(
+            attachment_id=attachment_id,
+            status=row.attach_status if row else 'deleted',
+            action='connecting it', expected='attaching')
+    volume = _volume(context, volume_id)
+    try:
+        info = driver.initialize_connection(volume, connector)
+    except Exception as exc:
+        LOG.exception('Connecting volume %s for attachment %s failed',
+                      volume_id, attachment_id)
+        state.change(context, attachment_id, volume_id,
+                     {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
+                     extra=[db_attachments.not_connected()])
+        raise exception.BackendOperationFailed(
+            reason='connecting volume %s failed: %s'
+                   % (volume_id, type(exc).__name__))
+    recorded = state.change(
+        context, attachment_id, volume_id,
+        {'connection_info': jsonutils.dumps(info),
+         'attach_time': timeutils.utcnow()},
+        [AS.ATTACHING], extra=[db_attachments.not_connected()])
+    if not recorded:
+        # Deleted or given up while the driver worked: undo what it did.
+        LOG.warning('Attachment %s changed while it was connected; '
+                    'disconnecting it again', attachment_id)
+        row = _fresh(context, attachment_id)
+        if row is None or not _shares_volume_connection(context, row,
+                                                        volume):
+            driver.terminate_connection(volume, connector)
+        raise exception.InvalidAttachmentStatus(
+            attachment_id=attachment_id,
+            status=row.attach_status if row else 'deleted',
+            action='recording its connection', expected='attaching')
+    return info
+
+
+def disconnect(context, driver, volume_id, attachment_id):
+    """Terminate the connection of a claimed attachment and remove it.
+
+    The connection is terminated only if no other live attachment of the
+    volume uses the same host (multiattach on one host shares it). On a
+    driver failure the attachment becomes ``error_detaching``.
+    """
+    row = _fresh(context, attachment_id)
+    if row is None or row.attach_status != state.BEING_DELETED:
+        LOG.info('Attachment %s is no longer being deleted; nothing to do',
+                 attachment_id)
+        return
+    connector = jsonutils.loads(row.connector) if row.connector else None
+    if connector:
+        volume = _volume(context, volume_id)
+        if not _shares_volume_connection(context, row, volume):
+            try:
+                driver.terminate_connection(volume, connector)
+            except Exception as exc:
+                LOG.exception('Disconnecting attachment %s of volume %s '
+                              'failed', attachment_id, volume_id)
+                state.change(context, attachment_id, volume_id,
+                             {'attach_status': AS.ERROR_DETACHING},
+                             [state.BEING_DELETED])
+                raise exception.BackendOperationFailed(
+                    reason='disconnecting volume %s failed: %s'
+                           % (volume_id, type(exc).__name__))
+    state.remove(context, attachment_id, volume_id, [state.BEING_DELETED])
+
+
+def reconcile(context, driver, host):
+    """Settle the attachments this backend left half done; see the docs.
+
+    * ``attaching`` without connection info: the connect never finished;
+      the attachment becomes ``error_attaching`` (the caller deletes it and
+      attaches again) and the volume's status follows its attachments.
+    * ``detached`` (a delete claimed it): the delete runs again.
+    """
+    rows = db_attachments.get_all_on_backend(
+        context, host, [AS.ATTACHING, state.BEING_DELETED])
+    count = 0
+    for row in rows:
+        if row.attach_status == AS.ATTACHING and not row.connection_info:
+            LOG.info('Attachment %s never finished connecting; marking it '
+                     'error_attaching', row.id)
+            count += state.change(
+                context, row.id, row.volume_id,
+                {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
+                extra=[db_attachments.not_connected()])
+        elif row.attach_status == state.BEING_DELETED:
+            LOG.info('Attachment %s was being deleted; deleting it again',
+                     row.id)
+            count += 1
+            try:
+                disconnect(context, driver, row.volume_id, row.id)
+            except exception.TetherException:
+                LOG.exception('Could not finish deleting attachment %s',
+                              row.id)
+    return count
