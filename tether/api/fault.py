@@ -25,6 +25,8 @@ STATUS_BY_EXCEPTION = [
     (exception.Invalid, 400),
     (exception.Conflict, 409),
     (exception.QuotaError, 413),
+    # The state the failure left is recorded; the message says what it is.
+    (exception.BackendOperationFailed, 500),
 ]
 
 

@@ -7,6 +7,7 @@ import time
 from oslo_config import cfg
 from oslo_policy import policy
 
+from tether.policies import attachments
 from tether.policies import availability_zones
 from tether.policies import base
 from tether.policies import limits
@@ -18,7 +19,7 @@ from tether.policies import volumes
 
 # One module per resource; each has list_rules().
 _MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs,
-            services, availability_zones]
+            services, availability_zones, attachments]
 
 # How often policy files are looked at for changes. oslo.policy looks on
 # every check, which costs dozens of stat() calls per request; operators'

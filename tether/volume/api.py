@@ -11,6 +11,7 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
+from tether.db import attachments as db_attachments
 from tether.db import quotas as db_quotas
 from tether.db import session
 from tether.db import volume_types as db_types
@@ -140,7 +141,7 @@ def update(context, volume_id, values):
 
 
 def delete(context, volume_id):
-    db_volume = db_volumes.transition(
+    db_volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
         fields.DELETABLE_STATUSES, _scope(context))
     volume = volume_obj.Volume.from_db(db_volume)
@@ -207,14 +208,22 @@ def reset_status(context, volume_id, status=None, attach_status=None,
     if status in fields.RESET_STATUS_REFUSED:
         raise exception.InvalidInput(
             reason='os-reset_status cannot set status %s' % status)
-    if status == S.IN_USE:
+    # The volume's lock: no attachment changes while this decides.
+    current = db_attachments.lock_volume(context, volume_id)
+    attached = fields.VolumeAttachStatus.ATTACHED in \
+        db_attachments.statuses_of_volume(context, volume_id)
+    if status == S.IN_USE and not attached:
         raise exception.InvalidInput(
-            reason='cannot set status in-use: the volume has no attachments')
-    if attach_status == fields.VolumeAttachStatus.ATTACHED:
+            reason='cannot set status in-use: the volume has no attached '
+                   'attachment')
+    if attach_status == fields.VolumeAttachStatus.ATTACHED and not attached:
         raise exception.InvalidInput(
             reason='cannot set attach_status attached: the volume has no '
-                   'attachments')
-    current = db_volumes.get(context, volume_id)
+                   'attached attachment')
+    if attach_status == fields.VolumeAttachStatus.DETACHED:
+        # As Cinder: the administrator says nothing is attached any more;
+        # the attachments go (without asking the backend).
+        db_attachments.destroy_all_for_volume(context, volume_id)
     values = {}
     if status:
         values['status'] = status

@@ -1,5 +1,6 @@
 """The route table of the volume API: path -> {method: handler}."""
 
+from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
@@ -53,6 +54,16 @@ RESOURCES = [
     ('/os-services', {'GET': services.list_services}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),
+    ('/attachments', {'GET': attachments.list_attachments,
+                      'POST': attachments.create_attachment}),
+    # Before /attachments/{attachment_id}: the first route that matches wins.
+    ('/attachments/detail', {'GET': attachments.list_attachments_detail}),
+    ('/attachments/{attachment_id}', {
+        'GET': attachments.show_attachment,
+        'PUT': attachments.update_attachment,
+        'DELETE': attachments.delete_attachment}),
+    ('/attachments/{attachment_id}/action', {
+        'POST': attachments.complete_attachment}),
 ]
 
 

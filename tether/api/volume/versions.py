@@ -7,13 +7,17 @@ doc/source/volume-api-versions.rst; the lines below name what tether serves.
 * 3.12  - GET /volumes/summary.
 * 3.13  - group_id in volume responses.
 * 3.21  - provider_id in volume responses (admins).
+* 3.27  - the attachments API: /attachments (create, update, show, list,
+          delete).
 * 3.36  - metadata in the volume summary.
 * 3.42  - os-extend of in-use volumes (tether: refused with a clear 400
           until online extend lands).
+* 3.44  - POST /attachments/{id}/action os-complete.
 * 3.45  - with_count on volume lists.
 * 3.48  - service_uuid and shared_targets in volume responses.
 * 3.53  - strict schema for volume create and update (tether: strict at
           every version).
+* 3.54  - mode (rw or ro) in the attachment create body.
 * 3.61  - cluster_name in volume responses (admins).
 * 3.63  - volume_type_id in volume responses.
 * 3.65  - consumes_quota in volume responses.

@@ -3,6 +3,7 @@
 from urllib import parse
 
 from tether.api import microversion
+from tether.api.volume import attachment_views
 from tether.objects import volume as volume_obj
 from tether.policies import volumes as policy
 
@@ -52,7 +53,8 @@ class VolumeView:
             'availability_zone': volume.availability_zone,
             'created_at': volume.created_at,
             'updated_at': volume.updated_at,
-            'attachments': [],
+            'attachments': [attachment_views.volume_attachment(volume, a)
+                            for a in volume.attachments],
             'links': _link(self.req, volume.id),
             'user_id': volume.user_id,
             'bootable': 'true' if volume.bootable else 'false',

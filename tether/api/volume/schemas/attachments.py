@@ -1,0 +1,103 @@
+"""Schemas of /attachments: create (per microversion), update, complete, lists."""
+
+import copy
+
+from tether.api import validation as v
+
+# jsonschema's draft 7 does not check format "uuid": a pattern does.
+uuid = {
+    'description': 'a UUID (32 hexadecimal digits as 8-4-4-4-12)',
+    'type': 'string',
+    'pattern': '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+               '[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+}
+
+mode = {'description': '"rw" or "ro"', 'type': 'string',
+        'enum': ['rw', 'ro']}
+
+# What a consumer says about itself. Backends read different keys, so
+# unknown keys are kept; the keys tether reads have a type.
+connector = {
+    'type': 'object',
+    'minProperties': 1,
+    'maxProperties': 100,
+    'properties': {
+        'host': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'mountpoint': {'type': ['string', 'null'], 'maxLength': 255},
+        'mode': mode,
+        'initiator': {'type': ['string', 'null'], 'maxLength': 255},
+        'ip': {'type': ['string', 'null'], 'maxLength': 255},
+        'platform': {'type': ['string', 'null'], 'maxLength': 255},
+        'os_type': {'type': ['string', 'null'], 'maxLength': 255},
+        'multipath': {'oneOf': [v.boolean, {'type': 'null'}]},
+    },
+    'additionalProperties': True,
+}
+
+_CREATE_ATTACHMENT = {
+    'type': 'object',
+    'properties': {
+        'volume_uuid': uuid,
+        'instance_uuid': {'oneOf': [uuid, {'type': 'null'}]},
+        'connector': {'oneOf': [connector, {'type': 'null'}]},
+    },
+    'required': ['volume_uuid'],
+    'additionalProperties': False,
+}
+
+CREATE = {
+    'type': 'object',
+    'properties': {'attachment': _CREATE_ATTACHMENT},
+    'required': ['attachment'],
+    'additionalProperties': False,
+}
+
+CREATE_V3_54 = copy.deepcopy(CREATE)
+CREATE_V3_54['properties']['attachment']['properties']['mode'] = mode
+
+UPDATE = {
+    'type': 'object',
+    'properties': {
+        'attachment': {
+            'type': 'object',
+            'properties': {'connector': connector},
+            'required': ['connector'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['attachment'],
+    'additionalProperties': False,
+}
+
+# Any value: openstacksdk sends the attachment's ID, others {} or null.
+COMPLETE = {
+    'type': 'object',
+    'properties': {'os-complete': {}},
+    'required': ['os-complete'],
+    'additionalProperties': False,
+}
+
+LIST_QUERY = {
+    'type': 'object',
+    'properties': {
+        'limit': v.non_negative_integer_string,
+        'offset': v.non_negative_integer_string,
+        'marker': {'type': 'string', 'maxLength': 255},
+        'sort': v.sort_param,
+        'sort_key': {'type': 'string', 'maxLength': 255},
+        'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
+        'all_tenants': v.boolean,
+        'project_id': {'type': 'string', 'maxLength': 255},
+        'id': {'type': 'string', 'maxLength': 255},
+        'volume_id': {'type': 'string', 'maxLength': 255},
+        'instance_id': {'type': 'string', 'maxLength': 255},
+        'status': {'type': 'string', 'maxLength': 255},
+        'attach_status': {'type': 'string', 'maxLength': 255},
+    },
+    'additionalProperties': False,
+}
+
+SHOW_QUERY = {'type': 'object', 'properties': {},
+              'additionalProperties': False}
+
+DELETE_QUERY = SHOW_QUERY

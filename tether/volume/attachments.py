@@ -1,0 +1,329 @@
+"""Business rules of volume attachments; runs in the API process.
+
+Each step claims the attachment (and, for a reservation, the volume) with
+one conditional UPDATE under the volume's row lock, then the volume's
+status follows its attachments (tether.volume.attachment_state). Work on
+the backend goes to the volume manager as a synchronous RPC call.
+"""
+
+import oslo_messaging as messaging
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+
+from tether.db import attachments as db_attachments
+from tether.db import session
+from tether.db import volumes as db_volumes
+from tether import exception
+from tether.objects import attachment as attachment_obj
+from tether.objects import volume as volume_obj
+from tether.volume import attachment_state as state
+from tether.volume import rpcapi
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+AS = state.AS
+S = state.S
+SORT_KEYS = db_attachments.SORT_KEYS
+
+_rpc = None
+
+
+def _rpcapi():
+    global _rpc
+    if _rpc is None:
+        _rpc = rpcapi.VolumeAPI()
+    return _rpc
+
+
+def _scope(context):
+    """The project a caller is confined to (None: an admin sees all)."""
+    return None if context.is_admin else context.project_id
+
+
+def _obj(row):
+    return attachment_obj.Attachment.from_db(row)
+
+
+# Reads ----------------------------------------------------------------------
+
+def get(context, attachment_id):
+    return _obj(db_attachments.get(context, attachment_id, _scope(context)))
+
+
+def get_all(context, all_tenants=False, project_id=None, filters=None,
+            marker=None, limit=None, sort_keys=None, sort_dirs=None,
+            offset=None):
+    if context.is_admin and all_tenants:
+        scope = project_id
+    else:
+        scope = context.project_id
+    rows = db_attachments.get_all(
+        context, scope, filters=filters, marker=marker, limit=limit,
+        sort_keys=sort_keys or ('created_at', 'id'),
+        sort_dirs=sort_dirs or ('desc', 'desc'), offset=offset)
+    return [_obj(r) for r in rows]
+
+
+def get_for_volume(context, volume_id):
+    return [_obj(r) for r in db_attachments.get_for_volume(context,
+                                                           volume_id)]
+
+
+def _volume(context, volume_id):
+    return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
+
+
+def shared_connections(context, attachment):
+    """IDs of the other attachments that share this one's host connection
+    (same consumer host, same share); see doc/source/attachments.rst."""
+    if not attachment.attached_host:
+        return []
+    volume = _volume(context, attachment.volume_id)
+    return [r.id for r in db_attachments.sharing(context, attachment, volume,
+                                                 state.LIVE)]
+
+
+# Create (reserve) -----------------------------------------------------------
+
+def _refusal(context, row, instance_uuid):
+    """Why the volume of ``row`` (locked) cannot take another attachment."""
+    if row.status not in state.FOLLOWS_ATTACHMENTS:
+        return exception.InvalidVolume(
+            reason='volume %s is %s; it can be attached only when it is '
+                   'available (or in-use, if it is multiattach)'
+                   % (row.id, row.status))
+    other = db_attachments.first_of_volume(context, row.id)
+    if other is None:
+        return exception.InvalidVolumeStatus(
+            volume_id=row.id, status=row.status, expected=S.AVAILABLE)
+    what = 'attachment %s (%s%s)' % (
+        other.id, other.attach_status,
+        ', instance %s' % other.instance_uuid if other.instance_uuid else '')
+    return exception.InvalidVolume(
+        reason='volume %s is %s and not multiattach: it already has %s. A '
+               'volume of a type with the extra spec multiattach="<is> '
+               'True" can have several attachments'
+               % (row.id, row.status, what))
+
+
+@session.writer
+def _reserve(context, volume_id, instance_uuid, mode):
+    row = db_attachments.lock_volume(context, volume_id, _scope(context))
+    if row.multiattach:
+        won = db_volumes.conditional_update(
+            context, volume_id, {}, state.FOLLOWS_ATTACHMENTS)
+    else:
+        won = db_volumes.conditional_update(
+            context, volume_id, {}, [S.AVAILABLE],
+            extra=(db_attachments.no_attachments(),))
+        if not won and instance_uuid:
+            # The same instance attached again (a migration, LP 1694530):
+            # allowed next to its attachment that is already attached.
+            won = db_volumes.conditional_update(
+                context, volume_id, {}, [S.IN_USE],
+                extra=(db_attachments.has_attachment_for(
+                    instance_uuid, [AS.ATTACHED]),))
+    if not won:
+        raise _refusal(context, row, instance_uuid)
+    attachment = db_attachments.insert(context, {
+        'id': uuidutils.generate_uuid(), 'volume_id': volume_id,
+        'instance_uuid': instance_uuid, 'attach_status': AS.RESERVED,
+        'attach_mode': mode})
+    state.recompute(context, volume_id)
+    return attachment.id
+
+
+def create(context, volume, instance_uuid=None, connector=None, mode=None):
+    """Reserve the volume for a new attachment; connect it if a connector
+    is given. Returns the attachment."""
+    attachment_id = _reserve(context, volume.id, instance_uuid, mode)
+    attachment = get(context, attachment_id)
+    if connector:
+        return update(context, attachment, connector)
+    return attachment
+
+
+# Update (connect) and complete ----------------------------------------------
+
+@session.writer
+def _claim_connect(context, attachment, connector):
+    row = db_attachments.lock_volume(context, attachment.volume_id)
+    if row.status not in state.FOLLOWS_ATTACHMENTS:
+        if 'error' in row.status:
+            raise exception.AttachmentConflict(
+                attachment_id=attachment.id,
+                reason='volume %s is %s' % (row.id, row.status))
+        raise exception.InvalidVolumeStatus(
+            volume_id=row.id, status=row.status,
+            expected='reserved, attaching or in-use')
+    host = connector.get('host')
+    if not row.multiattach and host:
+        volume = volume_obj.Volume.from_db(row)
+        for other in db_attachments.get_for_volume(context, row.id):
+            if (other.id != attachment.id and other.attached_host == host
+                    and other.attach_status in state.LIVE):
+                raise exception.AttachmentConflict(
+                    attachment_id=attachment.id,
+                    reason='volume %s is not multiattach and attachment %s '
+                           'already connects it to host %s'
+                           % (volume.id, other.id, host))
+    won = db_attachments.conditional_update(
+        context, attachment.id,
+        {'attach_status': AS.ATTACHING,
+         'connector': jsonutils.dumps(connector),
+         'attached_host': host, 'mountpoint': connector.get('mountpoint'),
+         'attach_mode': connector['mode']},
+        [AS.RESERVED])
+    if not won:
+        current = db_attachments.get(context, attachment.id)
+        raise exception.InvalidAttachmentStatus(
+            attachment_id=attachment.id, status=current.attach_status,
+            action='an update with a connector', expected='reserved')
+    state.recompute(context, row.id)
+    return volume_obj.Volume.from_db(row)
+
+
+def _give_up_connect(context, attachment):
+    """After a failed call: the attachment is error_attaching, unless the
+    manager recorded its connection after all (or it is gone)."""
+    state.change(context, attachment.id, attachment.volume_id,
+                 {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
+                 extra=[db_attachments.not_connected()])
+    try:
+        return get(context, attachment.id)
+    except exception.AttachmentNotFound:
+        return None
+
+
+def update(context, attachment, connector):
+    """Connect a reserved attachment: the manager asks the driver."""
+    mode = attachment.attach_mode or connector.get('mode') or 'rw'
+    connector = dict(connector, mode=mode)
+    volume = _claim_connect(context, attachment, connector)
+    try:
+        _rpcapi().attachment_update(context, volume, connector,
+                                    attachment.id)
+    except Exception as exc:  # noqa: BLE001 - every failure settles below
+        if isinstance(exc, messaging.MessagingTimeout):
+            reason = ('the volume service did not answer within %d seconds'
+                      % CONF.rpc_response_timeout_volume)
+        else:
+            reason = 'the volume service reported an error; its log says why'
+        LOG.warning('Connecting attachment %s failed: %s', attachment.id,
+                    exc)
+        current = _give_up_connect(context, attachment)
+        if current is None or current.attach_status == AS.DETACHED:
+            raise exception.AttachmentNotFound(attachment_id=attachment.id)
+        if current.attach_status != AS.ATTACHING:
+            raise exception.AttachmentConnectFailed(
+                volume_id=volume.id, attachment_id=attachment.id,
+                reason=reason)
+        return current
+    return get(context, attachment.id)
+
+
+@session.writer
+def complete(context, attachment_id):
+    """``attaching`` (connected) -> ``attached``; the volume is in-use."""
+    row = db_attachments.get(context, attachment_id, _scope(context))
+    if row.attach_status == AS.ATTACHED:
+        return
+    volume = db_attachments.lock_volume(context, row.volume_id)
+    if volume.status not in state.FOLLOWS_ATTACHMENTS:
+        raise exception.InvalidVolumeStatus(
+            volume_id=volume.id, status=volume.status, expected='attaching')
+    if not db_attachments.conditional_update(
+            context, attachment_id, {'attach_status': AS.ATTACHED},
+            [AS.ATTACHING], extra=[db_attachments.connected()]):
+        current = db_attachments.get(context, attachment_id)
+        raise exception.InvalidAttachmentStatus(
+            attachment_id=attachment_id, status=current.attach_status,
+            action='os-complete',
+            expected='attaching with its connection made (update it with '
+                     'a connector first)')
+    state.recompute(context, row.volume_id)
+
+
+# Delete ---------------------------------------------------------------------
+
+def _service_roles():
+    try:
+        return set(CONF.keystone_authtoken.service_token_roles)
+    except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+        return {'service'}
+
+
+def deletion_allowed(context, attachment, compute=None):
+    """May this caller delete this attachment? (OSSA-2023-003)
+
+    Yes for a caller with a service role (the compute service deleting
+    what it detached), and for an attachment without an instance or
+    without connection info (nothing in a guest uses it). Otherwise only
+    the compute service knows whether the instance still uses it:
+    ``compute`` answers ``uses_attachment(context, instance_uuid,
+    attachment_id)``. tether has no compute service yet, so callers pass
+    none and the delete is allowed; see doc/source/attachments.rst.
+    """
+    if _service_roles() & set(context.service_roles or ()):
+        return True
+    if not attachment.instance_uuid or not attachment.connection_info:
+        return True
+    if compute is None:
+        return True
+    return not compute.uses_attachment(context, attachment.instance_uuid,
+                                       attachment.id)
+
+
+def _delete_connected(context, attachment, volume):
+    claimed = state.change(
+        context, attachment.id, attachment.volume_id,
+        {'attach_status': state.BEING_DELETED,
+         'detach_time': timeutils.utcnow()},
+        [s for s in state.ALL])
+    if not claimed:
+        raise exception.AttachmentNotFound(attachment_id=attachment.id)
+    try:
+        _rpcapi().attachment_delete(context, volume, attachment.id)
+    except Exception as exc:  # noqa: BLE001 - the state says what is left
+        LOG.warning('Disconnecting attachment %s failed: %s', attachment.id,
+                    exc)
+        try:
+            status = get(context, attachment.id).attach_status
+        except exception.AttachmentNotFound:
+            return
+        if isinstance(exc, messaging.MessagingTimeout):
+            reason = ('the volume service did not answer within %d seconds; '
+                      'it finishes the delete when it does, or when it '
+                      'starts again' % CONF.rpc_response_timeout_volume)
+        else:
+            reason = 'the volume service reported an error; its log says why'
+        raise exception.AttachmentDisconnectFailed(
+            attachment_id=attachment.id, volume_id=volume.id, reason=reason,
+            status=status)
+
+
+def delete(context, attachment):
+    """Delete (detach) an attachment.
+
+    Returns (the attachments the volume has left, the IDs of those that
+    still share the deleted one's host connection).
+    """
+    volume = _volume(context, attachment.volume_id)
+    sharers = shared_connections(context, attachment)
+    removed = False
+    if not attachment.connected:
+        # Never connected: nothing on the backend, no call to make.
+        removed = state.remove(context, attachment.id, attachment.volume_id,
+                               [s for s in state.ALL
+                                if s != state.BEING_DELETED],
+                               extra=[db_attachments.never_connected()])
+    if not removed:
+        # Connected, or connected since it was read (404 if it is gone).
+        attachment = get(context, attachment.id)
+        _delete_connected(context, attachment, volume)
+    left = get_for_volume(context, attachment.volume_id)
+    left_ids = {a.id for a in left}
+    return left, [i for i in sharers if i in left_ids]
