@@ -40,12 +40,20 @@ def holding(path, fmt='raw'):
             _kill(pid)
 
 
+def _gone(pid):
+    """Exited: no such process, or a zombie (PID 1 here reaps late, and
+    ``kill(pid, 0)`` succeeds on a zombie)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] == 'Z'
+    except FileNotFoundError:
+        return True
+
+
 def _kill(pid):
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if _gone(pid):
             return
         time.sleep(0.02)

@@ -2,6 +2,7 @@
 
 import pprint
 import subprocess
+import sys
 
 import sqlalchemy as sa
 from alembic import command as alembic_command
@@ -69,7 +70,11 @@ def test_tether_manage_db_sync_and_version(tmp_path):
 
     def manage(*args):
         return subprocess.run(
-            ['tether-manage', '--config-file', str(config)] + list(args),
+            # This tree's tether-manage, whatever is on PATH.
+            [sys.executable, '-c',
+             'import sys; from tether.cmd import manage; '
+             'sys.exit(manage.main())', '--config-file', str(config)]
+            + list(args),
             capture_output=True, text=True, timeout=60)
 
     def last_line(result):

@@ -1,1 +1,1 @@
-"""Drivers: volume storage (remotefs, NFS) and, later, virtualization."""
+"""Drivers: volume storage (remotefs, NFS) and virtualization (libvirt)."""
