@@ -133,6 +133,9 @@ CONF.register_group(libvirt_group)
 CONF.register_opts(libvirt_opts, group=libvirt_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
 logging.register_options(CONF)
+# Logs go to stderr unless a log file is set: stdout carries what a command
+# answers (tether-manage) or announces (tether-aio's ready line).
+CONF.set_default('use_stderr', True)
 
 
 def register_backend_opts(conf, group):

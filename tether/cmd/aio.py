@@ -120,10 +120,11 @@ def main(argv=None):
                       'All of tether in one process', cli_opts=cli_opts)
     aio = AllInOne(CONF.state_dir, CONF.volume_port)
     aio.start()
+    LOG.info('Try: OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether '
+             'volume list', aio.clouds_path)
+    # The one line scripts wait for; it comes last, once all is serving.
     print('tether ready: volume=%s compute=none' % aio.volume_url,
           flush=True)
-    print('  OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether volume '
-          'list' % aio.clouds_path, flush=True)
     try:
         common.wait_for_signal()
     finally:

@@ -1,0 +1,1 @@
+"""The compute service (Nova-compatible): its API, manager and flows."""
