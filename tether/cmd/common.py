@@ -25,7 +25,11 @@ class WSGIServer:
         self.name = name
         self.server = cheroot_wsgi.Server((host, port), app,
                                           numthreads=threads,
-                                          server_name='tether')
+                                          server_name='tether',
+                                          # cheroot's default listen
+                                          # backlog, 5, resets a burst of
+                                          # new connections.
+                                          request_queue_size=128)
         self.thread = None
 
     def start(self):
