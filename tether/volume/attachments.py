@@ -76,14 +76,25 @@ def _volume(context, volume_id):
     return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
 
 
+def _is_service(context):
+    return bool(_service_roles() & set(context.service_roles or ()))
+
+
 def shared_connections(context, attachment):
     """IDs of the other attachments that share this one's host connection
-    (same consumer host, same share); see doc/source/attachments.rst."""
+    (same consumer host, same share); see doc/source/attachments.rst.
+
+    The compute service (a service role) and administrators see them all:
+    the host's connection is theirs. Anyone else sees those of their own
+    project.
+    """
     if not attachment.attached_host:
         return []
     volume = _volume(context, attachment.volume_id)
-    return [r.id for r in db_attachments.sharing(context, attachment, volume,
-                                                 state.LIVE)]
+    rows = db_attachments.sharing(context, attachment, volume, state.LIVE)
+    if not (context.is_admin or _is_service(context)):
+        rows = [r for r in rows if r.project_id == context.project_id]
+    return [r.id for r in rows]
 
 
 # Create (reserve) -----------------------------------------------------------
@@ -267,7 +278,7 @@ def deletion_allowed(context, attachment, compute=None):
     attachment_id)``. tether has no compute service yet, so callers pass
     none and the delete is allowed; see doc/source/attachments.rst.
     """
-    if _service_roles() & set(context.service_roles or ()):
+    if _is_service(context):
         return True
     if not attachment.instance_uuid or not attachment.connection_info:
         return True
