@@ -1,6 +1,7 @@
 """Queries on volume attachments; every status change is conditional."""
 
 import sqlalchemy as sa
+from sqlalchemy import orm
 
 from tether.db import models
 from tether.db import session
@@ -133,7 +134,9 @@ def lock_volume(context, volume_id, project_id=None):
     rules over several attachment rows (multiattach, the volume's status)
     see the rows of the transactions before them.
     """
-    q = sa.select(V).where(V.id == volume_id).with_for_update()
+    # Its metadata and attachments only if the caller reads them.
+    q = (sa.select(V).where(V.id == volume_id).with_for_update()
+         .options(orm.lazyload('*')))
     if project_id is not None:
         q = q.where(V.project_id == project_id)
     row = context.session.scalars(

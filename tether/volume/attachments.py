@@ -80,7 +80,7 @@ def _is_service(context):
     return bool(_service_roles() & set(context.service_roles or ()))
 
 
-def shared_connections(context, attachment):
+def shared_connections(context, attachment, volume=None):
     """IDs of the other attachments that share this one's host connection
     (same consumer host, same share); see doc/source/attachments.rst.
 
@@ -90,7 +90,7 @@ def shared_connections(context, attachment):
     """
     if not attachment.attached_host:
         return []
-    volume = _volume(context, attachment.volume_id)
+    volume = volume or _volume(context, attachment.volume_id)
     rows = db_attachments.sharing(context, attachment, volume, state.LIVE)
     if not (context.is_admin or _is_service(context)):
         rows = [r for r in rows if r.project_id == context.project_id]
@@ -323,7 +323,7 @@ def delete(context, attachment):
     still share the deleted one's host connection).
     """
     volume = _volume(context, attachment.volume_id)
-    sharers = shared_connections(context, attachment)
+    sharers = shared_connections(context, attachment, volume)
     removed = False
     if not attachment.connected:
         # Never connected: nothing on the backend, no call to make.
