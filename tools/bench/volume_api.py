@@ -9,6 +9,9 @@ for the workloads of shared/reference/performance-anchors.md:
 * list:     GET  /v3/{project}/volumes/detail?limit=100, walking markers
             over a project of 1,000 volumes
 * notfound: GET  /v3/{project}/volumes/{unknown id} (404 expected)
+* attach:   one attachment's full cycle, as a consumer makes it: POST
+            /attachments, PUT (connector), os-complete, DELETE, on a volume
+            of the thread's own; a "request" is the whole cycle
 
 and the peak RSS (VmHWM) of the server process. By default it starts its
 own tether-aio on a temporary state directory and a free port, with
@@ -31,11 +34,15 @@ import time
 import urllib.parse
 import uuid
 
-WORKLOADS = ('create', 'show', 'list', 'notfound')
+WORKLOADS = ('create', 'show', 'list', 'notfound', 'attach')
 DEFAULT_REQUESTS = {'create': 100, 'show': 500, 'list': 200,
-                    'notfound': 500}
+                    'notfound': 500, 'attach': 100}
 EXPECTED_STATUS = {'create': (202,), 'show': (200,), 'list': (200,),
-                   'notfound': (404,)}
+                   'notfound': (404,), 'attach': (200,)}
+# os-complete needs 3.44.
+ATTACH_MICROVERSION = '3.44'
+ATTACH_CONNECTOR = {'host': 'bench-compute', 'initiator': 'iqn.bench',
+                    'mountpoint': '/dev/vdb'}
 CREATE_BODY = json.dumps({'volume': {'size': 1}}).encode()
 NEXT_MARKER = re.compile(rb'[?&]marker=([^&"\s]+)')
 READY = re.compile(r'tether ready: volume=(\S+)')
@@ -138,6 +145,10 @@ class Client:
         self.post_headers = dict(self.headers,
                                  **{'Content-Type': 'application/json'})
         self.conn = None
+
+    def use_microversion(self, microversion):
+        for headers in (self.headers, self.post_headers):
+            headers['OpenStack-API-Version'] = 'volume ' + microversion
 
     def request(self, method, path, body=None):
         """(status, body); status 0 when the connection failed."""
@@ -265,8 +276,39 @@ def notfound_workload(ctx):
     return factory
 
 
+def attach_workload(ctx):
+    """Create, update, complete and delete one attachment of the thread's
+    volume; the status of the first step that fails, or 200."""
+    volumes = ctx['attach_volumes']
+    update = json.dumps({'attachment': {'connector': ATTACH_CONNECTOR}})
+    complete = json.dumps({'os-complete': {}}).encode()
+
+    def factory(client, index):
+        client.use_microversion(ATTACH_MICROVERSION)
+        create = json.dumps({'attachment': {
+            'volume_uuid': volumes[index % len(volumes)],
+            'instance_uuid': str(uuid.uuid4())}}).encode()
+
+        def one():
+            status, body = client.request('POST', '/attachments', create)
+            if status != 200:
+                return status
+            path = '/attachments/' + json.loads(body)['attachment']['id']
+            for method, suffix, data, expected in (
+                    ('PUT', '', update.encode(), 200),
+                    ('POST', '/action', complete, 204),
+                    ('DELETE', '', None, 200)):
+                status = client.request(method, path + suffix, data)[0]
+                if status != expected:
+                    return status
+            return 200
+        return one
+    return factory
+
+
 FACTORIES = {'create': create_workload, 'show': show_workload,
-             'list': list_workload, 'notfound': notfound_workload}
+             'list': list_workload, 'notfound': notfound_workload,
+             'attach': attach_workload}
 
 
 def run_once(base_url, project, factory, concurrency, requests, duration,
@@ -412,9 +454,15 @@ def main(argv=None):
             print('made %d volumes in %s in %.1fs'
                   % (args.list_volumes, project, time.monotonic() - t0),
                   flush=True)
+        if 'attach' in args.workloads:
+            # One volume per client thread: a volume takes one attachment.
+            ctx['attach_volumes'] = make_volumes(
+                base_url, 'bench-attach-' + run_tag, max(args.concurrency))
+            wait_settled(base_url, 'bench-attach-' + run_tag)
         for workload in args.workloads:
-            project = ('bench-create-' if workload == 'create'
-                       else 'bench-list-') + run_tag
+            project = {'create': 'bench-create-',
+                       'attach': 'bench-attach-'}.get(
+                workload, 'bench-list-') + run_tag
             factory = FACTORIES[workload](ctx)
             expected = EXPECTED_STATUS[workload]
             count = args.requests or DEFAULT_REQUESTS[workload]
