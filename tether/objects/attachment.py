@@ -49,9 +49,9 @@ class Attachment(base.TetherObject):
         'updated_at': fields.DateTimeField(nullable=True),
     }
 
-    _COLUMNS = ('id', 'volume_id', 'project_id', 'instance_uuid', 'attached_host',
-                'mountpoint', 'attach_time', 'detach_time', 'attach_status',
-                'attach_mode', 'created_at', 'updated_at')
+    _COLUMNS = ('id', 'volume_id', 'project_id', 'instance_uuid',
+                'attached_host', 'mountpoint', 'attach_time', 'detach_time',
+                'attach_status', 'attach_mode', 'created_at', 'updated_at')
 
     @classmethod
     def from_db(cls, row):

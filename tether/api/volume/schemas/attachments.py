@@ -1,4 +1,4 @@
-"""Schemas of /attachments: create (per microversion), update, complete, lists."""
+"""Schemas of /attachments: create (per version), update, complete, lists."""
 
 import copy
 
