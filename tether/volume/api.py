@@ -29,17 +29,7 @@ LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
 SORT_KEYS = db_volumes.SORT_KEYS
 
-_rpc = None
-
-
-def _rpcapi():
-    global _rpc
-    if _rpc is None:
-        _rpc = rpcapi.VolumeAPI()
-    return _rpc
-
-
-def _scope(context):
+def scope(context):
     """The project a caller is confined to (None: an admin sees all)."""
     return None if context.is_admin else context.project_id
 
@@ -51,7 +41,7 @@ def is_multiattach_type(db_type):
 
 def get(context, volume_id):
     return volume_obj.Volume.from_db(
-        db_volumes.get(context, volume_id, _scope(context)))
+        db_volumes.get(context, volume_id, scope(context)))
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
@@ -126,7 +116,7 @@ def create(context, size, name=None, description=None, metadata=None,
                     '%s is in error.', size, az, volume.id)
         return volume
     try:
-        _rpcapi().create_volume(context, volume)
+        rpcapi.get().create_volume(context, volume)
     except Exception:
         LOG.exception('Could not cast create of volume %s', volume.id)
         db_volumes.conditional_update(context, volume.id,
@@ -137,19 +127,19 @@ def create(context, size, name=None, description=None, metadata=None,
 
 def update(context, volume_id, values):
     return volume_obj.Volume.from_db(
-        db_volumes.update(context, volume_id, values, _scope(context)))
+        db_volumes.update(context, volume_id, values, scope(context)))
 
 
 def delete(context, volume_id):
     db_volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
-        fields.DELETABLE_STATUSES, _scope(context))
+        fields.DELETABLE_STATUSES, scope(context))
     volume = volume_obj.Volume.from_db(db_volume)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.
         flows.finish_delete(context, volume)
         return
-    _rpcapi().delete_volume(context, volume)
+    rpcapi.get().delete_volume(context, volume)
 
 
 def extend(context, volume_id, new_size, allow_attached=False):
@@ -167,7 +157,7 @@ def extend(context, volume_id, new_size, allow_attached=False):
     reservations = _claim_extend(context, volume, new_size, limits)
     volume.status = S.EXTENDING
     try:
-        _rpcapi().extend_volume(context, volume, new_size, reservations)
+        rpcapi.get().extend_volume(context, volume, new_size, reservations)
     except Exception:
         with excutils.save_and_reraise_exception():
             _undo_extend(context, volume_id, reservations)
@@ -187,7 +177,7 @@ def _claim_extend(context, volume, new_size, limits):
     db_volumes.transition(
         context, volume.id,
         {'status': S.EXTENDING, 'previous_status': S.AVAILABLE},
-        [S.AVAILABLE], _scope(context), expected_size=volume.size)
+        [S.AVAILABLE], scope(context), expected_size=volume.size)
     return quota.reserve(context, volume.project_id,
                          {'gigabytes': new_size - volume.size},
                          limits=limits, resource_id=volume.id)
@@ -245,8 +235,8 @@ def get_metadata(context, volume_id):
 
 def update_metadata(context, volume_id, metadata, delete_others=False):
     return db_volumes.metadata_update(context, volume_id, metadata,
-                                      delete_others, _scope(context))
+                                      delete_others, scope(context))
 
 
 def delete_metadata(context, volume_id, key):
-    db_volumes.metadata_delete(context, volume_id, key, _scope(context))
+    db_volumes.metadata_delete(context, volume_id, key, scope(context))

@@ -19,6 +19,7 @@ from tether.db import volumes as db_volumes
 from tether import exception
 from tether.objects import attachment as attachment_obj
 from tether.objects import volume as volume_obj
+from tether.volume import api as volume_api
 from tether.volume import attachment_state as state
 from tether.volume import rpcapi
 
@@ -28,21 +29,6 @@ AS = state.AS
 S = state.S
 SORT_KEYS = db_attachments.SORT_KEYS
 
-_rpc = None
-
-
-def _rpcapi():
-    global _rpc
-    if _rpc is None:
-        _rpc = rpcapi.VolumeAPI()
-    return _rpc
-
-
-def _scope(context):
-    """The project a caller is confined to (None: an admin sees all)."""
-    return None if context.is_admin else context.project_id
-
-
 def _obj(row):
     return attachment_obj.Attachment.from_db(row)
 
@@ -50,7 +36,7 @@ def _obj(row):
 # Reads ----------------------------------------------------------------------
 
 def get(context, attachment_id):
-    return _obj(db_attachments.get(context, attachment_id, _scope(context)))
+    return _obj(db_attachments.get(context, attachment_id, volume_api.scope(context)))
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
@@ -122,7 +108,7 @@ def _refusal(context, row, instance_uuid):
 
 @session.writer
 def _reserve(context, volume_id, instance_uuid, mode):
-    row = db_attachments.lock_volume(context, volume_id, _scope(context))
+    row = db_attachments.lock_volume(context, volume_id, volume_api.scope(context))
     if row.multiattach:
         won = db_volumes.conditional_update(
             context, volume_id, {}, state.FOLLOWS_ATTACHMENTS)
@@ -215,7 +201,7 @@ def update(context, attachment, connector):
     connector = dict(connector, mode=mode)
     volume = _claim_connect(context, attachment, connector)
     try:
-        _rpcapi().attachment_update(context, volume, connector,
+        rpcapi.get().attachment_update(context, volume, connector,
                                     attachment.id)
     except Exception as exc:  # noqa: BLE001 - every failure settles below
         if isinstance(exc, messaging.MessagingTimeout):
@@ -239,7 +225,7 @@ def update(context, attachment, connector):
 @session.writer
 def complete(context, attachment_id):
     """``attaching`` (connected) -> ``attached``; the volume is in-use."""
-    row = db_attachments.get(context, attachment_id, _scope(context))
+    row = db_attachments.get(context, attachment_id, volume_api.scope(context))
     if row.attach_status == AS.ATTACHED:
         return
     volume = db_attachments.lock_volume(context, row.volume_id)
@@ -297,7 +283,7 @@ def _delete_connected(context, attachment, volume):
     if not claimed:
         raise exception.AttachmentNotFound(attachment_id=attachment.id)
     try:
-        _rpcapi().attachment_delete(context, volume, attachment.id)
+        rpcapi.get().attachment_delete(context, volume, attachment.id)
     except Exception as exc:  # noqa: BLE001 - the state says what is left
         LOG.warning('Disconnecting attachment %s failed: %s', attachment.id,
                     exc)

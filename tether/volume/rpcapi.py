@@ -51,3 +51,14 @@ class VolumeAPI:
         return self._prepare(volume, '1.1').call(
             ctxt, 'attachment_delete', volume=volume,
             attachment_id=attachment_id)
+
+
+_client = None
+
+
+def get():
+    """The process's client of tether-volume, made on first use."""
+    global _client
+    if _client is None:
+        _client = VolumeAPI()
+    return _client
