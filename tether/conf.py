@@ -93,6 +93,57 @@ backend_opts = [
                min=1, help='Bytes of address space a qemu-img call may use.'),
 ]
 
+compute_opts = [
+    cfg.HostAddressOpt('osapi_compute_listen', default='0.0.0.0',
+                       help='Address the compute API listens on.'),
+    cfg.PortOpt('osapi_compute_listen_port', default=8774,
+                help='Port the compute API listens on.'),
+    cfg.IntOpt('osapi_compute_threads', default=16, min=1,
+               help='Worker threads of the built-in compute API server.'),
+    cfg.StrOpt('compute_driver',
+               default='tether.drivers.virt.libvirt.driver.LibvirtDriver',
+               help='Python path of the hypervisor driver class of '
+                    'tether-compute.'),
+    cfg.StrOpt('default_availability_zone', default='nova',
+               help='Availability zone of the compute hosts.'),
+    cfg.FloatOpt('ram_allocation_ratio', default=1.5, min=0.0,
+                 help='How far the memory of the guests of one compute '
+                      'host may exceed its physical memory.'),
+    cfg.FloatOpt('cpu_allocation_ratio', default=16.0, min=0.0,
+                 help='How many guest vCPUs one physical CPU may carry.'),
+    cfg.IntOpt('reserved_host_memory_mb', default=512, min=0,
+               help='MiB of host memory kept for the host itself.'),
+    cfg.IntOpt('rpc_response_timeout_compute', default=120, min=1,
+               help='Seconds to wait for a reply from tether-compute.'),
+    cfg.IntOpt('shutdown_timeout', default=0, min=0,
+               help='Seconds a guest OS is given to power off before it '
+                    'is stopped (tether\'s guests have no OS: 0).'),
+]
+
+# The compute service's database, apart from the volume service's
+# [database], as Nova keeps [api_database] apart from [database].
+compute_database_group = cfg.OptGroup(
+    'compute_database', title='The compute service database')
+
+# How the compute service reaches the volume API (as Nova's [cinder]):
+# keystoneauth options registered by volume_client, plus these.
+volume_group = cfg.OptGroup('volume', title='The volume API, as compute '
+                                            'calls it')
+volume_client_opts = [
+    cfg.StrOpt('endpoint_override',
+               help='URL of the volume API (for example '
+                    'http://controller:8776/v3); by default it is found '
+                    'in the Keystone catalog.'),
+    cfg.StrOpt('catalog_info', default='block-storage',
+               help='Service type of the volume API in the catalog.'),
+    cfg.StrOpt('os_region_name', help='Region of the volume API.'),
+    cfg.StrOpt('noauth_token', default='tether-compute:service:admin,service',
+               help='With auth_strategy = noauth, the token the compute '
+                    'service sends as itself.'),
+    cfg.IntOpt('http_retries', default=3, min=0,
+               help='Retries of a volume API call that failed to connect.'),
+]
+
 aio_opts = [
     cfg.StrOpt('aio_transport_url', default='kombu+memory://localhost//',
                help='Transport used by tether-aio, where every service runs '
@@ -129,9 +180,16 @@ libvirt_opts = [
 CONF.register_opts(default_opts)
 CONF.register_opts(api_opts)
 CONF.register_opts(quota_opts)
+CONF.register_opts(compute_opts)
+CONF.register_group(compute_database_group)
+CONF.register_opts(db_options.database_opts, group=compute_database_group)
+CONF.register_group(volume_group)
+CONF.register_opts(volume_client_opts, group=volume_group)
 CONF.register_group(libvirt_group)
 CONF.register_opts(libvirt_opts, group=libvirt_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
+CONF.set_default('connection', 'sqlite:///$state_path/compute.sqlite',
+                 group=compute_database_group)
 logging.register_options(CONF)
 # Logs go to stderr unless a log file is set: stdout carries what a command
 # answers (tether-manage) or announces (tether-aio's ready line).
@@ -157,7 +215,9 @@ def list_opts():
     example ``[nfs-1]``).
     """
     return [
-        ('DEFAULT', default_opts + api_opts + quota_opts),
+        ('DEFAULT', default_opts + api_opts + quota_opts + compute_opts),
         ('backend', backend_opts),
         (libvirt_group, libvirt_opts),
+        (compute_database_group, db_options.database_opts),
+        (volume_group, volume_client_opts),
     ]

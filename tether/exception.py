@@ -220,3 +220,59 @@ class VolumeAlreadyAttached(Conflict):
 class VolumeFileNotFound(NotFound):
     msg_fmt = ('The file %(path)s of volume %(volume_id)s does not exist on '
                'this host.')
+
+
+# The compute service ------------------------------------------------------
+
+class FlavorNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class FlavorExists(Conflict):
+    msg_fmt = 'A flavor with %(what)s %(value)s already exists.'
+
+
+class InstanceInvalidState(Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_id)s while it is "
+               "in %(attr)s %(state)s")
+
+
+class VolumeAttachmentNotFound(NotFound):
+    msg_fmt = ('Volume %(volume_id)s is not attached to server '
+               '%(instance_id)s.')
+
+
+class VolumeAlreadyAttachedToServer(Conflict):
+    msg_fmt = ('Volume %(volume_id)s is already attached to server '
+               '%(instance_id)s.')
+
+
+class InvalidBDM(Invalid):
+    msg_fmt = 'Block Device Mapping is Invalid: %(reason)s'
+
+
+class NoValidHost(TetherException):
+    msg_fmt = 'No valid host was found. %(reason)s'
+
+
+class ComputeServiceNotFound(NotFound):
+    msg_fmt = 'Compute service %(service_id)s could not be found.'
+
+
+class HypervisorNotFound(NotFound):
+    msg_fmt = 'Hypervisor %(hypervisor_id)s could not be found.'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = ('Action for request_id %(request_id)s on instance '
+               '%(instance_id)s not found')
+
+
+class VolumeAPIError(TetherException):
+    """The volume API answered a call of the compute service with an
+    error (``status`` is its HTTP status, or None if it did not answer)."""
+    msg_fmt = 'The volume API failed: %(reason)s'
+
+    def __init__(self, message=None, status=None, **kwargs):
+        self.status = status
+        super().__init__(message, **kwargs)

@@ -1,4 +1,4 @@
-"""Run the alembic migrations of the volume database."""
+"""Run the alembic migrations of the volume and compute databases."""
 
 import os
 
@@ -8,26 +8,33 @@ from alembic import migration as alembic_migration
 
 from tether.db import session
 
-_SCRIPT_LOCATION = os.path.join(os.path.dirname(__file__), os.pardir,
-                                'migrations', 'volume')
+_MIGRATIONS = os.path.join(os.path.dirname(__file__), os.pardir,
+                           'migrations')
+# Each service database has its own tree of migrations.
+DATABASES = {
+    'volume': session.VOLUME,
+    'compute': session.COMPUTE,
+}
 
 
-def _alembic_config(connection):
+def _alembic_config(connection, database):
     cfg = alembic_config.Config()
-    cfg.set_main_option('script_location', os.path.abspath(_SCRIPT_LOCATION))
+    cfg.set_main_option('script_location',
+                        os.path.abspath(os.path.join(_MIGRATIONS, database)))
     cfg.attributes['connection'] = connection
     return cfg
 
 
-def db_sync(version='head', engine=None):
-    """Upgrade the database to ``version``."""
-    engine = engine or session.get_engine()
+def db_sync(version='head', engine=None, database='volume'):
+    """Upgrade the database of service ``database`` to ``version``."""
+    engine = engine or DATABASES[database].get_engine()
     with engine.begin() as connection:
-        alembic_command.upgrade(_alembic_config(connection), version)
+        alembic_command.upgrade(_alembic_config(connection, database),
+                                version)
 
 
-def db_version(engine=None):
-    engine = engine or session.get_engine()
+def db_version(engine=None, database='volume'):
+    engine = engine or DATABASES[database].get_engine()
     with engine.connect() as connection:
         return alembic_migration.MigrationContext.configure(
             connection).get_current_revision()

@@ -1,6 +1,7 @@
-"""The oslo.db enginefacade for the tether database, tuned for SQLite."""
+"""The oslo.db enginefacades of the tether databases, tuned for SQLite."""
 
 import contextlib
+import functools
 import threading
 
 import sqlalchemy
@@ -9,13 +10,6 @@ from oslo_db.sqlalchemy import enginefacade
 from tether import conf as t_conf
 
 CONF = t_conf.CONF
-
-_LOCK = threading.Lock()
-_main_context_manager = None
-# SQLite takes one writer at a time. Writers of this process queue here
-# rather than in SQLite's busy handler, which polls in sleeps of up to 25 ms;
-# re-entrant, as writer transactions nest (an inner one joins the outer).
-_sqlite_writer_lock = None
 
 # How long a SQLite connection waits for a lock held by another connection.
 SQLITE_BUSY_TIMEOUT_MS = 60000
@@ -77,7 +71,7 @@ def _sqlite_tuning(engine, immediate):
 
 
 def _configure(connection):
-    global _sqlite_writer_lock
+    """An enginefacade for ``connection`` and its SQLite writer lock."""
     ctx = enginefacade.transaction_context()
     kwargs = {'connection': connection}
     is_sqlite = connection.startswith('sqlite')
@@ -89,64 +83,95 @@ def _configure(connection):
     # thread_checkin adds a sleep(0) per statement for eventlet; tether
     # runs on native threads.
     ctx.configure(sqlite_fk=False, thread_checkin=False, **kwargs)
-    _sqlite_writer_lock = threading.RLock() if is_sqlite else None
     if is_sqlite:
         writer = ctx.writer.get_engine()
         reader = ctx.reader.get_engine()
         _sqlite_tuning(writer, immediate=True)
         if reader is not writer:
             _sqlite_tuning(reader, immediate=False)
-    return ctx
+    # SQLite takes one writer at a time. Writers of this process queue here
+    # rather than in SQLite's busy handler, which polls in sleeps of up to
+    # 25 ms; re-entrant, as writer transactions nest (an inner one joins
+    # the outer).
+    return ctx, threading.RLock() if is_sqlite else None
 
 
-def get_context_manager():
-    global _main_context_manager
-    if _main_context_manager is None:
-        with _LOCK:
-            if _main_context_manager is None:
-                _main_context_manager = _configure(CONF.database.connection)
-    return _main_context_manager
+class Database:
+    """One service's database: the ``connection`` of option group ``group``.
+
+    The volume service uses ``[database]``, the compute service
+    ``[compute_database]``; in tether-aio both live in one process, each
+    with its own engines.
+    """
+
+    def __init__(self, group):
+        self.group = group
+        self._lock = threading.Lock()
+        self._context_manager = None
+        self._writer_lock = None
+
+    def get_context_manager(self):
+        if self._context_manager is None:
+            with self._lock:
+                if self._context_manager is None:
+                    self._context_manager, self._writer_lock = _configure(
+                        CONF[self.group].connection)
+        return self._context_manager
+
+    def get_engine(self):
+        return self.get_context_manager().writer.get_engine()
+
+    def reset(self):
+        """Drop the engines (tests, and tether-aio when the config
+        changes)."""
+        with self._lock:
+            if self._context_manager is not None:
+                self._context_manager.dispose_pool()
+            self._context_manager = None
+            self._writer_lock = None
+
+    def _writer_turn(self):
+        lock = self._writer_lock
+        return lock if lock is not None else contextlib.nullcontext()
+
+    def reader(self, fn):
+        """Run ``fn(context, ...)`` in a read transaction
+        (context.session)."""
+        @functools.wraps(fn)
+        def wrapper(context, *args, **kwargs):
+            with self.get_context_manager().reader.using(context):
+                return fn(context, *args, **kwargs)
+        return wrapper
+
+    def writer(self, fn):
+        """Run ``fn(context, ...)`` in a write transaction
+        (context.session)."""
+        @functools.wraps(fn)
+        def wrapper(context, *args, **kwargs):
+            manager = self.get_context_manager()
+            with self._writer_turn(), manager.writer.using(context):
+                return fn(context, *args, **kwargs)
+        return wrapper
+
+    def reading(self, context):
+        """A read transaction for several reads (``with db.reading(ctx)``)."""
+        return self.get_context_manager().reader.using(context)
+
+    @contextlib.contextmanager
+    def writing(self, context):
+        """A write transaction for several statements."""
+        manager = self.get_context_manager()
+        with self._writer_turn(), manager.writer.using(context):
+            yield
 
 
-def reset():
-    """Drop the engines (tests, and tether-aio when the config changes)."""
-    global _main_context_manager
-    with _LOCK:
-        if _main_context_manager is not None:
-            _main_context_manager.dispose_pool()
-        _main_context_manager = None
+VOLUME = Database('database')
+COMPUTE = Database('compute_database')
 
-
-def reader(fn):
-    """Run ``fn(context, ...)`` in a read transaction (context.session)."""
-    def wrapper(context, *args, **kwargs):
-        with get_context_manager().reader.using(context):
-            return fn(context, *args, **kwargs)
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
-
-
-def _writer_turn():
-    lock = _sqlite_writer_lock
-    return lock if lock is not None else contextlib.nullcontext()
-
-
-def writer(fn):
-    """Run ``fn(context, ...)`` in a write transaction (context.session)."""
-    def wrapper(context, *args, **kwargs):
-        manager = get_context_manager()
-        with _writer_turn(), manager.writer.using(context):
-            return fn(context, *args, **kwargs)
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
-
-
-def reading(context):
-    """A read transaction for several reads (``with session.reading(ctx)``)."""
-    return get_context_manager().reader.using(context)
-
-
-def get_engine():
-    return get_context_manager().writer.get_engine()
+# The volume database, as the modules of tether.db have always used it.
+get_context_manager = VOLUME.get_context_manager
+get_engine = VOLUME.get_engine
+reset = VOLUME.reset
+reader = VOLUME.reader
+writer = VOLUME.writer
+reading = VOLUME.reading

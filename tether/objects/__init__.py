@@ -3,4 +3,5 @@
 
 def register_all():
     __import__('tether.objects.attachment')
+    __import__('tether.objects.instance')
     __import__('tether.objects.volume')

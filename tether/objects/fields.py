@@ -1,4 +1,4 @@
-"""Every state enum of the volume service, as oslo.versionedobjects fields."""
+"""Every state enum of the volume and compute services (versionedobjects)."""
 
 from oslo_versionedobjects import fields
 
@@ -66,6 +66,7 @@ class VolumeAttachStatusField(BaseEnumField):
 
 class ServiceBinary:
     VOLUME = 'tether-volume'
+    COMPUTE = 'tether-compute'
 
 
 # Statuses from which a volume may be deleted (no attachment, no operation
@@ -80,3 +81,91 @@ DELETABLE_STATUSES = (VolumeStatus.AVAILABLE, VolumeStatus.ERROR,
 # and its owner would be left with a row that lies.
 RESET_STATUS_REFUSED = (VolumeStatus.DELETING, VolumeStatus.ERROR_DELETING,
                         VolumeStatus.DETACHING)
+
+
+# The compute service ------------------------------------------------------
+
+class VmState(Enum):
+    """What a server is (Nova's ``OS-EXT-STS:vm_state``)."""
+    BUILDING = 'building'
+    ACTIVE = 'active'
+    STOPPED = 'stopped'
+    ERROR = 'error'
+    DELETED = 'deleted'
+
+    ALL = (BUILDING, ACTIVE, STOPPED, ERROR, DELETED)
+
+    def __init__(self):
+        super().__init__(valid_values=VmState.ALL)
+
+
+class VmStateField(BaseEnumField):
+    AUTO_TYPE = VmState()
+
+
+class TaskState(Enum):
+    """What is being done to a server (``OS-EXT-STS:task_state``)."""
+    SCHEDULING = 'scheduling'
+    BLOCK_DEVICE_MAPPING = 'block_device_mapping'
+    SPAWNING = 'spawning'
+    POWERING_ON = 'powering-on'
+    POWERING_OFF = 'powering-off'
+    REBOOTING_HARD = 'rebooting_hard'
+    REBOOT_STARTED_HARD = 'reboot_started_hard'
+    DELETING = 'deleting'
+
+    ALL = (SCHEDULING, BLOCK_DEVICE_MAPPING, SPAWNING, POWERING_ON,
+           POWERING_OFF, REBOOTING_HARD, REBOOT_STARTED_HARD, DELETING)
+
+    def __init__(self):
+        super().__init__(valid_values=TaskState.ALL)
+
+
+class TaskStateField(BaseEnumField):
+    AUTO_TYPE = TaskState()
+
+
+class BdmStatus:
+    """A server's volume: the row exists from the attach request on."""
+    ATTACHING = 'attaching'
+    ATTACHED = 'attached'
+    DETACHING = 'detaching'
+
+
+class InstanceAction:
+    """Names of the instance actions (os-instance-actions)."""
+    CREATE = 'create'
+    DELETE = 'delete'
+    START = 'start'
+    STOP = 'stop'
+    REBOOT = 'reboot'
+    ATTACH_VOLUME = 'attach_volume'
+    DETACH_VOLUME = 'detach_volume'
+    EXTEND_VOLUME = 'extend_volume'
+
+
+def server_status(vm_state, task_state):
+    """The ``status`` of a server, from its states, as Nova maps them."""
+    if vm_state == VmState.BUILDING:
+        return 'BUILD'
+    if vm_state == VmState.ERROR:
+        return 'ERROR'
+    if vm_state == VmState.DELETED:
+        return 'DELETED'
+    if task_state in (TaskState.REBOOTING_HARD,
+                      TaskState.REBOOT_STARTED_HARD):
+        return 'HARD_REBOOT'
+    if vm_state == VmState.STOPPED:
+        return 'SHUTOFF'
+    return 'ACTIVE'
+
+
+# Server status (as a list filter) -> the vm_states it stands for.
+SERVER_STATUS_VM_STATES = {
+    'BUILD': [VmState.BUILDING],
+    'ACTIVE': [VmState.ACTIVE],
+    'HARD_REBOOT': [VmState.ACTIVE, VmState.STOPPED],
+    'SHUTOFF': [VmState.STOPPED],
+    'ERROR': [VmState.ERROR],
+    'DELETED': [VmState.DELETED],
+}

@@ -1,0 +1,1 @@
+"""The compute service database: models and one query module per resource."""

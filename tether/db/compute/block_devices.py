@@ -1,0 +1,92 @@
+"""Queries on the volumes of instances (block_device_mapping)."""
+
+from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from tether.db.compute import models
+from tether.db import session
+from tether import exception
+
+db = session.COMPUTE
+
+
+def connection_info(bdm):
+    return jsonutils.loads(bdm.connection_info) if bdm.connection_info \
+        else None
+
+
+def new_values(volume_id, **values):
+    """Values of a new row for volume ``volume_id``."""
+    return dict(uuid=uuidutils.generate_uuid(), volume_id=volume_id,
+                **values)
+
+
+@db.writer
+def create(context, instance_uuid, values):
+    """Record a volume attach starting; a second one of the same volume
+    to the same instance gets VolumeAlreadyAttachedToServer."""
+    row = models.BlockDeviceMapping(instance_uuid=instance_uuid, **values)
+    try:
+        with context.session.begin_nested():
+            context.session.add(row)
+    except db_exc.DBDuplicateEntry:
+        raise exception.VolumeAlreadyAttachedToServer(
+            volume_id=values['volume_id'], instance_id=instance_uuid)
+    return row
+
+
+def _values(values):
+    values = dict(values)
+    if 'connection_info' in values and values['connection_info'] is not None:
+        values['connection_info'] = jsonutils.dumps(values['connection_info'])
+    return values
+
+
+@db.writer
+def update(context, bdm_id, values, expected_status=None):
+    """Change a row; False if it is gone or not in ``expected_status``."""
+    q = sa.update(models.BlockDeviceMapping).where(
+        models.BlockDeviceMapping.id == bdm_id)
+    if expected_status is not None:
+        q = q.where(models.BlockDeviceMapping.status == expected_status)
+    return context.session.execute(
+        q.values(**_values(values))
+        .execution_options(synchronize_session=False)).rowcount == 1
+
+
+@db.writer
+def destroy(context, bdm_id):
+    context.session.execute(sa.delete(models.BlockDeviceMapping).where(
+        models.BlockDeviceMapping.id == bdm_id))
+
+
+@db.reader
+def get_by_instance(context, instance_uuid):
+    return list(context.session.scalars(
+        sa.select(models.BlockDeviceMapping)
+        .where(models.BlockDeviceMapping.instance_uuid == instance_uuid)
+        .order_by(models.BlockDeviceMapping.boot_index.is_(None),
+                  models.BlockDeviceMapping.boot_index,
+                  models.BlockDeviceMapping.id)))
+
+
+@db.reader
+def get_by_volume(context, instance_uuid, volume_id):
+    row = context.session.scalars(
+        sa.select(models.BlockDeviceMapping)
+        .where(models.BlockDeviceMapping.instance_uuid == instance_uuid,
+               models.BlockDeviceMapping.volume_id == volume_id)).first()
+    if row is None:
+        raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
+                                                 instance_id=instance_uuid)
+    return row
+
+
+@db.reader
+def get_by_volume_id(context, volume_id):
+    """Every row of volume ``volume_id`` (one per instance it is on)."""
+    return list(context.session.scalars(
+        sa.select(models.BlockDeviceMapping)
+        .where(models.BlockDeviceMapping.volume_id == volume_id)))

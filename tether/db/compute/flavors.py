@@ -1,0 +1,90 @@
+"""Queries on flavors."""
+
+from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
+import sqlalchemy as sa
+
+from tether.db.compute import models
+from tether.db import session
+from tether import exception
+
+db = session.COMPUTE
+Flavor = models.Flavor
+
+SORT_KEYS = ('flavorid', 'name', 'memory_mb', 'vcpus', 'root_gb',
+             'ephemeral_gb', 'swap', 'rxtx_factor', 'created_at', 'id')
+
+
+def extra_specs(flavor):
+    return jsonutils.loads(flavor.extra_specs) if flavor.extra_specs else {}
+
+
+def snapshot(flavor):
+    """What an instance keeps of its flavor (a flavor may go later)."""
+    return {'id': flavor.flavorid, 'name': flavor.name,
+            'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
+            'root_gb': flavor.root_gb, 'ephemeral_gb': flavor.ephemeral_gb,
+            'swap': flavor.swap, 'extra_specs': extra_specs(flavor)}
+
+
+@db.reader
+def get(context, flavorid):
+    row = context.session.scalars(
+        sa.select(Flavor).where(Flavor.flavorid == flavorid)).first()
+    if row is None:
+        raise exception.FlavorNotFound(flavor_id=flavorid)
+    return row
+
+
+@db.reader
+def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
+            sort_key='flavorid', sort_dir='asc', limit=None, marker=None):
+    """Flavors; ``is_public`` None lists private ones too."""
+    q = sa.select(Flavor).where(Flavor.disabled.is_(False))
+    if is_public is not None:
+        q = q.where(Flavor.is_public.is_(is_public))
+    if min_memory_mb is not None:
+        q = q.where(Flavor.memory_mb >= min_memory_mb)
+    if min_root_gb is not None:
+        q = q.where(Flavor.root_gb >= min_root_gb)
+    column = getattr(Flavor, sort_key)
+    order = column.asc() if sort_dir == 'asc' else column.desc()
+    tiebreak = Flavor.id.asc() if sort_dir == 'asc' else Flavor.id.desc()
+    if marker is not None:
+        marker_row = context.session.scalars(
+            sa.select(Flavor).where(Flavor.flavorid == marker)).first()
+        if marker_row is None:
+            raise exception.InvalidInput(
+                reason='marker [%s] not found' % marker)
+        value = getattr(marker_row, sort_key)
+        after = column > value if sort_dir == 'asc' else column < value
+        same = sa.and_(column == value,
+                       Flavor.id > marker_row.id if sort_dir == 'asc'
+                       else Flavor.id < marker_row.id)
+        q = q.where(sa.or_(after, same))
+    q = q.order_by(order, tiebreak)
+    if limit is not None:
+        q = q.limit(limit)
+    return list(context.session.scalars(q))
+
+
+@db.writer
+def create(context, values):
+    row = Flavor(**values)
+    try:
+        with context.session.begin_nested():
+            context.session.add(row)
+    except db_exc.DBDuplicateEntry as exc:
+        column = 'name' if 'name' in (exc.columns or []) else 'ID'
+        raise exception.FlavorExists(
+            what=column, value=values['name' if column == 'name'
+                                      else 'flavorid'])
+    return row
+
+
+@db.writer
+def destroy(context, flavorid):
+    result = context.session.execute(
+        sa.delete(Flavor).where(Flavor.flavorid == flavorid))
+    if result.rowcount == 0:
+        raise exception.FlavorNotFound(flavor_id=flavorid)

@@ -1,0 +1,225 @@
+"""Queries on instances; every state change is a conditional UPDATE."""
+
+from oslo_serialization import jsonutils
+import sqlalchemy as sa
+
+from tether.db.compute import models
+from tether.db import session
+from tether import exception
+from tether.objects import instance as instance_obj
+
+db = session.COMPUTE
+
+_JSON_COLUMNS = {'flavor': 'flavor', 'metadata': 'metadata_',
+                 'fault': 'fault'}
+
+
+def to_object(row):
+    values = {name: getattr(row, name)
+              for name in instance_obj.Instance.fields
+              if name not in _JSON_COLUMNS}
+    for field, column in _JSON_COLUMNS.items():
+        text = getattr(row, column)
+        values[field] = jsonutils.loads(text) if text else None
+    values['metadata'] = values['metadata'] or {}
+    return instance_obj.Instance.from_trusted_values(values)
+
+
+def _row_values(values):
+    """Column values of the object field values ``values``."""
+    out = dict(values)
+    for field, column in _JSON_COLUMNS.items():
+        if field in out:
+            value = out.pop(field)
+            out[column] = (jsonutils.dumps(value) if value is not None
+                           else None)
+    return out
+
+
+def _query(project_id=None, deleted=False):
+    q = sa.select(models.Instance)
+    if project_id is not None:
+        q = q.where(models.Instance.project_id == project_id)
+    if deleted is not None:
+        q = q.where(models.Instance.deleted == deleted)
+    return q
+
+
+@db.reader
+def get(context, instance_uuid, project_id=None, deleted=False):
+    """The instance, or InstanceNotFound (also for another project's)."""
+    row = context.session.scalars(
+        _query(project_id, deleted)
+        .where(models.Instance.uuid == instance_uuid)).first()
+    if row is None:
+        raise exception.InstanceNotFound(instance_id=instance_uuid)
+    return to_object(row)
+
+
+def _used_on(context, host):
+    return context.session.execute(
+        sa.select(sa.func.coalesce(sa.func.sum(models.Instance.memory_mb),
+                                   0),
+                  sa.func.coalesce(sa.func.sum(models.Instance.vcpus), 0),
+                  sa.func.count())
+        .where(models.Instance.host == host,
+               models.Instance.deleted.is_(False))).one()
+
+
+def host_usage(context, host):
+    """(memory_mb, vcpus, instances) of the live instances on ``host``."""
+    with db.reading(context):
+        return tuple(_used_on(context, host))
+
+
+@db.writer
+def create_on_host(context, values, bdms, candidates, action):
+    """Insert an instance on the first of ``candidates`` with room for it.
+
+    ``candidates`` are ``(service_id, host, node, memory_mb, vcpus)``
+    tuples with the usable capacity of each host, best first. The service
+    row of a host is locked while its free room is counted and the
+    instance inserted, so concurrent boots never overcommit a host (on
+    SQLite the writer lock serializes them anyway). ``values['host']``
+    stays None, and the instance is inserted all the same, when none has
+    room: the caller puts it in ERROR. Returns the instance object.
+    """
+    chosen = None
+    for service_id, host, node, memory_mb, vcpus in candidates:
+        context.session.execute(
+            sa.select(models.ComputeService.id)
+            .where(models.ComputeService.id == service_id)
+            .with_for_update()).first()
+        used_mb, used_vcpus, _count = _used_on(context, host)
+        if (used_mb + values['memory_mb'] <= memory_mb and
+                used_vcpus + values['vcpus'] <= vcpus):
+            chosen = (host, node)
+            break
+    if chosen is not None:
+        values = dict(values, host=chosen[0], node=chosen[1])
+    row = models.Instance(**_row_values(values))
+    context.session.add(row)
+    context.session.flush()
+    for bdm in bdms:
+        context.session.add(models.BlockDeviceMapping(
+            instance_uuid=row.uuid, **bdm))
+    context.session.add(models.InstanceAction(
+        instance_uuid=row.uuid, **action))
+    context.session.flush()
+    return to_object(row)
+
+
+def _apply_filters(q, filters):
+    for key, value in (filters or {}).items():
+        column = getattr(models.Instance, key)
+        if key == 'display_name':
+            # Nova matches the name as a regular expression; tether as a
+            # substring, which is what the CLI's --name is used for.
+            q = q.where(column.contains(value, autoescape=True))
+        elif isinstance(value, (list, tuple, set)):
+            q = q.where(column.in_(value))
+        else:
+            q = q.where(column == value)
+    return q
+
+
+@db.reader
+def get_all(context, project_id=None, filters=None, marker=None,
+            limit=None, changes_since=None, deleted=False):
+    """A page of instances, newest first (keyset on created_at, uuid)."""
+    q = _apply_filters(_query(project_id, deleted), filters)
+    if changes_since is not None:
+        q = q.where(models.Instance.updated_at >= changes_since)
+    if marker is not None:
+        marker_row = context.session.scalars(
+            _query(project_id, None)
+            .where(models.Instance.uuid == marker)).first()
+        if marker_row is None:
+            raise exception.InvalidInput(
+                reason='marker [%s] not found' % marker)
+        q = q.where(sa.or_(
+            models.Instance.created_at < marker_row.created_at,
+            sa.and_(models.Instance.created_at == marker_row.created_at,
+                    models.Instance.uuid < marker_row.uuid)))
+    q = q.order_by(models.Instance.created_at.desc(),
+                   models.Instance.uuid.desc())
+    if limit is not None:
+        q = q.limit(limit)
+    return [to_object(r) for r in context.session.scalars(q)]
+
+
+@db.reader
+def get_by_host(context, host):
+    return [to_object(r) for r in context.session.scalars(
+        _query().where(models.Instance.host == host))]
+
+
+def _state_of(context, instance_uuid):
+    return context.session.execute(
+        sa.select(models.Instance.vm_state, models.Instance.task_state,
+                  models.Instance.deleted)
+        .where(models.Instance.uuid == instance_uuid)).first()
+
+
+@db.writer
+def update(context, instance_uuid, values, expected_vm_state=None,
+           expected_task_state=(), action='update'):
+    """Change an instance if it is in the expected states.
+
+    ``expected_vm_state`` / ``expected_task_state`` are a value or a
+    tuple of values (``None`` is a task_state value: "no task"); leave
+    them out to change the instance whatever its state. The loser of a
+    race gets InstanceInvalidState naming the state it found.
+    """
+    q = sa.update(models.Instance).where(
+        models.Instance.uuid == instance_uuid,
+        models.Instance.deleted.is_(False))
+    if expected_vm_state is not None:
+        states = (expected_vm_state if isinstance(expected_vm_state, tuple)
+                  else (expected_vm_state,))
+        q = q.where(models.Instance.vm_state.in_(states))
+    if expected_task_state != ():
+        states = (expected_task_state
+                  if isinstance(expected_task_state, tuple)
+                  else (expected_task_state,))
+        named = [s for s in states if s is not None]
+        cond = models.Instance.task_state.in_(named)
+        if None in states:
+            cond = sa.or_(cond, models.Instance.task_state.is_(None))
+        q = q.where(cond)
+    result = context.session.execute(
+        q.values(**_row_values(values))
+        .execution_options(synchronize_session=False))
+    if result.rowcount == 0:
+        state = _state_of(context, instance_uuid)
+        if state is None or state.deleted:
+            raise exception.InstanceNotFound(instance_id=instance_uuid)
+        if (expected_vm_state is not None and
+                state.vm_state not in (expected_vm_state
+                                       if isinstance(expected_vm_state,
+                                                     tuple)
+                                       else (expected_vm_state,))):
+            attr, value = 'vm_state', state.vm_state
+        else:
+            attr, value = 'task_state', state.task_state
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance_uuid, attr=attr,
+            state=value)
+    return to_object(context.session.scalars(
+        sa.select(models.Instance)
+        .where(models.Instance.uuid == instance_uuid)).one())
+
+
+@db.writer
+def soft_delete(context, instance_uuid):
+    """Mark the instance deleted; its volume rows go with it."""
+    now = models._now()
+    context.session.execute(
+        sa.update(models.Instance)
+        .where(models.Instance.uuid == instance_uuid)
+        .values(deleted=True, deleted_at=now, terminated_at=now,
+                vm_state='deleted', task_state=None, power_state=0)
+        .execution_options(synchronize_session=False))
+    context.session.execute(
+        sa.delete(models.BlockDeviceMapping)
+        .where(models.BlockDeviceMapping.instance_uuid == instance_uuid))

@@ -1,0 +1,179 @@
+"""SQLAlchemy models of the compute service database."""
+
+from oslo_utils import timeutils
+from sqlalchemy import orm
+import sqlalchemy as sa
+
+
+class Base(orm.DeclarativeBase):
+    pass
+
+
+def _now():
+    return timeutils.utcnow()
+
+
+class TimestampMixin:
+    created_at = sa.Column(sa.DateTime, default=_now, nullable=False)
+    updated_at = sa.Column(sa.DateTime, onupdate=_now)
+
+
+class Flavor(TimestampMixin, Base):
+    __tablename__ = 'flavors'
+    __table_args__ = (
+        sa.UniqueConstraint('flavorid', name='uniq_flavors0flavorid'),
+        sa.UniqueConstraint('name', name='uniq_flavors0name'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    flavorid = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    memory_mb = sa.Column(sa.Integer, nullable=False)
+    vcpus = sa.Column(sa.Integer, nullable=False)
+    root_gb = sa.Column(sa.Integer, nullable=False, default=0)
+    ephemeral_gb = sa.Column(sa.Integer, nullable=False, default=0)
+    swap = sa.Column(sa.Integer, nullable=False, default=0)
+    rxtx_factor = sa.Column(sa.Float, nullable=False, default=1.0)
+    is_public = sa.Column(sa.Boolean, nullable=False, default=True)
+    disabled = sa.Column(sa.Boolean, nullable=False, default=False)
+    description = sa.Column(sa.Text)
+    # JSON object of the flavor's extra specs.
+    extra_specs = sa.Column(sa.Text)
+
+
+class ComputeService(TimestampMixin, Base):
+    """A compute host's service record (tether-compute) and its node."""
+    __tablename__ = 'services'
+    __table_args__ = (
+        sa.UniqueConstraint('host', 'binary', name='uniq_services0host0binary'),
+        sa.UniqueConstraint('uuid', name='uniq_services0uuid'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    host = sa.Column(sa.String(255), nullable=False)
+    binary = sa.Column(sa.String(255), nullable=False)
+    topic = sa.Column(sa.String(255))
+    availability_zone = sa.Column(sa.String(255))
+    disabled = sa.Column(sa.Boolean, nullable=False, default=False)
+    disabled_reason = sa.Column(sa.String(255))
+    forced_down = sa.Column(sa.Boolean, nullable=False, default=False)
+    report_count = sa.Column(sa.Integer, nullable=False, default=0)
+    heartbeat_at = sa.Column(sa.DateTime)
+    # The service version (an integer that grows with what the service
+    # can do), read by the API before it asks for something new.
+    version = sa.Column(sa.Integer, nullable=False, default=0)
+    rpc_current_version = sa.Column(sa.String(36))
+    # The hypervisor of a tether-compute: its node id (uuid above), name,
+    # capacity and traits, as JSON reported with each heartbeat.
+    hypervisor_hostname = sa.Column(sa.String(255))
+    host_ip = sa.Column(sa.String(64))
+    stats = sa.Column(sa.Text)
+    traits = sa.Column(sa.Text)
+
+
+class Instance(TimestampMixin, Base):
+    __tablename__ = 'instances'
+    __table_args__ = (
+        sa.Index('instances_project_created_idx', 'project_id', 'deleted',
+                 'created_at'),
+        sa.Index('instances_host_deleted_idx', 'host', 'deleted'),
+    )
+
+    uuid = sa.Column(sa.String(36), primary_key=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    display_name = sa.Column(sa.String(255))
+    display_description = sa.Column(sa.Text)
+    hostname = sa.Column(sa.String(255))
+    host = sa.Column(sa.String(255))
+    node = sa.Column(sa.String(255))
+    availability_zone = sa.Column(sa.String(255))
+    # The flavor when the server was made (a flavor may be deleted later):
+    # JSON of its id, name, memory_mb, vcpus, root_gb, ephemeral_gb, swap,
+    # extra_specs. memory_mb and vcpus are also columns, for host claims.
+    flavor = sa.Column(sa.Text, nullable=False)
+    memory_mb = sa.Column(sa.Integer, nullable=False)
+    vcpus = sa.Column(sa.Integer, nullable=False)
+    vm_state = sa.Column(sa.String(255), nullable=False)
+    task_state = sa.Column(sa.String(255))
+    power_state = sa.Column(sa.Integer, nullable=False, default=0)
+    launched_at = sa.Column(sa.DateTime)
+    terminated_at = sa.Column(sa.DateTime)
+    locked = sa.Column(sa.Boolean, nullable=False, default=False)
+    metadata_ = sa.Column('metadata', sa.Text)
+    # JSON {code, message, details, created} of the last failure.
+    fault = sa.Column(sa.Text)
+    deleted = sa.Column(sa.Boolean, nullable=False, default=False)
+    deleted_at = sa.Column(sa.DateTime)
+
+
+class BlockDeviceMapping(TimestampMixin, Base):
+    """A volume of an instance; the row exists while it is attached."""
+    __tablename__ = 'block_device_mapping'
+    __table_args__ = (
+        # One attachment of a volume per instance: a second attach of the
+        # same volume loses on this constraint (409).
+        sa.UniqueConstraint('instance_uuid', 'volume_id',
+                            name='uniq_bdm0instance_uuid0volume_id'),
+        sa.Index('block_device_mapping_volume_id_idx', 'volume_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False, unique=True)
+    instance_uuid = sa.Column(sa.String(36),
+                              sa.ForeignKey('instances.uuid',
+                                            ondelete='CASCADE'),
+                              nullable=False)
+    volume_id = sa.Column(sa.String(36), nullable=False)
+    attachment_id = sa.Column(sa.String(36))
+    device_name = sa.Column(sa.String(255))
+    boot_index = sa.Column(sa.Integer)
+    delete_on_termination = sa.Column(sa.Boolean, nullable=False,
+                                      default=False)
+    tag = sa.Column(sa.String(255))
+    volume_size = sa.Column(sa.Integer)
+    # attaching -> attached -> detaching; the row goes when detached.
+    status = sa.Column(sa.String(255), nullable=False)
+    # JSON from the volume service; admin-only, never logged.
+    connection_info = sa.Column(sa.Text)
+
+
+class InstanceAction(Base):
+    __tablename__ = 'instance_actions'
+    __table_args__ = (
+        sa.Index('instance_actions_instance_uuid_idx', 'instance_uuid'),
+        sa.Index('instance_actions_request_id_idx', 'request_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    action = sa.Column(sa.String(255), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    request_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255))
+    project_id = sa.Column(sa.String(255))
+    start_time = sa.Column(sa.DateTime, nullable=False, default=_now)
+    finish_time = sa.Column(sa.DateTime)
+    message = sa.Column(sa.String(255))
+    updated_at = sa.Column(sa.DateTime, default=_now, onupdate=_now)
+
+
+class InstanceActionEvent(Base):
+    __tablename__ = 'instance_actions_events'
+    __table_args__ = (
+        sa.Index('instance_actions_events_action_id_idx', 'action_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    action_id = sa.Column(sa.Integer,
+                          sa.ForeignKey('instance_actions.id',
+                                        ondelete='CASCADE'),
+                          nullable=False)
+    event = sa.Column(sa.String(255), nullable=False)
+    start_time = sa.Column(sa.DateTime, nullable=False, default=_now)
+    finish_time = sa.Column(sa.DateTime)
+    # None while running, then Success or Error.
+    result = sa.Column(sa.String(255))
+    traceback = sa.Column(sa.Text)
+    details = sa.Column(sa.Text)
+    host = sa.Column(sa.String(255))

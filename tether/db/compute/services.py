@@ -1,0 +1,126 @@
+"""Compute service records: registration, heartbeats, what a host reports."""
+
+import datetime
+
+from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from tether.db.compute import models
+from tether.db import session
+from tether import exception
+
+db = session.COMPUTE
+Service = models.ComputeService
+
+
+@db.writer
+def register(context, host, binary, topic, availability_zone, version,
+             rpc_version, hypervisor_hostname=None, host_ip=None):
+    """Create or refresh the record of a starting service; return it."""
+    now = models._now()
+    values = dict(topic=topic, availability_zone=availability_zone,
+                  version=version, rpc_current_version=rpc_version,
+                  hypervisor_hostname=hypervisor_hostname, host_ip=host_ip,
+                  heartbeat_at=now, updated_at=now)
+    result = context.session.execute(
+        sa.update(Service).where(Service.host == host,
+                                 Service.binary == binary)
+        .values(**values).execution_options(synchronize_session=False))
+    if result.rowcount == 0:
+        try:
+            with context.session.begin_nested():
+                context.session.add(Service(
+                    uuid=uuidutils.generate_uuid(), host=host,
+                    binary=binary, disabled=False, forced_down=False,
+                    report_count=0, **values))
+        except db_exc.DBDuplicateEntry:
+            pass
+    return context.session.scalars(
+        sa.select(Service).where(Service.host == host,
+                                 Service.binary == binary)).one()
+
+
+@db.writer
+def heartbeat(context, service_id, stats=None, traits=None):
+    values = {'heartbeat_at': models._now(),
+              'report_count': Service.report_count + 1}
+    if stats is not None:
+        values['stats'] = jsonutils.dumps(stats)
+    if traits is not None:
+        values['traits'] = jsonutils.dumps(sorted(traits))
+    context.session.execute(
+        sa.update(Service).where(Service.id == service_id)
+        .values(**values).execution_options(synchronize_session=False))
+
+
+@db.reader
+def get_all(context, binary=None, host=None):
+    q = sa.select(Service).order_by(Service.id)
+    if binary:
+        q = q.where(Service.binary == binary)
+    if host:
+        q = q.where(Service.host == host)
+    return list(context.session.scalars(q))
+
+
+def _get(context, service_id):
+    column = (Service.uuid if uuidutils.is_uuid_like(service_id)
+              else Service.id)
+    if column is Service.id:
+        try:
+            service_id = int(service_id)
+        except (TypeError, ValueError):
+            raise exception.ComputeServiceNotFound(service_id=service_id)
+    row = context.session.scalars(
+        sa.select(Service).where(column == service_id)).first()
+    if row is None:
+        raise exception.ComputeServiceNotFound(service_id=service_id)
+    return row
+
+
+@db.reader
+def get(context, service_id):
+    """By integer id or UUID; ComputeServiceNotFound if there is none."""
+    return _get(context, service_id)
+
+
+@db.reader
+def get_by_host(context, host, binary):
+    row = context.session.scalars(
+        sa.select(Service).where(Service.host == host,
+                                 Service.binary == binary)).first()
+    if row is None:
+        raise exception.ComputeServiceNotFound(service_id=host)
+    return row
+
+
+@db.writer
+def update(context, service_id, values):
+    row = _get(context, service_id)
+    for key, value in values.items():
+        setattr(row, key, value)
+    context.session.flush()
+    return row
+
+
+@db.writer
+def destroy(context, service_id):
+    row = _get(context, service_id)
+    context.session.delete(row)
+
+
+def is_up(service, down_time):
+    if service.forced_down or service.heartbeat_at is None:
+        return False
+    age = models._now() - service.heartbeat_at
+    return age <= datetime.timedelta(seconds=down_time)
+
+
+def stats(service):
+    return jsonutils.loads(service.stats) if service.stats else {}
+
+
+def traits(service):
+    return jsonutils.loads(service.traits) if service.traits else []
