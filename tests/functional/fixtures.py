@@ -33,10 +33,13 @@ class AIO:
         self.impl.start()
         self.volume_url = self.impl.volume_url
         self.root_url = self.volume_url.rsplit('/v3', 1)[0]
+        self.compute_url = self.impl.compute_url
+        self.compute_root_url = self.compute_url.rsplit('/v2.1', 1)[0]
 
     def stop(self):
         self.impl.stop()
-        session.reset()
+        session.VOLUME.reset()
+        session.COMPUTE.reset()
         policies.reset()
 
     @property
@@ -72,6 +75,8 @@ class AIO:
             auth={'token': token, 'endpoint': self.volume_url},
             block_storage_endpoint_override=self.volume_url,
             block_storage_api_version='3',
+            compute_endpoint_override=self.compute_url,
+            compute_api_version='2',
             region_name='RegionOne')
         conn.test_user, conn.test_project = user, project
         return conn
@@ -85,12 +90,21 @@ class AIO:
                     project or 'project-' + uuid.uuid4().hex[:8], roles,
                     version)
 
+    def compute_http(self, user=None, project=None, roles=None,
+                     version=None):
+        """A requests session speaking to the compute API as one user."""
+        return HTTP(self, user or 'user-' + uuid.uuid4().hex[:8],
+                    project or 'project-' + uuid.uuid4().hex[:8], roles,
+                    version, service='compute')
+
 
 class HTTP:
     """Raw HTTP to /v3/{project}, for what a client library would not send."""
 
-    def __init__(self, aio, user, project, roles, version):
-        self.base = '%s/%s' % (aio.volume_url, project)
+    def __init__(self, aio, user, project, roles, version,
+                 service='volume'):
+        url = aio.compute_url if service == 'compute' else aio.volume_url
+        self.base = '%s/%s' % (url, project)
         self.user, self.project = user, project
         token = '%s:%s' % (user, project)
         if roles:
@@ -98,7 +112,8 @@ class HTTP:
         self.session = requests.Session()
         self.session.headers['X-Auth-Token'] = token
         if version:
-            self.session.headers['OpenStack-API-Version'] = 'volume ' + version
+            self.session.headers['OpenStack-API-Version'] = '%s %s' % (
+                service, version)
 
     def request(self, method, path, json=None, data=None, headers=None,
                 **kwargs):

@@ -140,7 +140,8 @@ def test_reset_status_of_an_abandoned_extend_gives_its_quota_back(aio, wait):
 def _start_aio(state_dir):
     """tether-aio in a subprocess; (process, volume URL) once it is ready."""
     proc = subprocess.Popen(
-        ['tether-aio', '--state-dir', str(state_dir), '--volume-port', '0'],
+        ['tether-aio', '--state-dir', str(state_dir), '--volume-port', '0',
+         '--compute-port', '0'],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     lines = queue.Queue()
 

@@ -51,6 +51,16 @@ class Service:
     def header_value(self, version):
         return '%s %s' % (self.service_type, version)
 
+    def response_headers(self, version):
+        """The version headers of a response (and the legacy ones)."""
+        headers = {'OpenStack-API-Version': self.header_value(version)}
+        vary = ['OpenStack-API-Version']
+        for name in self.legacy_headers:
+            headers[name] = str(version)
+            vary.append(name)
+        headers['Vary'] = ', '.join(vary)
+        return headers
+
 
 def parse(version_string):
     return microversion_parse.parse_version_string(version_string)

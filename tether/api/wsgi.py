@@ -109,9 +109,8 @@ class Router:
                 resp = handler(req)
             except Exception as exc:  # noqa: BLE001 - mapped by one table
                 resp = fault.to_response(exc)
-        resp.headers['OpenStack-API-Version'] = self.service.header_value(
-            version)
-        resp.headers['Vary'] = 'OpenStack-API-Version'
+        for name, value in self.service.response_headers(version).items():
+            resp.headers[name] = value
         return resp
 
 

@@ -12,6 +12,7 @@ import yaml
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
 from tether.cmd import common
 from tether import conf as t_conf
@@ -32,7 +33,7 @@ cli_opts = [
     cfg.PortOpt('volume-port', default=8776,
                 help='Port of the volume API (0 picks a free one).'),
     cfg.PortOpt('compute-port', default=8774,
-                help='Port of the compute API (not served yet).'),
+                help='Port of the compute API (0 picks a free one).'),
 ]
 
 
@@ -44,9 +45,12 @@ def configure(state_dir):
     CONF.set_override('state_path', state_dir)
     CONF.set_override('auth_strategy', 'noauth')
     CONF.set_override('osapi_volume_listen', '127.0.0.1')
+    CONF.set_override('osapi_compute_listen', '127.0.0.1')
     CONF.set_override('enabled_backends', [BACKEND])
     CONF.set_override('connection', 'sqlite:///%s' % os.path.join(
         state_dir, 'tether.sqlite'), group='database')
+    CONF.set_override('connection', 'sqlite:///%s' % os.path.join(
+        state_dir, 'compute.sqlite'), group='compute_database')
     t_conf.register_backend_opts(CONF, BACKEND)
     if not CONF[BACKEND].nfs_shares:
         CONF.set_override('nfs_shares', [share_dir], group=BACKEND)
@@ -54,7 +58,7 @@ def configure(state_dir):
     return state_dir
 
 
-def clouds_yaml(volume_url):
+def clouds_yaml(volume_url, compute_url):
     """Clouds for the demo, alt and admin users, noauth tokens."""
     clouds = {}
     for name, user, project in (('tether', 'demo', 'demo'),
@@ -67,16 +71,19 @@ def clouds_yaml(volume_url):
             'block_storage_endpoint_override': volume_url,
             'block_storage_api_version': '3',
             'volume_api_version': '3',
+            'compute_endpoint_override': compute_url,
+            'compute_api_version': '2',
             'region_name': 'RegionOne',
         }
     return {'clouds': clouds}
 
 
-def write_clouds_yaml(state_dir, volume_url):
+def write_clouds_yaml(state_dir, volume_url, compute_url):
     path = os.path.join(state_dir, 'clouds.yaml')
     tmp = path + '.tmp'
     with open(tmp, 'w') as f:
-        yaml.safe_dump(clouds_yaml(volume_url), f, default_flow_style=False)
+        yaml.safe_dump(clouds_yaml(volume_url, compute_url), f,
+                       default_flow_style=False)
     os.replace(tmp, path)
     return path
 
@@ -84,15 +91,18 @@ def write_clouds_yaml(state_dir, volume_url):
 class AllInOne:
     """The services of one tether-aio process; start() and stop()."""
 
-    def __init__(self, state_dir, volume_port):
+    def __init__(self, state_dir, volume_port, compute_port=0):
         self.state_dir = configure(state_dir)
         self.volume_port = volume_port
+        self.compute_port = compute_port
         self.volume_service = None
         self.volume_api = None
+        self.compute_api = None
 
     def start(self):
         objects.register_all()
-        migration.db_sync()
+        migration.db_sync(database='volume')
+        migration.db_sync(database='compute')
         rpc.init(CONF, url=CONF.aio_transport_url)
         # The in-memory broker has no heartbeats to send or miss.
         CONF.set_override('heartbeat_timeout_threshold', 0,
@@ -104,9 +114,19 @@ class AllInOne:
             self.volume_port, CONF.osapi_volume_threads)
         self.volume_api.start()
         self.volume_url = 'http://127.0.0.1:%d/v3' % self.volume_api.port
-        self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url)
+        CONF.set_override('endpoint_override', self.volume_url,
+                          group='volume')
+        self.compute_api = common.WSGIServer(
+            'compute-api', compute_app.build(CONF), '127.0.0.1',
+            self.compute_port, CONF.osapi_compute_threads)
+        self.compute_api.start()
+        self.compute_url = 'http://127.0.0.1:%d/v2.1' % self.compute_api.port
+        self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
+                                             self.compute_url)
 
     def stop(self):
+        if self.compute_api is not None:
+            self.compute_api.stop()
         if self.volume_api is not None:
             self.volume_api.stop()
         if self.volume_service is not None:
@@ -118,13 +138,13 @@ def main(argv=None):
     CONF.register_opts(t_conf.aio_opts)
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'All of tether in one process', cli_opts=cli_opts)
-    aio = AllInOne(CONF.state_dir, CONF.volume_port)
+    aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port)
     aio.start()
     LOG.info('Try: OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether '
              'volume list', aio.clouds_path)
     # The one line scripts wait for; it comes last, once all is serving.
-    print('tether ready: volume=%s compute=none' % aio.volume_url,
-          flush=True)
+    print('tether ready: volume=%s compute=%s'
+          % (aio.volume_url, aio.compute_url), flush=True)
     try:
         common.wait_for_signal()
     finally:

@@ -17,7 +17,7 @@ DATABASES = {
 }
 
 
-def _alembic_config(connection, database):
+def _alembic_config(connection, database='volume'):
     cfg = alembic_config.Config()
     cfg.set_main_option('script_location',
                         os.path.abspath(os.path.join(_MIGRATIONS, database)))

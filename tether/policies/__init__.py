@@ -10,6 +10,7 @@ from oslo_policy import policy
 from tether.policies import attachments
 from tether.policies import availability_zones
 from tether.policies import base
+from tether.policies import compute
 from tether.policies import limits
 from tether.policies import quota_sets
 from tether.policies import services
@@ -19,7 +20,7 @@ from tether.policies import volumes
 
 # One module per resource; each has list_rules().
 _MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs,
-            services, availability_zones, attachments]
+            services, availability_zones, attachments, compute]
 
 # How often policy files are looked at for changes. oslo.policy looks on
 # every check, which costs dozens of stat() calls per request; operators'

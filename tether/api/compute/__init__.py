@@ -1,0 +1,1 @@
+"""The compute API (Nova-compatible v2.1)."""

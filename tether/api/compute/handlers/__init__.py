@@ -1,0 +1,1 @@
+"""Handlers of the compute API, one module per resource."""

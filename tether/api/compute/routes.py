@@ -1,0 +1,60 @@
+"""The route table of the compute API: path -> {method: handler}."""
+
+from tether.api.compute.handlers import availability_zones
+from tether.api.compute.handlers import flavors
+from tether.api.compute.handlers import hypervisors
+from tether.api.compute.handlers import instance_actions
+from tether.api.compute.handlers import server_actions
+from tether.api.compute.handlers import server_external_events
+from tether.api.compute.handlers import servers
+from tether.api.compute.handlers import services
+from tether.api.compute.handlers import volume_attachments
+
+# Paths under /v2.1/{project_id}; each is also served under /v2.1 alone,
+# as Nova does from 2.18 (tether accepts both at every version).
+RESOURCES = [
+    ('/servers', {'GET': servers.list_servers,
+                  'POST': servers.create_server}),
+    # Before /servers/{server_id}: the first route that matches wins.
+    ('/servers/detail', {'GET': servers.list_servers_detail}),
+    ('/servers/{server_id}', {'GET': servers.show_server,
+                              'PUT': servers.update_server,
+                              'DELETE': servers.delete_server}),
+    ('/servers/{server_id}/action', {'POST': server_actions.dispatch}),
+    ('/servers/{server_id}/os-volume_attachments', {
+        'GET': volume_attachments.list_volume_attachments,
+        'POST': volume_attachments.create_volume_attachment}),
+    ('/servers/{server_id}/os-volume_attachments/{volume_id}', {
+        'GET': volume_attachments.show_volume_attachment,
+        'DELETE': volume_attachments.delete_volume_attachment}),
+    ('/servers/{server_id}/os-instance-actions', {
+        'GET': instance_actions.list_instance_actions}),
+    ('/servers/{server_id}/os-instance-actions/{request_id}', {
+        'GET': instance_actions.show_instance_action}),
+    ('/os-server-external-events', {
+        'POST': server_external_events.create_external_events}),
+    ('/flavors', {'GET': flavors.list_flavors,
+                  'POST': flavors.create_flavor}),
+    ('/flavors/detail', {'GET': flavors.list_flavors_detail}),
+    ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
+                              'DELETE': flavors.delete_flavor}),
+    ('/os-services', {'GET': services.list_services}),
+    ('/os-services/{service_id}', {'PUT': services.update_service,
+                                   'DELETE': services.delete_service}),
+    ('/os-hypervisors', {'GET': hypervisors.list_hypervisors}),
+    ('/os-hypervisors/detail', {
+        'GET': hypervisors.list_hypervisors_detail}),
+    ('/os-hypervisors/{hypervisor_id}', {
+        'GET': hypervisors.show_hypervisor}),
+    ('/os-availability-zone', {
+        'GET': availability_zones.list_availability_zones}),
+    ('/os-availability-zone/detail', {
+        'GET': availability_zones.list_availability_zones_detail}),
+]
+
+
+def declarations():
+    # Every path without the project first, as for the volume API.
+    return ([('/v2.1' + path, methods) for path, methods in RESOURCES] +
+            [('/v2.1/{project_id}' + path, methods)
+             for path, methods in RESOURCES])

@@ -1,0 +1,1 @@
+"""JSON schemas of the compute API, one module per resource."""

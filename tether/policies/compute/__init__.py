@@ -1,0 +1,22 @@
+"""Policy rules of the compute API (Nova's names and defaults)."""
+
+import itertools
+
+from tether.policies.compute import availability_zones
+from tether.policies.compute import base
+from tether.policies.compute import flavors
+from tether.policies.compute import hypervisors
+from tether.policies.compute import instance_actions
+from tether.policies.compute import server_external_events
+from tether.policies.compute import servers
+from tether.policies.compute import services
+from tether.policies.compute import volume_attachments
+
+_MODULES = [base, servers, volume_attachments, server_external_events,
+            instance_actions, flavors, services, hypervisors,
+            availability_zones]
+
+
+def list_rules():
+    return list(itertools.chain.from_iterable(
+        m.list_rules() for m in _MODULES))

@@ -1,0 +1,7 @@
+"""Policy rules of the compute API: flavors (being written)."""
+
+rules = []
+
+
+def list_rules():
+    return rules
