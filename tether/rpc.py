@@ -9,6 +9,9 @@ from tether import context as t_context
 from tether.objects import base as objects_base
 
 TRANSPORT = None
+# Exceptions a remote call may raise as themselves (domain exceptions
+# name the problem; anything else arrives as a RemoteError).
+ALLOWED_EXMODS = ['tether.exception']
 
 
 def init(conf=None, url=None):
@@ -16,7 +19,8 @@ def init(conf=None, url=None):
     global TRANSPORT
     conf = conf or cfg.CONF
     if TRANSPORT is None:
-        TRANSPORT = messaging.get_rpc_transport(conf, url=url)
+        TRANSPORT = messaging.get_rpc_transport(
+            conf, url=url, allowed_remote_exmods=ALLOWED_EXMODS)
     return TRANSPORT
 
 
@@ -25,6 +29,9 @@ def cleanup():
     if TRANSPORT is not None:
         TRANSPORT.cleanup()
     TRANSPORT = None
+# Exceptions a remote call may raise as themselves (domain exceptions
+# name the problem; anything else arrives as a RemoteError).
+ALLOWED_EXMODS = ['tether.exception']
 
 
 class RequestContextSerializer(messaging.Serializer):

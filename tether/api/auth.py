@@ -47,6 +47,7 @@ class NoAuth:
             user_id=user, project_id=project, roles=roles,
             service_roles=['service'] if 'service' in roles else [],
             request_id=environ.get('openstack.request_id'),
+            global_request_id=environ.get('openstack.global_request_id'),
             auth_token=token)
         return self.application(environ, start_response)
 

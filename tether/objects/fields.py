@@ -110,12 +110,14 @@ class TaskState(Enum):
     SPAWNING = 'spawning'
     POWERING_ON = 'powering-on'
     POWERING_OFF = 'powering-off'
+    REBOOTING = 'rebooting'
     REBOOTING_HARD = 'rebooting_hard'
     REBOOT_STARTED_HARD = 'reboot_started_hard'
     DELETING = 'deleting'
 
     ALL = (SCHEDULING, BLOCK_DEVICE_MAPPING, SPAWNING, POWERING_ON,
-           POWERING_OFF, REBOOTING_HARD, REBOOT_STARTED_HARD, DELETING)
+           POWERING_OFF, REBOOTING, REBOOTING_HARD, REBOOT_STARTED_HARD,
+           DELETING)
 
     def __init__(self):
         super().__init__(valid_values=TaskState.ALL)
@@ -155,6 +157,8 @@ def server_status(vm_state, task_state):
     if task_state in (TaskState.REBOOTING_HARD,
                       TaskState.REBOOT_STARTED_HARD):
         return 'HARD_REBOOT'
+    if task_state == TaskState.REBOOTING:
+        return 'REBOOT'
     if vm_state == VmState.STOPPED:
         return 'SHUTOFF'
     return 'ACTIVE'
@@ -165,6 +169,7 @@ SERVER_STATUS_VM_STATES = {
     'BUILD': [VmState.BUILDING],
     'ACTIVE': [VmState.ACTIVE],
     'HARD_REBOOT': [VmState.ACTIVE, VmState.STOPPED],
+    'REBOOT': [VmState.ACTIVE],
     'SHUTOFF': [VmState.STOPPED],
     'ERROR': [VmState.ERROR],
     'DELETED': [VmState.DELETED],

@@ -90,3 +90,18 @@ def get_by_volume_id(context, volume_id):
     return list(context.session.scalars(
         sa.select(models.BlockDeviceMapping)
         .where(models.BlockDeviceMapping.volume_id == volume_id)))
+
+
+@db.reader
+def get_by_instances(context, instance_uuids):
+    """{instance_uuid: [rows]} for many instances in one query."""
+    found = {uuid: [] for uuid in instance_uuids}
+    if not instance_uuids:
+        return found
+    for row in context.session.scalars(
+            sa.select(models.BlockDeviceMapping)
+            .where(models.BlockDeviceMapping.instance_uuid.in_(
+                list(instance_uuids)))
+            .order_by(models.BlockDeviceMapping.id)):
+        found[row.instance_uuid].append(row)
+    return found

@@ -103,8 +103,7 @@ def create_on_host(context, values, bdms, candidates, action):
     for bdm in bdms:
         context.session.add(models.BlockDeviceMapping(
             instance_uuid=row.uuid, **bdm))
-    context.session.add(models.InstanceAction(
-        instance_uuid=row.uuid, **action))
+    context.session.add(models.InstanceAction(**action))
     context.session.flush()
     return to_object(row)
 

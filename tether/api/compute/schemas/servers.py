@@ -1,0 +1,161 @@
+"""JSON schemas of /servers: create, update, list queries."""
+
+import copy
+
+from tether.api import validation
+
+name = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'pattern': r'^(?! )[^\x00-\x1f]*(?<! )$',
+        'description': 'a name of 1 to 255 printable characters, without '
+                       'leading or trailing spaces'}
+uuid = {'type': 'string',
+        'pattern': '^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
+                   '[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$',
+        'description': 'a UUID'}
+description = {'type': ['string', 'null'], 'maxLength': 255,
+               'pattern': r'^[^\x00-\x08\x0b\x0c\x0e-\x1f]*$'}
+tag = {'type': 'string', 'maxLength': 60, 'pattern': '^[^,/]*$',
+       'description': 'a tag of up to 60 characters without "," or "/"'}
+boolean = validation.boolean
+
+block_device_mapping_v2 = {
+    'type': 'object',
+    'properties': {
+        'source_type': {'type': 'string', 'enum': ['volume'],
+                        'description': '"volume" (tether boots from '
+                                       'volumes only)'},
+        'destination_type': {'type': 'string', 'enum': ['volume']},
+        'uuid': uuid,
+        'boot_index': {'type': ['integer', 'string', 'null'],
+                       'pattern': '^-?[0-9]+$',
+                       'minimum': -1, 'maximum': 255},
+        'delete_on_termination': boolean,
+        'device_name': {'type': ['string', 'null'], 'maxLength': 255},
+        'volume_size': {'type': ['integer', 'string', 'null'],
+                        'pattern': '^[0-9]+$', 'minimum': 0,
+                        'maximum': validation.DB_MAX_INT},
+        'disk_bus': {'type': ['string', 'null'], 'maxLength': 255},
+        'device_type': {'type': ['string', 'null'], 'maxLength': 255},
+        'guest_format': {'type': ['string', 'null'], 'maxLength': 255},
+    },
+    'required': ['source_type', 'uuid'],
+    'additionalProperties': False,
+}
+block_device_mapping_v2_v242 = copy.deepcopy(block_device_mapping_v2)
+block_device_mapping_v2_v242['properties']['tag'] = tag
+
+_server = {
+    'type': 'object',
+    'properties': {
+        'name': name,
+        'imageRef': {'type': 'string', 'maxLength': 0,
+                     'description': 'empty: tether boots servers from '
+                                    'volumes only (give a '
+                                    'block_device_mapping_v2 entry with '
+                                    'boot_index 0)'},
+        'flavorRef': {'type': ['string', 'integer'], 'minLength': 1,
+                      'maxLength': 255},
+        'block_device_mapping_v2': {
+            'type': 'array', 'minItems': 1, 'maxItems': 32,
+            'items': block_device_mapping_v2},
+        'networks': {'type': 'string', 'enum': ['none'],
+                     'description': '"none" (tether gives servers no '
+                                    'networks)'},
+        'min_count': {'type': ['integer', 'string'], 'pattern': '^1$',
+                      'minimum': 1, 'maximum': 1,
+                      'description': '1 (one server per request)'},
+        'max_count': {'type': ['integer', 'string'], 'pattern': '^1$',
+                      'minimum': 1, 'maximum': 1,
+                      'description': '1 (one server per request)'},
+        'availability_zone': {'type': 'string', 'minLength': 1,
+                              'maxLength': 255},
+        'metadata': {
+            'type': 'object',
+            'patternProperties': {
+                '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string',
+                                              'maxLength': 255}},
+            'additionalProperties': False},
+        'OS-DCF:diskConfig': {'type': 'string',
+                              'enum': ['AUTO', 'MANUAL']},
+        'config_drive': {'type': ['boolean', 'string'],
+                         'enum': [False, 'False', 'false', ''],
+                         'description': 'false (tether has no config '
+                                        'drive)'},
+        'return_reservation_id': {'type': ['boolean', 'string'],
+                                  'enum': [False, 'False', 'false']},
+    },
+    'required': ['name', 'flavorRef', 'block_device_mapping_v2'],
+    'additionalProperties': False,
+}
+
+
+def _create(server):
+    return {'type': 'object', 'properties': {'server': server},
+            'required': ['server'], 'additionalProperties': False}
+
+
+CREATE = _create(_server)
+
+_server_v219 = copy.deepcopy(_server)
+_server_v219['properties']['description'] = description
+CREATE_V2_19 = _create(_server_v219)
+
+# 2.37: networks is required (tether: "none").
+_server_v237 = copy.deepcopy(_server_v219)
+_server_v237['required'].append('networks')
+CREATE_V2_37 = _create(_server_v237)
+
+_server_v242 = copy.deepcopy(_server_v237)
+_server_v242['properties']['block_device_mapping_v2']['items'] = \
+    block_device_mapping_v2_v242
+CREATE_V2_42 = _create(_server_v242)
+
+_server_v290 = copy.deepcopy(_server_v242)
+_server_v290['properties']['hostname'] = {
+    'type': 'string', 'minLength': 1, 'maxLength': 63,
+    'pattern': '^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$',
+    'description': 'a hostname of 1 to 63 letters, digits and "-"'}
+CREATE_V2_90 = _create(_server_v290)
+
+
+def _update(properties):
+    return {'type': 'object',
+            'properties': {'server': {
+                'type': 'object', 'properties': properties,
+                'additionalProperties': False}},
+            'required': ['server'], 'additionalProperties': False}
+
+
+UPDATE = _update({'name': name})
+UPDATE_V2_19 = _update({'name': name, 'description': description})
+UPDATE_V2_90 = _update({'name': name, 'description': description,
+                        'hostname': _server_v290['properties']['hostname']})
+
+_status = {'type': 'string', 'maxLength': 32}
+_multi = {'type': ['string', 'array'], 'items': {'type': 'string'}}
+
+LIST_QUERY = {
+    'type': 'object',
+    'properties': {
+        'name': {'type': 'string', 'maxLength': 255},
+        'status': _status,
+        'host': {'type': 'string', 'maxLength': 255},
+        'project_id': {'type': 'string', 'maxLength': 255},
+        'tenant_id': {'type': 'string', 'maxLength': 255},
+        'all_tenants': {'type': 'string', 'maxLength': 16},
+        'deleted': {'type': 'string', 'maxLength': 16},
+        'limit': validation.non_negative_integer_string,
+        'marker': {'type': 'string', 'maxLength': 255},
+        'changes-since': {'type': 'string', 'maxLength': 64},
+        'availability_zone': {'type': 'string', 'maxLength': 255},
+        'flavor': {'type': 'string', 'maxLength': 255},
+        'image': {'type': 'string', 'maxLength': 255},
+        'sort_key': _multi,
+        'sort_dir': _multi,
+        'uuid': {'type': 'string', 'maxLength': 36},
+        'ip': {'type': 'string', 'maxLength': 64},
+        'ip6': {'type': 'string', 'maxLength': 64},
+    },
+    # Nova ignores query parameters it does not know.
+    'additionalProperties': True,
+}

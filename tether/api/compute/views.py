@@ -1,0 +1,191 @@
+"""The JSON of servers and their volume attachments, per microversion."""
+
+import hashlib
+
+from tether.api import microversion
+from tether.compute import api as compute_api
+from tether.objects import fields
+from tether.policies.compute import servers as policy
+
+
+def _time(value):
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
+
+
+def _usage_time(value):
+    return value.strftime('%Y-%m-%dT%H:%M:%S.%f') if value else None
+
+
+def host_id(project_id, host):
+    """Nova's hostId: the same for one project's servers on one host."""
+    if not host:
+        return ''
+    return hashlib.sha224((project_id + host).encode()).hexdigest()
+
+
+class ServerView:
+    def __init__(self, req):
+        self.req = req
+        self.ctx = req.context
+        self.base = req.application_url + '/v2.1'
+        self.version = microversion.get(req)
+        self._checks = {}
+        self._host_statuses = None
+
+    def _allowed(self, rule, instance):
+        key = (rule, instance.project_id)
+        if key not in self._checks:
+            self._checks[key] = self.ctx.can(
+                rule, {'project_id': instance.project_id}, fatal=False)
+        return self._checks[key]
+
+    def _at(self, version):
+        return self.version >= microversion.parse(version)
+
+    def links(self, kind, item_id, project_id):
+        return [
+            {'rel': 'self', 'href': '%s/%s/%s/%s' % (
+                self.base, project_id, kind, item_id)},
+            {'rel': 'bookmark', 'href': '%s/%s/%s/%s' % (
+                self.req.application_url, project_id, kind, item_id)},
+        ]
+
+    def basic(self, instance):
+        return {'id': instance.uuid, 'name': instance.display_name,
+                'links': self.links('servers', instance.uuid,
+                                    instance.project_id)}
+
+    def _flavor(self, instance):
+        flavor = instance.flavor
+        if not self._at('2.47'):
+            return {'id': flavor['id'],
+                    'links': [{'rel': 'bookmark', 'href': '%s/%s/flavors/%s'
+                               % (self.req.application_url,
+                                  instance.project_id, flavor['id'])}]}
+        return {'vcpus': flavor['vcpus'], 'ram': flavor['memory_mb'],
+                'disk': flavor['root_gb'],
+                'ephemeral': flavor['ephemeral_gb'],
+                'swap': flavor['swap'], 'original_name': flavor['name'],
+                'extra_specs': flavor.get('extra_specs') or {}}
+
+    def _fault(self, instance):
+        fault = instance.fault
+        if not fault or instance.vm_state not in (fields.VmState.ERROR,
+                                                  fields.VmState.DELETED):
+            return None
+        out = {'code': fault['code'], 'message': fault['message'],
+               'created': fault['created']}
+        # Details (a traceback in Nova) only for admins, or when the fault
+        # is not a server error.
+        if self.ctx.is_admin or fault['code'] != 500:
+            out['details'] = fault.get('details', '')
+        return out
+
+    def detail(self, instance, volumes):
+        out = self.basic(instance)
+        status = instance.status
+        out.update({
+            'status': status,
+            'tenant_id': instance.project_id,
+            'user_id': instance.user_id,
+            'metadata': instance.metadata or {},
+            'hostId': host_id(instance.project_id, instance.host),
+            'image': '',
+            'flavor': self._flavor(instance),
+            'created': _time(instance.created_at),
+            'updated': _time(instance.updated_at or instance.created_at),
+            'addresses': {},
+            'accessIPv4': '',
+            'accessIPv6': '',
+            'OS-DCF:diskConfig': 'MANUAL',
+            'OS-EXT-AZ:availability_zone': instance.availability_zone or '',
+            'config_drive': '',
+            'key_name': None,
+            'OS-SRV-USG:launched_at': _usage_time(instance.launched_at),
+            'OS-SRV-USG:terminated_at': _usage_time(
+                instance.terminated_at),
+            'OS-EXT-STS:task_state': instance.task_state,
+            'OS-EXT-STS:vm_state': instance.vm_state,
+            'OS-EXT-STS:power_state': instance.power_state,
+            'os-extended-volumes:volumes_attached': [
+                self._volume_attached(row) for row in volumes],
+        })
+        if status in ('ACTIVE', 'BUILD', 'REBOOT', 'HARD_REBOOT'):
+            out['progress'] = 100 if status == 'ACTIVE' else 0
+        fault = self._fault(instance)
+        if fault:
+            out['fault'] = fault
+        if self._allowed(policy.EXTENDED_ATTRIBUTES, instance):
+            out['OS-EXT-SRV-ATTR:host'] = instance.host
+            out['OS-EXT-SRV-ATTR:instance_name'] = instance.name
+            out['OS-EXT-SRV-ATTR:hypervisor_hostname'] = instance.node
+            if self._at('2.3'):
+                root = next((r for r in volumes if r.boot_index == 0), None)
+                out.update({
+                    'OS-EXT-SRV-ATTR:reservation_id': 'r-' +
+                    instance.uuid[:8],
+                    'OS-EXT-SRV-ATTR:launch_index': 0,
+                    'OS-EXT-SRV-ATTR:hostname': instance.hostname,
+                    'OS-EXT-SRV-ATTR:kernel_id': '',
+                    'OS-EXT-SRV-ATTR:ramdisk_id': '',
+                    'OS-EXT-SRV-ATTR:root_device_name':
+                        root.device_name if root else None,
+                    'OS-EXT-SRV-ATTR:user_data': None,
+                })
+        elif self._at('2.90'):
+            out['OS-EXT-SRV-ATTR:hostname'] = instance.hostname
+        if self._at('2.9'):
+            out['locked'] = bool(instance.locked)
+        if self._at('2.16') and self._allowed(policy.SHOW_HOST_STATUS,
+                                              instance):
+            out['host_status'] = self.host_status(instance)
+        if self._at('2.19'):
+            out['description'] = instance.display_description
+        if self._at('2.26'):
+            out['tags'] = []
+        if self._at('2.63'):
+            out['trusted_image_certificates'] = None
+        if self._at('2.73'):
+            out['locked_reason'] = None
+        return out
+
+    def host_status(self, instance):
+        if not instance.host:
+            return ''
+        if self._host_statuses is None:
+            self._host_statuses = compute_api.host_statuses(self.ctx)
+        return self._host_statuses.get(instance.host, 'UNKNOWN')
+
+    def _volume_attached(self, row):
+        item = {'id': row.volume_id}
+        if self._at('2.3'):
+            item['delete_on_termination'] = bool(row.delete_on_termination)
+        return item
+
+    def show(self, instance, volumes):
+        out = self.detail(instance, volumes)
+        if self._at('2.71'):
+            out['server_groups'] = []
+        return out
+
+
+class VolumeAttachmentView:
+    def __init__(self, req):
+        self.version = microversion.get(req)
+
+    def _at(self, version):
+        return self.version >= microversion.parse(version)
+
+    def item(self, instance, row):
+        out = {'volumeId': row.volume_id, 'serverId': instance.uuid,
+               'device': row.device_name}
+        if not self._at('2.89'):
+            out['id'] = row.volume_id
+        if self._at('2.70'):
+            out['tag'] = row.tag
+        if self._at('2.79'):
+            out['delete_on_termination'] = bool(row.delete_on_termination)
+        if self._at('2.89'):
+            out['attachment_id'] = row.attachment_id
+            out['bdm_uuid'] = row.uuid
+        return out

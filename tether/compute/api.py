@@ -1,0 +1,319 @@
+"""Business rules of the compute API (runs in the API process).
+
+Servers boot from volumes only. The volume service is called with the
+caller's token (its policies and tenancy decide what the caller may use),
+the compute hosts over RPC.
+"""
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import excutils
+from oslo_utils import uuidutils
+
+from tether.compute import flows
+from tether.compute import rpcapi as compute_rpcapi
+from tether.compute import scheduler
+from tether.compute import volume_client
+from tether.db.compute import block_devices as db_bdms
+from tether.db.compute import flavors as db_flavors
+from tether.db.compute import instance_actions as db_actions
+from tether.db.compute import instances as db_instances
+from tether.db.compute import services as db_services
+from tether import exception
+from tether.objects import fields
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+VmState = fields.VmState
+TaskState = fields.TaskState
+Action = fields.InstanceAction
+
+
+def scope(context):
+    """The project a caller is confined to (None: an admin sees all)."""
+    return None if context.is_admin else context.project_id
+
+
+def get(context, instance_uuid):
+    return db_instances.get(context, instance_uuid, scope(context))
+
+
+def get_any(context, instance_uuid):
+    """An instance of any project (external events, admins)."""
+    return db_instances.get(context, instance_uuid)
+
+
+def get_all(context, project_id=None, filters=None, marker=None,
+            limit=None, changes_since=None, deleted=False):
+    return db_instances.get_all(context, project_id, filters=filters,
+                                marker=marker, limit=limit,
+                                changes_since=changes_since,
+                                deleted=deleted)
+
+
+def host_statuses(context):
+    """{host: UP, DOWN or MAINTENANCE} of the compute services (2.16)."""
+    out = {}
+    for row in db_services.get_all(context,
+                                   binary=fields.ServiceBinary.COMPUTE):
+        if not db_services.is_up(row, CONF.service_down_time):
+            out[row.host] = 'DOWN'
+        elif row.disabled:
+            out[row.host] = 'MAINTENANCE'
+        else:
+            out[row.host] = 'UP'
+    return out
+
+
+def volumes_of(context, instances):
+    """{instance uuid: [block device rows]} for the server views."""
+    return db_bdms.get_by_instances(context, [i.uuid for i in instances])
+
+
+def volumes_of_instance(context, instance):
+    return db_bdms.get_by_instance(context, instance.uuid)
+
+
+# Create ---------------------------------------------------------------------
+
+def _flavor(context, flavor_ref):
+    try:
+        return db_flavors.get(context, str(flavor_ref))
+    except exception.FlavorNotFound as exc:
+        raise exception.InvalidInput(reason=str(exc))
+
+
+def _reserve_volume(client, volume_id, instance_uuid):
+    """An attachment (no connector yet) of an available volume."""
+    try:
+        volume = client.get_volume(volume_id)
+    except exception.VolumeNotFound:
+        raise exception.InvalidBDM(
+            reason='failed to get volume %s: it does not exist or '
+                   'belongs to another project.' % volume_id)
+    if volume['status'] != 'available':
+        raise exception.InvalidBDM(
+            reason='volume %s is %s; a server boots from an available '
+                   'volume.' % (volume_id, volume['status']))
+    try:
+        return volume, client.create_attachment(volume_id, instance_uuid)
+    except exception.VolumeAPIError as exc:
+        raise exception.InvalidBDM(
+            reason='volume %s cannot be attached: %s' % (volume_id, exc))
+
+
+def _release(client, attachments):
+    for attachment in attachments:
+        try:
+            client.delete_attachment(attachment['id'])
+        except exception.TetherException:
+            LOG.exception('Could not delete attachment %s', attachment['id'])
+
+
+def create(context, name, flavor_ref, block_devices, availability_zone=None,
+           metadata=None, description=None, hostname=None):
+    """Reserve the volumes, claim a host, record the server, build it.
+
+    ``block_devices`` are dicts with ``uuid``, ``boot_index``,
+    ``delete_on_termination``, ``tag``, ``device_name``, ``volume_size``.
+    """
+    flavor = _flavor(context, flavor_ref)
+    instance_uuid = uuidutils.generate_uuid()
+    client = volume_client.for_user(context)
+    attachments = []
+    rows = []
+    try:
+        for bdm in block_devices:
+            volume, attachment = _reserve_volume(client, bdm['uuid'],
+                                                 instance_uuid)
+            attachments.append(attachment)
+            rows.append(db_bdms.new_values(
+                bdm['uuid'], attachment_id=attachment['id'],
+                boot_index=bdm.get('boot_index'),
+                delete_on_termination=bool(
+                    bdm.get('delete_on_termination')),
+                tag=bdm.get('tag'), volume_size=volume['size'],
+                status=fields.BdmStatus.ATTACHING))
+        values = {
+            'uuid': instance_uuid, 'project_id': context.project_id,
+            'user_id': context.user_id, 'display_name': name,
+            'display_description': description,
+            'hostname': hostname or _hostname(name),
+            'availability_zone': (availability_zone or
+                                  CONF.default_availability_zone),
+            'flavor': db_flavors.snapshot(flavor),
+            'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
+            'vm_state': VmState.BUILDING,
+            'task_state': TaskState.SCHEDULING, 'power_state': 0,
+            'locked': False, 'metadata': metadata or {},
+            'deleted': False,
+        }
+        instance = db_instances.create_on_host(
+            context, values, rows,
+            scheduler.candidates(context, availability_zone),
+            db_actions.action_values(context, instance_uuid, Action.CREATE))
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _release(client, attachments)
+    if instance.host is None:
+        _release(client, attachments)
+        for row in db_bdms.get_by_instance(context, instance_uuid):
+            db_bdms.destroy(context, row.id)
+        exc = exception.NoValidHost(
+            reason='There are not enough hosts available: no compute '
+                   'service that is up and enabled%s has %d MiB and %d '
+                   'vCPUs free.' % (
+                       ' in zone %s' % availability_zone
+                       if availability_zone else '',
+                       flavor.memory_mb, flavor.vcpus))
+        return db_instances.update(
+            context, instance_uuid,
+            {'vm_state': VmState.ERROR, 'task_state': None,
+             'fault': flows.fault_of(exc)})
+    compute_rpcapi.get().build_and_run_instance(context, instance)
+    return instance
+
+
+def _hostname(name):
+    """A hostname made of a display name, as Nova sanitizes it."""
+    out = ''.join(c if c.isalnum() or c in '-.' else '-'
+                  for c in name.lower().strip())
+    out = out.strip('-.')[:63]
+    return out or 'server'
+
+
+def update(context, instance, values):
+    return db_instances.update(context, instance.uuid, values)
+
+
+# Delete and power -------------------------------------------------------------
+
+def delete(context, instance):
+    if instance.task_state == TaskState.DELETING:
+        LOG.info('Instance %s is already being deleted', instance.uuid)
+        return
+    others = tuple(s for s in TaskState.ALL if s != TaskState.DELETING)
+    instance = db_instances.update(
+        context, instance.uuid, {'task_state': TaskState.DELETING},
+        expected_task_state=others + (None,), action='delete')
+    db_actions.action_start(context, instance.uuid, Action.DELETE)
+    if instance.host is None:
+        # Never scheduled: nothing runs anywhere.
+        _release(volume_client.as_service(context),
+                 [{'id': row.attachment_id}
+                  for row in db_bdms.get_by_instance(context, instance.uuid)
+                  if row.attachment_id])
+        db_instances.soft_delete(context, instance.uuid)
+        return
+    compute_rpcapi.get().terminate_instance(context, instance)
+
+
+def _power(context, instance, action, vm_states, task_state, cast):
+    instance = db_instances.update(
+        context, instance.uuid, {'task_state': task_state},
+        expected_vm_state=vm_states, expected_task_state=None,
+        action=action)
+    db_actions.action_start(context, instance.uuid, action)
+    cast(context, instance)
+
+
+def start(context, instance):
+    _power(context, instance, Action.START, (VmState.STOPPED,),
+           TaskState.POWERING_ON, compute_rpcapi.get().start_instance)
+
+
+def stop(context, instance):
+    _power(context, instance, Action.STOP, (VmState.ACTIVE, VmState.ERROR),
+           TaskState.POWERING_OFF, compute_rpcapi.get().stop_instance)
+
+
+def reboot(context, instance, reboot_type):
+    if reboot_type == 'SOFT':
+        states, task = (VmState.ACTIVE,), TaskState.REBOOTING
+    else:
+        states = (VmState.ACTIVE, VmState.STOPPED, VmState.ERROR)
+        task = TaskState.REBOOTING_HARD
+
+    def cast(ctxt, inst):
+        compute_rpcapi.get().reboot_instance(ctxt, inst, reboot_type)
+    _power(context, instance, Action.REBOOT, states, task, cast)
+
+
+# Volumes --------------------------------------------------------------------
+
+_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
+
+
+def _check_volume_action(instance, action):
+    if instance.vm_state not in _ATTACHABLE_VM_STATES:
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+    if instance.task_state is not None:
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance.uuid, attr='task_state',
+            state=instance.task_state)
+
+
+def attach_volume(context, instance, volume_id, tag=None,
+                  delete_on_termination=False):
+    """Attach a volume to a server; returns its block device row."""
+    _check_volume_action(instance, 'attach_volume')
+    row = db_bdms.create(context, instance.uuid, db_bdms.new_values(
+        volume_id, tag=tag, delete_on_termination=delete_on_termination,
+        status=fields.BdmStatus.ATTACHING))
+    client = volume_client.for_user(context)
+    try:
+        volume = client.get_volume(volume_id)
+        if volume['status'] != 'available':
+            raise exception.InvalidVolume(
+                reason="volume %s is %s; only an available volume can be "
+                       "attached" % (volume_id, volume['status']))
+        try:
+            attachment = client.create_attachment(volume_id, instance.uuid)
+        except exception.VolumeAPIError as exc:
+            raise exception.InvalidVolume(reason=str(exc))
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            db_bdms.destroy(context, row.id)
+    db_bdms.update(context, row.id, {'attachment_id': attachment['id'],
+                                     'volume_size': volume['size']})
+    db_actions.action_start(context, instance.uuid, Action.ATTACH_VOLUME)
+    # A call: the answer names the device, and a failure (after which the
+    # compute host removed the row and the attachment) reaches the caller.
+    compute_rpcapi.get().attach_volume(context, instance, volume_id)
+    return db_bdms.get_by_volume(context, instance.uuid, volume_id)
+
+
+def detach_volume(context, instance, volume_id):
+    _check_volume_action(instance, 'detach_volume')
+    row = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    if row.boot_index == 0:
+        raise exception.InvalidVolume(
+            reason='volume %s is the root disk of server %s; it cannot be '
+                   'detached' % (volume_id, instance.uuid))
+    if not db_bdms.update(context, row.id,
+                          {'status': fields.BdmStatus.DETACHING},
+                          expected_status=fields.BdmStatus.ATTACHED):
+        raise exception.InvalidVolume(
+            reason='volume %s is %s on server %s; only an attached volume '
+                   'can be detached' % (volume_id, row.status,
+                                        instance.uuid))
+    db_actions.action_start(context, instance.uuid, Action.DETACH_VOLUME)
+    compute_rpcapi.get().detach_volume(context, instance, volume_id)
+
+
+# External events ------------------------------------------------------------
+
+def external_event(context, instance, name, tag):
+    """Act on one accepted event; returns nothing (codes are the API's)."""
+    if name == 'volume-extended':
+        db_actions.action_start(context, instance.uuid,
+                                Action.EXTEND_VOLUME)
+        compute_rpcapi.get().extend_volume(context, instance, tag)
+    else:
+        # tether has no networking and no power-update source: the event
+        # is accepted, as Nova accepts events it has nothing to do for.
+        LOG.info('Event %s for instance %s needs nothing of tether',
+                 name, instance.uuid)

@@ -1,0 +1,195 @@
+"""What the compute manager does to a server: build, delete, power.
+
+Plain functions of (context, host, instance, ...), where ``host`` is the
+:class:`~tether.compute.manager.ComputeManager` (its name, driver and
+volume client). Every state change is a conditional update naming the
+task_state it expects: a server deleted while it was being built loses
+the next update, and the build cleans up after itself.
+"""
+
+from oslo_log import log as logging
+from oslo_utils import excutils
+from oslo_utils import timeutils
+
+from tether.compute import volume_client
+from tether.db.compute import block_devices as db_bdms
+from tether.db.compute import instances as db_instances
+from tether.drivers.virt import driver as virt_driver
+from tether.drivers.virt.power_state import PowerState
+from tether import exception
+from tether.objects import fields
+
+LOG = logging.getLogger(__name__)
+GiB = 1024 ** 3
+
+VmState = fields.VmState
+TaskState = fields.TaskState
+
+
+def guest_spec(instance):
+    return virt_driver.Instance(uuid=instance.uuid, name=instance.name,
+                                memory_mb=instance.memory_mb,
+                                vcpus=instance.vcpus,
+                                display_name=instance.display_name)
+
+
+def fault_of(exc, code=500):
+    return {'code': code, 'message': str(exc)[:255] or type(exc).__name__,
+            'details': '%s: %s' % (type(exc).__name__, exc),
+            'created': timeutils.utcnow().strftime('%Y-%m-%dT%H:%M:%SZ')}
+
+
+def _release_volumes(context, client, instance_uuid):
+    """Delete the attachment of every volume of the instance and its row.
+
+    The volumes go back to ``available`` (the guest no longer uses them).
+    """
+    for bdm in db_bdms.get_by_instance(context, instance_uuid):
+        if bdm.attachment_id:
+            try:
+                client.delete_attachment(bdm.attachment_id)
+            except exception.TetherException:
+                LOG.exception('Could not delete attachment %s of volume %s '
+                              'of instance %s', bdm.attachment_id,
+                              bdm.volume_id, instance_uuid)
+                continue
+        db_bdms.destroy(context, bdm.id)
+
+
+def build(context, host, instance):
+    """Connect the volumes, start the guest, complete the attachments."""
+    client = volume_client.as_service(context)
+    spawned = False
+    try:
+        db_instances.update(
+            context, instance.uuid,
+            {'task_state': TaskState.BLOCK_DEVICE_MAPPING},
+            expected_task_state=TaskState.SCHEDULING, action='build')
+        connector = host.driver.get_volume_connector()
+        bdms = db_bdms.get_by_instance(context, instance.uuid)
+        infos = []
+        for bdm in bdms:
+            attachment = client.update_attachment(bdm.attachment_id,
+                                                  connector)
+            info = attachment['connection_info']
+            db_bdms.update(context, bdm.id, {'connection_info': info})
+            infos.append(info)
+        db_instances.update(
+            context, instance.uuid, {'task_state': TaskState.SPAWNING},
+            expected_task_state=TaskState.BLOCK_DEVICE_MAPPING,
+            action='build')
+        devices = host.driver.spawn(guest_spec(instance), infos)
+        spawned = True
+        for bdm, device in zip(bdms, devices):
+            client.complete_attachment(bdm.attachment_id)
+            db_bdms.update(context, bdm.id,
+                           {'device_name': device,
+                            'status': fields.BdmStatus.ATTACHED})
+        return db_instances.update(
+            context, instance.uuid,
+            {'vm_state': VmState.ACTIVE, 'task_state': None,
+             'power_state': PowerState.RUNNING,
+             'launched_at': timeutils.utcnow()},
+            expected_task_state=TaskState.SPAWNING, action='build')
+    except Exception as exc:
+        with excutils.save_and_reraise_exception() as ctxt:
+            deleting = _being_deleted(context, instance.uuid)
+            LOG.log(logging.INFO if deleting else logging.ERROR,
+                    'Build of instance %s stopped: %s', instance.uuid, exc)
+            if spawned:
+                host.driver.destroy(instance.uuid)
+            _release_volumes(context, client, instance.uuid)
+            if deleting:
+                # The delete that overtook the build finishes the job.
+                ctxt.reraise = False
+            else:
+                _set_error(context, instance.uuid, exc)
+
+
+def _being_deleted(context, instance_uuid):
+    try:
+        instance = db_instances.get(context, instance_uuid)
+    except exception.InstanceNotFound:
+        return True
+    return instance.task_state == TaskState.DELETING
+
+
+def _set_error(context, instance_uuid, exc):
+    try:
+        db_instances.update(
+            context, instance_uuid,
+            {'vm_state': VmState.ERROR, 'task_state': None,
+             'fault': fault_of(exc)},
+            expected_task_state=tuple(s for s in TaskState.ALL
+                                      if s != TaskState.DELETING) + (None,),
+            action='error')
+    except (exception.InstanceInvalidState, exception.InstanceNotFound):
+        pass
+
+
+def terminate(context, host, instance):
+    """Remove the guest, release (or delete) its volumes, mark it deleted."""
+    client = volume_client.as_service(context)
+    host.driver.destroy(instance.uuid)
+    doomed = [bdm.volume_id
+              for bdm in db_bdms.get_by_instance(context, instance.uuid)
+              if bdm.delete_on_termination]
+    _release_volumes(context, client, instance.uuid)
+    db_instances.soft_delete(context, instance.uuid)
+    for volume_id in doomed:
+        try:
+            client.delete_volume(volume_id)
+        except exception.TetherException:
+            LOG.exception('Could not delete volume %s of deleted instance '
+                          '%s (delete_on_termination)', volume_id,
+                          instance.uuid)
+
+
+def _finish_power(context, instance, values, task_state):
+    return db_instances.update(context, instance.uuid,
+                               dict(values, task_state=None),
+                               expected_task_state=task_state,
+                               action='power')
+
+
+def _fail_power(context, instance, task_state):
+    """Put a failed power action's task back; the state is libvirt's."""
+    try:
+        db_instances.update(context, instance.uuid, {'task_state': None},
+                            expected_task_state=task_state,
+                            action='power')
+    except (exception.InstanceInvalidState, exception.InstanceNotFound):
+        pass
+
+
+def start(context, host, instance):
+    try:
+        host.driver.power_on(instance.uuid)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _fail_power(context, instance, TaskState.POWERING_ON)
+    _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
+                                      'power_state': PowerState.RUNNING},
+                  TaskState.POWERING_ON)
+
+
+def stop(context, host, instance, timeout):
+    try:
+        host.driver.power_off(instance.uuid, timeout)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _fail_power(context, instance, TaskState.POWERING_OFF)
+    _finish_power(context, instance, {'vm_state': VmState.STOPPED,
+                                      'power_state': PowerState.SHUTDOWN},
+                  TaskState.POWERING_OFF)
+
+
+def reboot(context, host, instance, task_state):
+    try:
+        host.driver.reboot(instance.uuid)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _fail_power(context, instance, task_state)
+    _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
+                                      'power_state': PowerState.RUNNING},
+                  task_state)

@@ -1,0 +1,106 @@
+"""tether-compute's RPC endpoint for one hypervisor host."""
+
+from oslo_concurrency import lockutils
+from oslo_config import cfg
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from tether.compute import events
+from tether.compute import flows
+from tether.compute import recovery
+from tether.compute import volume_flows
+from tether.drivers.virt import driver as virt_driver
+from tether.objects import fields
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+# What this tether-compute can do, recorded in its service record; the
+# API reads it before asking a host for something newer.
+#
+# * 1 - boot from volume, power actions, volume attach/detach, extend
+SERVICE_VERSION = 1
+BINARY = fields.ServiceBinary.COMPUTE
+
+
+def _per_instance(fn):
+    """One operation at a time per instance on this host (a delete waits
+    for the build it overtook to clean up)."""
+    def wrapper(self, context, instance, *args, **kwargs):
+        with lockutils.lock('tether-instance-%s' % instance.uuid):
+            return fn(self, context, instance, *args, **kwargs)
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+class ComputeManager:
+    """Thin endpoint: each method records its event and runs one flow."""
+
+    target = messaging.Target(version='1.0')
+    RPC_API_VERSION = '1.0'
+
+    def __init__(self, host, driver=None):
+        self.host = host
+        self.driver = driver or virt_driver.load_driver(
+            CONF.compute_driver, CONF.libvirt, host)
+
+    def init_host(self, context):
+        self.driver.init_host()
+        count = recovery.reconcile(context, self)
+        if count:
+            LOG.info('%s: reconciled %d instances left mid-operation',
+                     self.host, count)
+
+    def _event(self, context, instance, name):
+        return events.recorded(context, instance.uuid, 'compute_' + name,
+                               self.host)
+
+    # RPC methods ------------------------------------------------------------
+
+    @_per_instance
+    def build_and_run_instance(self, context, instance):
+        with self._event(context, instance, '_do_build_and_run_instance'):
+            flows.build(context, self, instance)
+
+    @_per_instance
+    def terminate_instance(self, context, instance):
+        with self._event(context, instance, 'terminate_instance'):
+            flows.terminate(context, self, instance)
+
+    @_per_instance
+    def start_instance(self, context, instance):
+        with self._event(context, instance, 'start_instance'):
+            flows.start(context, self, instance)
+
+    @_per_instance
+    def stop_instance(self, context, instance):
+        with self._event(context, instance, 'stop_instance'):
+            flows.stop(context, self, instance, CONF.shutdown_timeout)
+
+    @_per_instance
+    def reboot_instance(self, context, instance, reboot_type):
+        with self._event(context, instance, 'reboot_instance'):
+            flows.reboot(context, self, instance, instance.task_state)
+
+    @_per_instance
+    def attach_volume(self, context, instance, volume_id):
+        with self._event(context, instance, 'attach_volume'):
+            return volume_flows.attach(context, self, instance, volume_id)
+
+    @_per_instance
+    def detach_volume(self, context, instance, volume_id):
+        with self._event(context, instance, 'detach_volume'):
+            volume_flows.detach(context, self, instance, volume_id)
+
+    @_per_instance
+    def extend_volume(self, context, instance, volume_id):
+        with self._event(context, instance, 'extend_volume'):
+            volume_flows.extend(context, self, instance, volume_id)
+
+    # The host -------------------------------------------------------------
+
+    def host_stats(self):
+        return self.driver.get_host_stats()
+
+    def traits(self):
+        return self.driver.get_traits()

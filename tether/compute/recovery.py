@@ -1,0 +1,126 @@
+"""What a starting tether-compute does with the work its last run left.
+
+Each instance of this host is compared with what libvirt reports:
+
+* a build that was interrupted is failed: the guest (if any) removed, the
+  volumes released, the instance put in ERROR with a fault that says so;
+* an interrupted delete is finished;
+* an interrupted power action is settled from the guest's power state;
+* a volume attach that was interrupted is undone, a detach finished;
+* otherwise vm_state and power_state follow the guest (a guest that
+  stopped while tether-compute was down is ``stopped``).
+
+Guests that belong to no instance of this host are left alone: a
+libvirt may be shared (tests, other tools).
+"""
+
+from oslo_log import log as logging
+
+from tether.compute import flows
+from tether.compute import volume_client
+from tether.compute import volume_flows
+from tether.db.compute import block_devices as db_bdms
+from tether.db.compute import instances as db_instances
+from tether.drivers.virt.power_state import PowerState
+from tether import exception
+from tether.objects import fields
+
+LOG = logging.getLogger(__name__)
+
+VmState = fields.VmState
+TaskState = fields.TaskState
+_BUILDING = (TaskState.SCHEDULING, TaskState.BLOCK_DEVICE_MAPPING,
+             TaskState.SPAWNING)
+
+
+class Interrupted(Exception):
+    """The fault of work a restart of tether-compute interrupted."""
+
+
+def _power_state(host, instance):
+    try:
+        return host.driver.get_info(instance.uuid).state
+    except exception.InstanceNotFound:
+        return None
+
+
+def _settle_power(context, host, instance, expected_task_state):
+    state = _power_state(host, instance)
+    if state is None:
+        values = {'vm_state': VmState.ERROR, 'power_state':
+                  PowerState.NOSTATE,
+                  'fault': flows.fault_of(Interrupted(
+                      'The guest of this server is gone from the '
+                      'hypervisor.'))}
+    elif state in (PowerState.RUNNING, PowerState.PAUSED):
+        values = {'vm_state': VmState.ACTIVE, 'power_state': state}
+    else:
+        values = {'vm_state': VmState.STOPPED, 'power_state': state}
+    if values['vm_state'] == instance.vm_state and \
+            values.get('power_state') == instance.power_state and \
+            expected_task_state is None:
+        return False
+    db_instances.update(context, instance.uuid,
+                        dict(values, task_state=None),
+                        expected_task_state=expected_task_state,
+                        action='reconcile')
+    return True
+
+
+def _reconcile_volumes(context, host, instance):
+    count = 0
+    for bdm in db_bdms.get_by_instance(context, instance.uuid):
+        if bdm.status == fields.BdmStatus.ATTACHING and bdm.boot_index != 0:
+            client = volume_client.as_service(context)
+            info = db_bdms.connection_info(bdm)
+            if info is not None:
+                try:
+                    host.driver.detach_volume(instance.uuid, info)
+                except (exception.VolumeNotAttached,
+                        exception.InstanceNotFound):
+                    pass
+            client.delete_attachment(bdm.attachment_id)
+            db_bdms.destroy(context, bdm.id)
+            count += 1
+        elif bdm.status == fields.BdmStatus.DETACHING:
+            volume_flows.detach(context, host, instance, bdm.volume_id)
+            count += 1
+    return count
+
+
+def reconcile_instance(context, host, instance):
+    """Settle one instance; True if anything changed."""
+    task = instance.task_state
+    if task == TaskState.DELETING:
+        flows.terminate(context, host, instance)
+        return True
+    if task in _BUILDING or instance.vm_state == VmState.BUILDING:
+        # build() cleans up and records the fault when its next
+        # conditional update fails; here nothing runs it any more.
+        host.driver.destroy(instance.uuid)
+        flows._release_volumes(context, volume_client.as_service(context),
+                               instance.uuid)
+        db_instances.update(
+            context, instance.uuid,
+            {'vm_state': VmState.ERROR, 'task_state': None,
+             'fault': flows.fault_of(Interrupted(
+                 'The build was interrupted by a restart of '
+                 'tether-compute on %s.' % host.host))},
+            expected_task_state=task, action='reconcile')
+        return True
+    changed = _reconcile_volumes(context, host, instance) > 0
+    if instance.vm_state == VmState.ERROR:
+        return changed
+    return _settle_power(context, host, instance, task) or changed
+
+
+def reconcile(context, host):
+    """Settle every instance of ``host``; the number that changed."""
+    count = 0
+    for instance in db_instances.get_by_host(context, host.host):
+        try:
+            if reconcile_instance(context, host, instance):
+                count += 1
+        except Exception:  # noqa: BLE001 - one instance never stops others
+            LOG.exception('Could not reconcile instance %s', instance.uuid)
+    return count

@@ -1,0 +1,46 @@
+"""Host selection for a new server, without Placement (API process).
+
+A host is a candidate if its tether-compute is up and enabled (and in the
+requested zone); its usable room is its memory and vCPUs times the
+allocation ratios, less the memory reserved for the host. The claim
+itself, which counts what the host already runs, is made when the
+instance is inserted (tether.db.compute.instances.create_on_host), so
+concurrent boots never overcommit a host.
+"""
+
+from oslo_config import cfg
+
+from tether.db.compute import services as db_services
+from tether.objects import fields
+
+CONF = cfg.CONF
+
+
+def candidates(context, availability_zone=None):
+    """``(service_id, host, node, memory_mb, vcpus)``, most memory first."""
+    found = []
+    for row in db_services.get_all(context,
+                                   binary=fields.ServiceBinary.COMPUTE):
+        if row.disabled or not db_services.is_up(row,
+                                                 CONF.service_down_time):
+            continue
+        zone = row.availability_zone or CONF.default_availability_zone
+        if availability_zone and zone != availability_zone:
+            continue
+        stats = db_services.stats(row)
+        memory_mb = int(stats.get('memory_mb', 0) *
+                        CONF.ram_allocation_ratio -
+                        CONF.reserved_host_memory_mb)
+        vcpus = int(stats.get('vcpus', 0) * CONF.cpu_allocation_ratio)
+        free = memory_mb - stats.get('memory_mb_used', 0)
+        found.append((free, (row.id, row.host, row.hypervisor_hostname,
+                             memory_mb, vcpus)))
+    found.sort(key=lambda item: -item[0])
+    return [candidate for _free, candidate in found]
+
+
+def service_version(context, host):
+    """The service version of the tether-compute of ``host`` (0 if none)."""
+    rows = db_services.get_all(context, binary=fields.ServiceBinary.COMPUTE,
+                               host=host)
+    return rows[0].version if rows else 0

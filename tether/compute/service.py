@@ -1,0 +1,91 @@
+"""A running tether-compute: the manager, its RPC server, its heartbeat."""
+
+import socket
+
+from oslo_config import cfg
+from oslo_log import log as logging
+import oslo_messaging as messaging
+
+from tether.compute import manager as compute_manager
+from tether.compute import rpcapi as compute_rpcapi
+from tether import context as t_context
+from tether.db.compute import instances as db_instances
+from tether.db.compute import services as db_services
+from tether import rpc
+from tether import service as t_service
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+
+def _host_ip():
+    try:
+        return socket.gethostbyname(CONF.host)
+    except OSError:
+        return '127.0.0.1'
+
+
+def _version_number(version):
+    major, minor, micro = (tuple(version) + (0, 0, 0))[:3]
+    return major * 1000000 + minor * 1000 + micro
+
+
+class ComputeService:
+    """Everything ``tether-compute`` runs (one per hypervisor host)."""
+
+    def __init__(self, driver=None):
+        self.host = CONF.host
+        self.manager = compute_manager.ComputeManager(self.host, driver)
+        self.context = t_context.get_admin_context()
+        self.service_id = None
+        self.server = None
+        self.periodics = []
+
+    def start(self):
+        self.manager.init_host(self.context)
+        stats = self.manager.host_stats()
+        record = db_services.register(
+            self.context, self.host, compute_manager.BINARY,
+            compute_rpcapi.TOPIC, CONF.default_availability_zone,
+            compute_manager.SERVICE_VERSION,
+            compute_rpcapi.ComputeAPI.RPC_API_VERSION,
+            hypervisor_hostname=stats.hostname, host_ip=_host_ip())
+        self.service_id = record.id
+        self.report()
+        target = messaging.Target(topic=compute_rpcapi.TOPIC,
+                                  server=self.host)
+        self.server = rpc.get_server(target, [self.manager])
+        self.server.start()
+        self.periodics = [t_service.Periodic('compute-heartbeat',
+                                             CONF.report_interval,
+                                             self.report)]
+        for p in self.periodics:
+            p.start()
+        LOG.info('Compute service %s started', self.host)
+
+    def report(self):
+        """Heartbeat with the host's capacity, usage and traits."""
+        stats = self.manager.host_stats()
+        used_mb, used_vcpus, count = db_instances.host_usage(self.context,
+                                                             self.host)
+        db_services.heartbeat(self.context, self.service_id, stats={
+            'memory_mb': stats.memory_mb,
+            'memory_mb_used': used_mb,
+            'memory_mb_free': stats.memory_mb_free,
+            'vcpus': stats.vcpus,
+            'vcpus_used': used_vcpus,
+            'running_vms': count,
+            'local_gb': 0,
+            'local_gb_used': 0,
+            'hypervisor_type': stats.hypervisor_type,
+            'hypervisor_version': _version_number(stats.hypervisor_version),
+            'cpu_info': {'arch': stats.cpu_arch},
+        }, traits=self.manager.traits())
+
+    def stop(self):
+        for p in self.periodics:
+            p.stop()
+        if self.server is not None:
+            self.server.stop()
+            self.server.wait()
+            self.server = None

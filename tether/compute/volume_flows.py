@@ -1,0 +1,99 @@
+"""What the compute manager does with a server's volumes: attach, detach,
+extend (plain functions, as in flows.py)."""
+
+from oslo_log import log as logging
+from oslo_utils import excutils
+
+from tether.compute import volume_client
+from tether.db.compute import block_devices as db_bdms
+from tether import exception
+from tether.objects import fields
+
+LOG = logging.getLogger(__name__)
+GiB = 1024 ** 3
+
+
+def attach(context, host, instance, volume_id):
+    """Connect a reserved attachment, hot-attach it, complete it.
+
+    The API made the row (``attaching``) and the attachment (reserved,
+    without a connector). Any failure removes what was done, the
+    attachment included: nothing stays ``reserved`` or ``attaching``.
+    Returns the device the guest sees.
+    """
+    client = volume_client.as_service(context)
+    bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    info = None
+    attached = False
+    try:
+        attachment = client.update_attachment(
+            bdm.attachment_id, host.driver.get_volume_connector())
+        info = attachment['connection_info']
+        db_bdms.update(context, bdm.id, {'connection_info': info})
+        device = host.driver.attach_volume(instance.uuid, info)
+        attached = True
+        client.complete_attachment(bdm.attachment_id)
+        db_bdms.update(context, bdm.id,
+                       {'device_name': device,
+                        'status': fields.BdmStatus.ATTACHED})
+        return device
+    except Exception as exc:
+        with excutils.save_and_reraise_exception():
+            LOG.error('Attach of volume %s to instance %s failed: %s',
+                      volume_id, instance.uuid, exc)
+            if attached:
+                try:
+                    host.driver.detach_volume(instance.uuid, info)
+                except exception.TetherException:
+                    LOG.exception('Could not detach volume %s again',
+                                  volume_id)
+            try:
+                client.delete_attachment(bdm.attachment_id)
+            except exception.TetherException:
+                LOG.exception('Could not delete attachment %s',
+                              bdm.attachment_id)
+            db_bdms.destroy(context, bdm.id)
+
+
+def detach(context, host, instance, volume_id):
+    """Hot-detach, then delete the attachment and the row."""
+    client = volume_client.as_service(context)
+    bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    info = db_bdms.connection_info(bdm)
+    try:
+        if info is not None:
+            try:
+                host.driver.detach_volume(instance.uuid, info)
+            except (exception.VolumeNotAttached,
+                    exception.InstanceNotFound):
+                LOG.info('Volume %s was not on the guest of %s any more',
+                         volume_id, instance.uuid)
+        client.delete_attachment(bdm.attachment_id)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            db_bdms.update(context, bdm.id,
+                           {'status': fields.BdmStatus.ATTACHED},
+                           expected_status=fields.BdmStatus.DETACHING)
+    db_bdms.destroy(context, bdm.id)
+
+
+def extend(context, host, instance, volume_id):
+    """Make the guest see the volume at the size the volume service says.
+
+    Returns the new size in GiB, or None when the guest was not running
+    (the size is recorded; QEMU reads it when the guest next starts).
+    """
+    client = volume_client.as_service(context)
+    bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    info = db_bdms.connection_info(bdm)
+    if info is None:
+        raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
+                                                 instance_id=instance.uuid)
+    size = int(client.get_volume(volume_id)['size'])
+    db_bdms.update(context, bdm.id, {'volume_size': size})
+    resized = host.driver.extend_volume(instance.uuid, info, size * GiB)
+    if not resized:
+        LOG.info('Instance %s is not running: volume %s will be seen at '
+                 '%d GiB when it starts', instance.uuid, volume_id, size)
+        return None
+    return size
