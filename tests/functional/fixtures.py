@@ -2,14 +2,18 @@
 
 import contextlib
 import os
+import shutil
 import uuid
 
 import openstack
 import requests
 from oslo_config import cfg
 
+from tests.functional import libvirt_fixture
 from tether.cmd import aio as aio_cmd
 from tether import conf as t_conf
+from tether import context as t_context
+from tether.db.compute import instances as db_instances
 from tether.db import session
 from tether import policies
 from tether import service
@@ -27,6 +31,13 @@ class AIO:
         # Heartbeats fast enough that a restarted backend is schedulable.
         CONF.set_override('report_interval', 1)
         self.state_dir = str(state_dir)
+        # QEMU (libvirt-qemu) must reach the volume files: pytest's
+        # temporary directories are closed to others.
+        libvirt_fixture.ensure_libvirt()
+        self.own_share_dir = libvirt_fixture.share_dir()
+        t_conf.register_backend_opts(CONF, aio_cmd.BACKEND)
+        CONF.set_override('nfs_shares', [self.own_share_dir],
+                          group=aio_cmd.BACKEND)
         self.impl = aio_cmd.AllInOne(self.state_dir, 0)
 
     def start(self):
@@ -38,9 +49,17 @@ class AIO:
 
     def stop(self):
         self.impl.stop()
+        self.remove_guests()
+        shutil.rmtree(self.own_share_dir, ignore_errors=True)
         session.VOLUME.reset()
         session.COMPUTE.reset()
         policies.reset()
+
+    def remove_guests(self):
+        """Remove the guests of every server this aio knows of."""
+        ctx = t_context.get_admin_context()
+        for instance in db_instances.get_all(ctx, deleted=None):
+            libvirt_fixture.remove_domains('instance-' + instance.uuid)
 
     @property
     def share_dir(self):

@@ -15,6 +15,7 @@ from oslo_log import log as logging
 from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
 from tether.cmd import common
+from tether.compute import service as compute_service
 from tether import conf as t_conf
 from tether.db import migration
 from tether import objects
@@ -25,9 +26,31 @@ CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 BACKEND = 'local'
 
+def _default_state_dir():
+    # QEMU runs as libvirt-qemu and must reach the volume files: root's
+    # home (0700) is out of its reach, /var/lib is not.
+    if os.geteuid() == 0:
+        return '/var/lib/tether-aio'
+    return platformdirs.user_data_dir('tether')
+
+
+def reachable_by_others(path):
+    """True if every directory above ``path`` lets others through (o+x)."""
+    path = os.path.abspath(path)
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
 cli_opts = [
     cfg.StrOpt('state-dir',
-               default=platformdirs.user_data_dir('tether'),
+               default=_default_state_dir(),
+               sample_default='/var/lib/tether-aio as root, else '
+                              '~/.local/share/tether',
                help='Directory holding the databases, shares and '
                     'clouds.yaml.'),
     cfg.PortOpt('volume-port', default=8776,
@@ -54,6 +77,14 @@ def configure(state_dir):
     t_conf.register_backend_opts(CONF, BACKEND)
     if not CONF[BACKEND].nfs_shares:
         CONF.set_override('nfs_shares', [share_dir], group=BACKEND)
+    share_dir = CONF[BACKEND].nfs_shares[0]
+    os.chmod(share_dir, 0o755)
+    if not reachable_by_others(share_dir):
+        LOG.warning('QEMU (user libvirt-qemu) cannot reach the volume files '
+                    'in %s: a directory above it is closed to others. '
+                    'Servers will fail to start; choose a --state-dir '
+                    'others can pass through (for example under '
+                    '/var/lib).', share_dir)
     CONF.set_override('volume_backend_name', BACKEND, group=BACKEND)
     return state_dir
 
@@ -97,6 +128,7 @@ class AllInOne:
         self.compute_port = compute_port
         self.volume_service = None
         self.volume_api = None
+        self.compute_service = None
         self.compute_api = None
 
     def start(self):
@@ -116,6 +148,8 @@ class AllInOne:
         self.volume_url = 'http://127.0.0.1:%d/v3' % self.volume_api.port
         CONF.set_override('endpoint_override', self.volume_url,
                           group='volume')
+        self.compute_service = compute_service.ComputeService()
+        self.compute_service.start()
         self.compute_api = common.WSGIServer(
             'compute-api', compute_app.build(CONF), '127.0.0.1',
             self.compute_port, CONF.osapi_compute_threads)
@@ -127,6 +161,8 @@ class AllInOne:
     def stop(self):
         if self.compute_api is not None:
             self.compute_api.stop()
+        if self.compute_service is not None:
+            self.compute_service.stop()
         if self.volume_api is not None:
             self.volume_api.stop()
         if self.volume_service is not None:

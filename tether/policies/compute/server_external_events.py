@@ -1,6 +1,15 @@
-"""Policy rules of the compute API: server_external_events (being written)."""
+"""Policy rules of /os-server-external-events (other services only)."""
 
-rules = []
+from tether.policies.compute import base
+
+CREATE = 'os_compute_api:os-server-external-events:create'
+
+rules = [
+    base.rule(CREATE, base.SERVICE_ROLE,
+              'Post events about servers (volume-extended, ...); meant '
+              'for other services such as the volume service.',
+              [('POST', '/os-server-external-events')]),
+]
 
 
 def list_rules():

@@ -1,9 +1,46 @@
-"""Handlers of /os-server-external-events."""
+"""Handlers of POST /os-server-external-events (from other services)."""
 
-from tether.api import fault
+from tether.api.compute.schemas import server_external_events as schema
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import api as compute_api
+from tether import exception
+from tether.policies.compute import server_external_events as policy
 
-# Placeholder while this module is written (same session).
+# Events that mean nothing without a tag naming the device or port.
+TAG_REQUIRED = ('volume-extended', 'power-update',
+                'accelerator-request-bound')
 
 
+def _accept(ctx, event):
+    """The event's response code (and act on it if it is 200)."""
+    name, tag = event['name'], event.get('tag')
+    try:
+        instance = compute_api.get_any(ctx, event['server_uuid'])
+    except exception.InstanceNotFound:
+        return 404
+    if name in TAG_REQUIRED and not tag:
+        return 400
+    if not instance.host:
+        return 422
+    compute_api.external_event(ctx, instance, name, tag)
+    return 200
+
+
+@validation.body(schema.CREATE, '2.1', '2.50')
+@validation.body(schema.CREATE_V2_51, '2.51', '2.75')
+@validation.body(schema.CREATE_V2_76, '2.76', '2.81')
+@validation.body(schema.CREATE_V2_82, '2.82')
 def create_external_events(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    ctx.can(policy.CREATE, {'project_id': ctx.project_id})
+    results = []
+    for event in req.validated['events']:
+        result = dict(event)
+        result.setdefault('status', 'completed')
+        result['code'] = _accept(ctx, event)
+        if result['code'] != 200:
+            result['status'] = 'failed'
+        results.append(result)
+    status = 200 if all(r['code'] == 200 for r in results) else 207
+    return wsgi.json_response({'events': results}, status=status)

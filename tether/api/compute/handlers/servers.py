@@ -1,29 +1,215 @@
 """Handlers of /servers: create, list, detail, show, update, delete."""
 
+from urllib import parse
+
+from oslo_utils import strutils
+from oslo_utils import timeutils
+
+from tether.api.compute.schemas import servers as schema
+from tether.api.compute import views
 from tether.api import fault
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import api as compute_api
+from tether.objects import fields
+from tether.policies.compute import servers as policy
 
-# Placeholder while this module is written (same session).
+
+def _target(instance):
+    return {'project_id': instance.project_id, 'user_id': instance.user_id}
 
 
+def load_server(req, action):
+    """The server of the URL, after the policy check of ``action``."""
+    instance = compute_api.get(req.context, req.urlvars['server_id'])
+    req.context.can(action, _target(instance))
+    return instance
+
+
+def _show(req, instance, status=200):
+    volumes = compute_api.volumes_of_instance(req.context, instance)
+    return wsgi.json_response(
+        {'server': views.ServerView(req).show(instance, volumes)},
+        status=status)
+
+
+# Create -----------------------------------------------------------------------
+
+def _block_devices(body):
+    devices = body['block_device_mapping_v2']
+    roots = [d for d in devices if str(d.get('boot_index')) == '0']
+    if len(roots) != 1:
+        raise fault.HTTPError(
+            400, 'Block Device Mapping is Invalid: exactly one '
+                 'block_device_mapping_v2 entry must have boot_index 0 '
+                 '(tether boots servers from volumes only).')
+    seen = set()
+    out = []
+    for device in devices:
+        if device['uuid'] in seen:
+            raise fault.HTTPError(
+                400, 'Block Device Mapping is Invalid: volume %s is '
+                     'given twice.' % device['uuid'])
+        seen.add(device['uuid'])
+        index = device.get('boot_index')
+        index = None if index is None or int(index) < 0 else int(index)
+        out.append({
+            'uuid': device['uuid'], 'boot_index': index,
+            'delete_on_termination': strutils.bool_from_string(
+                device.get('delete_on_termination', False)),
+            'tag': device.get('tag'),
+        })
+    return out
+
+
+@validation.body(schema.CREATE, '2.1', '2.18')
+@validation.body(schema.CREATE_V2_19, '2.19', '2.36')
+@validation.body(schema.CREATE_V2_37, '2.37', '2.41')
+@validation.body(schema.CREATE_V2_42, '2.42', '2.89')
+@validation.body(schema.CREATE_V2_90, '2.90')
+def create_server(req):
+    ctx = req.context
+    body = req.validated['server']
+    target = {'project_id': ctx.project_id, 'user_id': ctx.user_id}
+    ctx.can(policy.CREATE, target)
+    ctx.can(policy.CREATE_VOLUME, target)
+    zone = body.get('availability_zone')
+    if zone and ':' in zone:
+        raise fault.HTTPError(
+            400, 'Invalid input for field/attribute availability_zone. '
+                 'Value: %s. tether does not place servers on a named '
+                 'host; give a zone name.' % zone)
+    instance = compute_api.create(
+        ctx, body['name'], body['flavorRef'], _block_devices(body),
+        availability_zone=zone, metadata=body.get('metadata'),
+        description=body.get('description'),
+        hostname=body.get('hostname'))
+    view = views.ServerView(req)
+    server = {'id': instance.uuid,
+              'links': view.links('servers', instance.uuid,
+                                  instance.project_id),
+              'OS-DCF:diskConfig': body.get('OS-DCF:diskConfig', 'MANUAL')}
+    resp = wsgi.json_response({'server': server}, status=202)
+    resp.headers['Location'] = server['links'][0]['href']
+    return resp
+
+
+# List -------------------------------------------------------------------------
+
+def _search(req, all_projects_rule):
+    ctx = req.context
+    params = req.validated_query
+    all_projects = strutils.bool_from_string(params.get('all_tenants'),
+                                             default=False) \
+        if 'all_tenants' in params else False
+    project_id = ctx.project_id
+    if all_projects or params.get('project_id') or params.get('tenant_id'):
+        if ctx.can(all_projects_rule, {'project_id': ctx.project_id},
+                   fatal=False):
+            project_id = (params.get('project_id') or
+                          params.get('tenant_id') or None)
+    filters = {}
+    if 'name' in params:
+        filters['display_name'] = params['name']
+    if 'status' in params:
+        status = str(params['status']).upper()
+        states = fields.SERVER_STATUS_VM_STATES.get(status)
+        if states is None:
+            # Nova answers an unknown status with an empty list.
+            return None
+        filters['vm_state'] = states
+    if 'availability_zone' in params:
+        filters['availability_zone'] = params['availability_zone']
+    if 'host' in params and ctx.is_admin:
+        filters['host'] = params['host']
+    if 'uuid' in params:
+        filters['uuid'] = params['uuid']
+    changes_since = None
+    if 'changes-since' in params:
+        try:
+            changes_since = timeutils.normalize_time(
+                timeutils.parse_isotime(params['changes-since']))
+        except ValueError:
+            raise fault.HTTPError(
+                400, 'Invalid input for query parameters changes-since. '
+                     'Value: %s. It must be an ISO 8601 date and time.'
+                     % params['changes-since'])
+    deleted = False
+    if 'deleted' in params and ctx.is_admin:
+        deleted = strutils.bool_from_string(params['deleted'])
+    limit = int(params['limit']) if 'limit' in params else None
+    limit = min(limit, 1000) if limit is not None else 1000
+    instances = compute_api.get_all(
+        ctx, project_id, filters=filters, marker=params.get('marker'),
+        limit=limit, changes_since=changes_since,
+        deleted=None if changes_since and not deleted else deleted)
+    return instances, limit
+
+
+def _next_link(req, instances, limit):
+    if limit and len(instances) == limit:
+        query = dict(req.GET)
+        query['marker'] = instances[-1].uuid
+        return [{'rel': 'next',
+                 'href': '%s?%s' % (req.path_url, parse.urlencode(query))}]
+    return None
+
+
+def _list(req, detail):
+    rule = policy.DETAIL if detail else policy.INDEX
+    req.context.can(rule, {'project_id': req.context.project_id})
+    found = _search(req, policy.DETAIL_ALL_PROJECTS if detail
+                    else policy.INDEX_ALL_PROJECTS)
+    instances, limit = found if found else ([], None)
+    view = views.ServerView(req)
+    if detail:
+        volumes = compute_api.volumes_of(req.context, instances)
+        servers = [view.detail(i, volumes[i.uuid]) for i in instances]
+    else:
+        servers = [view.basic(i) for i in instances]
+    body = {'servers': servers}
+    links = _next_link(req, instances, limit)
+    if links:
+        body['servers_links'] = links
+    return wsgi.json_response(body)
+
+
+@validation.query(schema.LIST_QUERY)
 def list_servers(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _list(req, detail=False)
 
 
+@validation.query(schema.LIST_QUERY)
 def list_servers_detail(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _list(req, detail=True)
 
+
+# One server -------------------------------------------------------------------
 
 def show_server(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _show(req, load_server(req, policy.SHOW))
 
 
-def create_server(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
-
-
+@validation.body(schema.UPDATE, '2.1', '2.18')
+@validation.body(schema.UPDATE_V2_19, '2.19', '2.89')
+@validation.body(schema.UPDATE_V2_90, '2.90')
 def update_server(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    instance = load_server(req, policy.UPDATE)
+    body = req.validated['server']
+    values = {}
+    if 'name' in body:
+        values['display_name'] = body['name']
+    if 'description' in body:
+        values['display_description'] = body['description']
+    if 'hostname' in body:
+        values['hostname'] = body['hostname']
+    if values:
+        instance = compute_api.update(req.context, instance, values)
+    return _show(req, instance)
 
 
 def delete_server(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    instance = load_server(req, policy.DELETE)
+    compute_api.delete(req.context, instance)
+    return wsgi.empty_response(204)
+

@@ -1,21 +1,71 @@
-"""Handlers of /servers/{id}/os-volume_attachments."""
+"""Handlers of /servers/{id}/os-volume_attachments: list, show, attach,
+detach."""
 
-from tether.api import fault
+from oslo_utils import strutils
 
-# Placeholder while this module is written (same session).
+from tether.api.compute.handlers import servers
+from tether.api.compute.schemas import volume_attachments as schema
+from tether.api.compute import views
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import api as compute_api
+from tether import exception
+from tether.objects import fields
+from tether.policies.compute import volume_attachments as policy
 
 
+def _visible(rows):
+    """Attachments a caller sees: from the attach request on, as Nova
+    shows its block device mappings."""
+    return [r for r in rows if r.status != fields.BdmStatus.DETACHING or
+            r.attachment_id]
+
+
+@validation.query(schema.LIST_QUERY)
 def list_volume_attachments(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    instance = servers.load_server(req, policy.INDEX)
+    rows = _visible(compute_api.volumes_of_instance(req.context, instance))
+    params = req.validated_query
+    offset = int(params.get('offset', 0))
+    rows = rows[offset:]
+    if 'limit' in params:
+        rows = rows[:int(params['limit'])]
+    view = views.VolumeAttachmentView(req)
+    return wsgi.json_response(
+        {'volumeAttachments': [view.item(instance, r) for r in rows]})
 
 
-def create_volume_attachment(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+def _row(req, instance):
+    volume_id = req.urlvars['volume_id']
+    for row in compute_api.volumes_of_instance(req.context, instance):
+        if row.volume_id == volume_id:
+            return row
+    raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
+                                             instance_id=instance.uuid)
 
 
 def show_volume_attachment(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    instance = servers.load_server(req, policy.SHOW)
+    return wsgi.json_response({'volumeAttachment': views.VolumeAttachmentView(
+        req).item(instance, _row(req, instance))})
+
+
+@validation.body(schema.CREATE, '2.1', '2.48')
+@validation.body(schema.CREATE_V2_49, '2.49', '2.78')
+@validation.body(schema.CREATE_V2_79, '2.79')
+def create_volume_attachment(req):
+    instance = servers.load_server(req, policy.CREATE)
+    body = req.validated['volumeAttachment']
+    row = compute_api.attach_volume(
+        req.context, instance, body['volumeId'], tag=body.get('tag'),
+        delete_on_termination=strutils.bool_from_string(
+            body.get('delete_on_termination', False)))
+    return wsgi.json_response({'volumeAttachment': views.VolumeAttachmentView(
+        req).item(instance, row)})
 
 
 def delete_volume_attachment(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    instance = servers.load_server(req, policy.DELETE)
+    compute_api.detach_volume(req.context, instance,
+                              req.urlvars['volume_id'])
+    return wsgi.empty_response(202)
