@@ -7,6 +7,8 @@ from oslo_db import options as db_options
 from oslo_log import log as logging
 from oslo_policy import opts as policy_opts
 
+from tether import clients
+
 CONF = cfg.CONF
 
 default_opts = [
@@ -125,24 +127,16 @@ compute_opts = [
 compute_database_group = cfg.OptGroup(
     'compute_database', title='The compute service database')
 
-# How the compute service reaches the volume API (as Nova's [cinder]):
-# keystoneauth options registered by volume_client, plus these.
-volume_group = cfg.OptGroup('volume', title='The volume API, as compute '
-                                            'calls it')
-volume_client_opts = [
-    cfg.StrOpt('endpoint_override',
-               help='URL of the volume API (for example '
-                    'http://controller:8776/v3); by default it is found '
-                    'in the Keystone catalog.'),
-    cfg.StrOpt('catalog_info', default='block-storage',
-               help='Service type of the volume API in the catalog.'),
-    cfg.StrOpt('os_region_name', help='Region of the volume API.'),
-    cfg.StrOpt('noauth_token', default='tether-compute:service:admin,service',
-               help='With auth_strategy = noauth, the token the compute '
-                    'service sends as itself.'),
-    cfg.IntOpt('http_retries', default=3, min=0,
-               help='Retries of a volume API call that failed to connect.'),
-]
+# How each service reaches the other's API (as Nova's [cinder] and
+# Cinder's [nova]): keystoneauth options, plus these.
+volume_group = cfg.OptGroup('volume', title='The volume API, as the compute '
+                                            'service calls it')
+volume_client_opts = clients.peer_opts(
+    'block-storage', 'tether-compute:service:admin,service', 'volume API')
+compute_group = cfg.OptGroup('compute', title='The compute API, as the '
+                                              'volume service calls it')
+compute_client_opts = clients.peer_opts(
+    'compute', 'tether-volume:service:admin,service', 'compute API')
 
 aio_opts = [
     cfg.StrOpt('aio_transport_url', default='kombu+memory://localhost//',
@@ -183,8 +177,11 @@ CONF.register_opts(quota_opts)
 CONF.register_opts(compute_opts)
 CONF.register_group(compute_database_group)
 CONF.register_opts(db_options.database_opts, group=compute_database_group)
-CONF.register_group(volume_group)
-CONF.register_opts(volume_client_opts, group=volume_group)
+for _group, _opts in ((volume_group, volume_client_opts),
+                      (compute_group, compute_client_opts)):
+    CONF.register_group(_group)
+    CONF.register_opts(_opts, group=_group)
+    clients.register_keystoneauth_opts(CONF, _group.name)
 CONF.register_group(libvirt_group)
 CONF.register_opts(libvirt_opts, group=libvirt_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
@@ -219,5 +216,7 @@ def list_opts():
         ('backend', backend_opts),
         (libvirt_group, libvirt_opts),
         (compute_database_group, db_options.database_opts),
-        (volume_group, volume_client_opts),
+        (volume_group, volume_client_opts + clients.keystoneauth_opts()),
+        (compute_group,
+         compute_client_opts + clients.keystoneauth_opts()),
     ]

@@ -6,6 +6,7 @@ from tether import context as t_context
 from tether.objects import attachment as attachment_obj
 from tether.volume import attachment_state as state
 from tether.volume import attachments
+from tether.volume import compute_client
 
 
 @pytest.mark.parametrize('statuses,expected', [
@@ -23,15 +24,18 @@ def test_volume_status_follows_attachments(statuses, expected):
 
 
 class Compute:
-    """What the compute service would answer (outside tether's volume
-    service, so a stand-in here)."""
+    """What the compute API would answer: a stand-in for these pure rules
+    (the functional tests ask the real compute API)."""
 
     def __init__(self, uses):
         self.uses = uses
         self.asked = []
 
-    def uses_attachment(self, context, instance_uuid, attachment_id):
+    def uses_attachment(self, context, instance_uuid, attachment_id,
+                        volume_id):
         self.asked.append((instance_uuid, attachment_id))
+        if self.uses is None:
+            raise compute_client.ComputeUnavailable('connection refused')
         return self.uses
 
 
@@ -73,3 +77,8 @@ def test_nothing_in_a_guest_uses_it(instance, connection_info):
 
 def test_without_a_compute_service_the_delete_is_allowed():
     assert attachments.deletion_allowed(_ctx(['member']), _attachment())
+
+
+def test_when_the_compute_api_cannot_answer_the_delete_is_refused():
+    assert attachments.deletion_allowed(_ctx(['member']), _attachment(),
+                                        Compute(uses=None)) is False

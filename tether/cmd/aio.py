@@ -155,6 +155,8 @@ class AllInOne:
             self.compute_port, CONF.osapi_compute_threads)
         self.compute_api.start()
         self.compute_url = 'http://127.0.0.1:%d/v2.1' % self.compute_api.port
+        CONF.set_override('endpoint_override', self.compute_url,
+                          group='compute')
         self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
                                              self.compute_url)
 

@@ -3,25 +3,18 @@
 As Nova calls Cinder: the API process acts with the user's token (so the
 volume service's own policies and tenancy apply), the compute manager
 with the service's credentials (``[volume]``, a keystoneauth section like
-Nova's ``[cinder]``; with noauth, ``[volume] noauth_token``). Every call
-carries the request id of the request that caused it
-(``X-OpenStack-Request-ID``), so one boot can be followed in the logs of
-both services.
+Nova's ``[cinder]``; with noauth, ``[volume] noauth_token``); see
+tether.clients. Every call carries the request id of the request that
+caused it, so one boot can be followed in the logs of both services.
 """
 
-import threading
-
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import loading as ks_loading
-from keystoneauth1 import token_endpoint
-import openstack
 from openstack import exceptions as sdk_exc
-from oslo_config import cfg
 from oslo_log import log as logging
 
+from tether import clients
 from tether import exception
 
-CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
 # Every call names its microversion: 3.44 is what Nova uses for the
@@ -29,84 +22,18 @@ LOG = logging.getLogger(__name__)
 ATTACH_VERSION = '3.44'
 EXTEND_COMPLETION_VERSION = '3.71'
 
-
-def register_opts(conf=CONF):
-    ks_loading.register_session_conf_options(conf, 'volume')
-    ks_loading.register_auth_conf_options(conf, 'volume')
-
-
-def list_opts():
-    return (ks_loading.get_session_conf_options() +
-            ks_loading.get_auth_common_conf_options() +
-            ks_loading.get_auth_plugin_conf_options('password'))
-
-
-_service_lock = threading.Lock()
-_service_session = None
-
-
-def _connection(session=None, **kwargs):
-    kwargs.setdefault('region_name', CONF.volume.os_region_name)
-    if CONF.volume.endpoint_override:
-        kwargs['block_storage_endpoint_override'] = \
-            CONF.volume.endpoint_override
-    return openstack.connection.Connection(
-        session=session, block_storage_api_version='3',
-        connect_retries=CONF.volume.http_retries, **kwargs)
-
-
-def _keystone_session():
-    global _service_session
-    with _service_lock:
-        if _service_session is None:
-            auth = ks_loading.load_auth_from_conf_options(CONF, 'volume')
-            _service_session = ks_loading.load_session_from_conf_options(
-                CONF, 'volume', auth=auth)
-        return _service_session
-
-
-def _endpoint():
-    if CONF.volume.endpoint_override:
-        return CONF.volume.endpoint_override
-    return _keystone_session().get_endpoint(
-        service_type=CONF.volume.catalog_info, interface='public',
-        region_name=CONF.volume.os_region_name)
-
-
-def _token_connection(token, request_id):
-    endpoint = _endpoint()
-    if CONF.auth_strategy == 'noauth':
-        return _connection(auth_type='admin_token',
-                           auth={'token': token, 'endpoint': endpoint},
-                           block_storage_endpoint_override=endpoint,
-                           global_request_id=request_id)
-    from keystoneauth1 import session as ks_session
-    session = ks_session.Session(
-        auth=token_endpoint.Token(endpoint, token))
-    return _connection(session=session,
-                       block_storage_endpoint_override=endpoint,
-                       global_request_id=request_id)
-
-
-def _request_id(context):
-    return context.global_request_id or context.request_id
+PEER = clients.Peer('volume', 'block_storage', '3')
 
 
 def for_user(context):
     """A client acting with the token of the caller of ``context``."""
-    return VolumeClient(_token_connection(context.auth_token,
-                                          _request_id(context)))
+    return VolumeClient(PEER.with_token(context.auth_token,
+                                        clients.request_id(context)))
 
 
 def as_service(context):
     """A client acting with the compute service's own credentials."""
-    if CONF.auth_strategy == 'noauth':
-        conn = _token_connection(CONF.volume.noauth_token,
-                                 _request_id(context))
-    else:
-        conn = _connection(session=_keystone_session(),
-                           global_request_id=_request_id(context))
-    return VolumeClient(conn)
+    return VolumeClient(PEER.as_service(clients.request_id(context)))
 
 
 def _translate(exc, what):

@@ -21,6 +21,7 @@ from tether.objects import attachment as attachment_obj
 from tether.objects import volume as volume_obj
 from tether.volume import api as volume_api
 from tether.volume import attachment_state as state
+from tether.volume import compute_client
 from tether.volume import rpcapi
 
 CONF = cfg.CONF
@@ -259,10 +260,12 @@ def deletion_allowed(context, attachment, compute=None):
     Yes for a caller with a service role (the compute service deleting
     what it detached), and for an attachment without an instance or
     without connection info (nothing in a guest uses it). Otherwise only
-    the compute service knows whether the instance still uses it:
-    ``compute`` answers ``uses_attachment(context, instance_uuid,
-    attachment_id)``. tether has no compute service yet, so callers pass
-    none and the delete is allowed; see doc/source/attachments.rst.
+    the compute service knows whether the instance still uses it: it is
+    asked through its API (``compute`` is a
+    :class:`tether.volume.compute_client.ComputeClient`, or None when no
+    compute API is configured: then nothing can use the attachment). When
+    the compute API cannot answer, the delete is refused: a guest might
+    still write to the volume.
     """
     if _is_service(context):
         return True
@@ -270,8 +273,15 @@ def deletion_allowed(context, attachment, compute=None):
         return True
     if compute is None:
         return True
-    return not compute.uses_attachment(context, attachment.instance_uuid,
-                                       attachment.id)
+    try:
+        return not compute.uses_attachment(
+            context, attachment.instance_uuid, attachment.id,
+            attachment.volume_id)
+    except compute_client.ComputeUnavailable as exc:
+        LOG.warning('Cannot ask the compute API whether instance %s uses '
+                    'attachment %s: %s', attachment.instance_uuid,
+                    attachment.id, exc)
+        return False
 
 
 def _delete_connected(context, attachment, volume):

@@ -16,6 +16,7 @@ from tether.objects import fields
 from tether.policies import attachments as policy
 from tether.volume import api as volume_api
 from tether.volume import attachments as attachments_api
+from tether.volume import compute_client
 
 CONF = cfg.CONF
 # The connector is stored whole, as JSON, in a TEXT column (64 KiB on
@@ -153,7 +154,8 @@ def update_attachment(req):
 def delete_attachment(req):
     ctx = req.context
     attachment = load_attachment(req, policy.DELETE)
-    if not attachments_api.deletion_allowed(ctx, attachment):
+    if not attachments_api.deletion_allowed(
+            ctx, attachment, compute_client.as_service(ctx)):
         raise exception.AttachmentInUse(
             attachment_id=attachment.id,
             instance_uuid=attachment.instance_uuid)

@@ -1,0 +1,122 @@
+"""openstacksdk connections from one service to the other's REST API.
+
+A configuration group per peer (``[volume]`` in the compute service, like
+Nova's ``[cinder]``; ``[compute]`` in the volume service, like Cinder's
+``[nova]``) holds the keystoneauth session and auth options, an optional
+``endpoint_override`` and, for noauth deployments, the ``noauth_token``
+the service sends as itself. Every connection carries the request id of
+the request that caused the call (``X-OpenStack-Request-ID``).
+"""
+
+import threading
+
+from keystoneauth1 import loading as ks_loading
+from keystoneauth1 import session as ks_session
+from keystoneauth1 import token_endpoint
+import openstack
+from oslo_config import cfg
+
+CONF = cfg.CONF
+
+
+def peer_opts(catalog_type, noauth_token, what):
+    return [
+        cfg.StrOpt('endpoint_override',
+                   help='URL of the %s; by default it is found in the '
+                        'Keystone catalog.' % what),
+        cfg.StrOpt('catalog_info', default=catalog_type,
+                   help='Service type of the %s in the catalog.' % what),
+        cfg.StrOpt('os_region_name', help='Region of the %s.' % what),
+        cfg.StrOpt('noauth_token', default=noauth_token,
+                   help='With auth_strategy = noauth, the token this '
+                        'service sends as itself to the %s.' % what),
+        cfg.IntOpt('http_retries', default=3, min=0,
+                   help='Retries of a call to the %s that failed to '
+                        'connect.' % what),
+    ]
+
+
+def register_keystoneauth_opts(conf, group):
+    ks_loading.register_session_conf_options(conf, group)
+    ks_loading.register_auth_conf_options(conf, group)
+
+
+def keystoneauth_opts():
+    return (ks_loading.get_session_conf_options() +
+            ks_loading.get_auth_common_conf_options() +
+            ks_loading.get_auth_plugin_conf_options('password'))
+
+
+class Peer:
+    """How this service reaches one peer API (``group`` names its
+    options; ``service`` is the openstacksdk service attribute)."""
+
+    def __init__(self, group, service, api_version):
+        self.group = group
+        self.service = service
+        self.api_version = api_version
+        self._lock = threading.Lock()
+        self._session = None
+
+    @property
+    def conf(self):
+        return CONF[self.group]
+
+    def _keystone_session(self):
+        with self._lock:
+            if self._session is None:
+                auth = ks_loading.load_auth_from_conf_options(CONF,
+                                                              self.group)
+                self._session = ks_loading.load_session_from_conf_options(
+                    CONF, self.group, auth=auth)
+            return self._session
+
+    def endpoint(self):
+        if self.conf.endpoint_override:
+            return self.conf.endpoint_override
+        return self._keystone_session().get_endpoint(
+            service_type=self.conf.catalog_info, interface='public',
+            region_name=self.conf.os_region_name)
+
+    def configured(self):
+        """Whether this service knows how to reach the peer at all."""
+        if self.conf.endpoint_override:
+            return True
+        if CONF.auth_strategy == 'noauth':
+            return False
+        return bool(getattr(self.conf, 'auth_type', None))
+
+    def _connection(self, request_id, session=None, **kwargs):
+        kwargs['%s_api_version' % self.service] = self.api_version
+        if self.conf.endpoint_override:
+            kwargs['%s_endpoint_override' % self.service] = \
+                self.conf.endpoint_override
+        return openstack.connection.Connection(
+            session=session, region_name=self.conf.os_region_name,
+            connect_retries=self.conf.http_retries,
+            global_request_id=request_id, **kwargs)
+
+    def with_token(self, token, request_id):
+        """A connection acting with ``token`` (a caller's)."""
+        endpoint = self.endpoint()
+        if CONF.auth_strategy == 'noauth':
+            return self._connection(
+                request_id, auth_type='admin_token',
+                auth={'token': token, 'endpoint': endpoint},
+                **{'%s_endpoint_override' % self.service: endpoint})
+        session = ks_session.Session(
+            auth=token_endpoint.Token(endpoint, token))
+        return self._connection(
+            request_id, session=session,
+            **{'%s_endpoint_override' % self.service: endpoint})
+
+    def as_service(self, request_id):
+        """A connection acting with this service's own credentials."""
+        if CONF.auth_strategy == 'noauth':
+            return self.with_token(self.conf.noauth_token, request_id)
+        return self._connection(request_id,
+                                session=self._keystone_session())
+
+
+def request_id(context):
+    return context.global_request_id or context.request_id

@@ -1,0 +1,61 @@
+"""The volume service's calls to the compute API, through openstacksdk.
+
+With the service's own credentials (``[compute]``, a keystoneauth
+section like Cinder's ``[nova]``; see tether.clients).
+"""
+
+from keystoneauth1 import exceptions as ks_exc
+from openstack import exceptions as sdk_exc
+from oslo_log import log as logging
+
+from tether import clients
+
+LOG = logging.getLogger(__name__)
+
+PEER = clients.Peer('compute', 'compute', '2')
+# GET /servers/{id}/os-volume_attachments/{volume_id} names the
+# attachment from 2.89 (what Cinder uses for the same question).
+ATTACHMENT_ID_VERSION = '2.89'
+
+
+class ComputeUnavailable(Exception):
+    """The compute API could not answer."""
+
+
+class ComputeClient:
+    def __init__(self, conn):
+        self.proxy = conn.compute
+
+    def _request(self, method, url, version, body=None):
+        try:
+            return self.proxy.request(url, method, json=body,
+                                      microversion=version,
+                                      raise_exc=False)
+        except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
+            raise ComputeUnavailable(str(exc))
+
+    def uses_attachment(self, context, instance_uuid, attachment_id,
+                        volume_id):
+        """Whether the server still uses this attachment of the volume.
+
+        A server that does not exist, or has the volume through another
+        attachment (or not at all), does not use it.
+        """
+        resp = self._request(
+            'GET', '/servers/%s/os-volume_attachments/%s'
+            % (instance_uuid, volume_id), ATTACHMENT_ID_VERSION)
+        if resp.status_code == 404:
+            return False
+        if resp.status_code != 200:
+            raise ComputeUnavailable('GET %s answered %s: %s'
+                                     % (resp.url, resp.status_code,
+                                        resp.text[:200]))
+        found = resp.json()['volumeAttachment'].get('attachment_id')
+        return found == attachment_id
+
+
+def as_service(context):
+    """A client of the compute API, or None if none is configured."""
+    if not PEER.configured():
+        return None
+    return ComputeClient(PEER.as_service(clients.request_id(context)))
