@@ -1,72 +1,95 @@
-"""The volume database: migrations walk up, and agree with the models."""
+"""The volume and compute databases: migrations walk up, agree with the
+models, and tether-manage runs them (as upstream, no downgrades)."""
 
 import pprint
 import subprocess
 import sys
 
+import pytest
 import sqlalchemy as sa
 from alembic import command as alembic_command
 from alembic import migration as alembic_migration
 from alembic import script as alembic_script
 from alembic.autogenerate import compare_metadata
 
+from tether.db.compute import models as compute_models
 from tether.db import migration
-from tether.db import models
+from tether.db import models as volume_models
+
+MODELS = {'volume': volume_models, 'compute': compute_models}
+DATABASES = pytest.mark.parametrize('database', sorted(MODELS))
 
 
-def _engine(tmp_path, name='volume.sqlite'):
+def _engine(tmp_path, name='test.sqlite'):
     return sa.create_engine('sqlite:///%s' % (tmp_path / name))
 
 
-def _revisions():
+def _revisions(database):
     """Every revision from the first to head."""
-    config = migration._alembic_config(None)
+    config = migration._alembic_config(None, database)
     scripts = alembic_script.ScriptDirectory.from_config(config)
     return [s.revision for s in reversed(list(scripts.walk_revisions()))]
 
 
-def test_migrations_walk_up_one_by_one(tmp_path):
+@DATABASES
+def test_migrations_walk_up_one_by_one(tmp_path, database):
     engine = _engine(tmp_path)
-    revisions = _revisions()
+    revisions = _revisions(database)
     assert revisions, 'no migrations found'
-    assert migration.db_version(engine) is None
+    assert migration.db_version(engine, database) is None
     for revision in revisions:
         with engine.begin() as conn:
-            alembic_command.upgrade(migration._alembic_config(conn),
-                                    revision)
-        assert migration.db_version(engine) == revision
+            alembic_command.upgrade(
+                migration._alembic_config(conn, database), revision)
+        assert migration.db_version(engine, database) == revision
     tables = set(sa.inspect(engine).get_table_names())
-    assert set(models.Base.metadata.tables) <= tables
+    assert set(MODELS[database].Base.metadata.tables) <= tables
     # Running it again at head changes nothing.
-    migration.db_sync(engine=engine)
-    assert migration.db_version(engine) == revisions[-1]
+    migration.db_sync(engine=engine, database=database)
+    assert migration.db_version(engine, database) == revisions[-1]
 
 
 def test_initial_migration_creates_the_default_volume_type(tmp_path):
     engine = _engine(tmp_path)
-    migration.db_sync(engine=engine)
+    migration.db_sync(engine=engine, database='volume')
     with engine.connect() as conn:
         names = conn.execute(sa.text('SELECT name FROM volume_types'))
         assert '__DEFAULT__' in {n for (n,) in names}
 
 
-def test_models_match_migrations(tmp_path):
+def test_initial_migration_seeds_small_flavors(tmp_path):
     engine = _engine(tmp_path)
-    migration.db_sync(engine=engine)
+    migration.db_sync(engine=engine, database='compute')
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text(
+            'SELECT flavorid, name, memory_mb, vcpus FROM flavors '
+            'ORDER BY memory_mb')).all()
+    assert [tuple(r) for r in rows] == [('1', 'm1.nano', 64, 1),
+                                        ('2', 'm1.micro', 128, 1),
+                                        ('3', 'm1.small', 256, 1)]
+
+
+@DATABASES
+def test_models_match_migrations(tmp_path, database):
+    engine = _engine(tmp_path)
+    migration.db_sync(engine=engine, database=database)
     with engine.connect() as conn:
         context = alembic_migration.MigrationContext.configure(
             conn, opts={'compare_type': True,
-                        'compare_server_default': True})
-        diff = compare_metadata(context, models.Base.metadata)
+                        'render_as_batch': True})
+        diff = compare_metadata(context, MODELS[database].Base.metadata)
     assert diff == [], pprint.pformat(diff)
 
 
 def test_tether_manage_db_sync_and_version(tmp_path):
-    db = tmp_path / 'manage.sqlite'
+    volume_db = tmp_path / 'volume.sqlite'
+    compute_db = tmp_path / 'compute.sqlite'
     config = tmp_path / 'tether.conf'
-    config.write_text('[DEFAULT]\nstate_path = %s\n\n[database]\n'
-                      'connection = sqlite:///%s\n' % (tmp_path, db))
-    head = _revisions()[-1]
+    config.write_text(
+        '[DEFAULT]\nstate_path = %s\n\n[database]\nconnection = '
+        'sqlite:///%s\n\n[compute_database]\nconnection = sqlite:///%s\n'
+        % (tmp_path, volume_db, compute_db))
+    heads = {db: _revisions(db)[-1] for db in MODELS}
 
     def manage(*args):
         return subprocess.run(
@@ -77,14 +100,26 @@ def test_tether_manage_db_sync_and_version(tmp_path):
             + list(args),
             capture_output=True, text=True, timeout=60)
 
-    def last_line(result):
-        # oslo.log writes to stdout too; the answer is the last line.
+    def lines(result):
+        # oslo.log writes to stderr; the answers are on stdout.
         assert result.returncode == 0, result.stdout + result.stderr
-        return result.stdout.strip().splitlines()[-1]
+        return result.stdout.strip().splitlines()
 
-    assert last_line(manage('db', 'version')) == 'None'
-    assert last_line(manage('db', 'sync')) == \
-        'Database is at revision %s' % head
-    assert last_line(manage('db', 'version')) == head
+    assert lines(manage('db', 'version')) == ['None']
+    assert lines(manage('db', 'sync')) == [
+        'The volume database is at revision %s' % heads['volume']]
+    assert lines(manage('db', 'version')) == [heads['volume']]
+    assert lines(manage('db', 'version', '--database', 'compute')) == \
+        ['None']
+    assert lines(manage('db', 'sync', '--database', 'all')) == [
+        'The compute database is at revision %s' % heads['compute'],
+        'The volume database is at revision %s' % heads['volume']]
+    assert lines(manage('db', 'version', '--database', 'all')) == [
+        'compute: %s' % heads['compute'], 'volume: %s' % heads['volume']]
     assert 'volumes' in sa.inspect(
-        sa.create_engine('sqlite:///%s' % db)).get_table_names()
+        sa.create_engine('sqlite:///%s' % volume_db)).get_table_names()
+    assert 'instances' in sa.inspect(
+        sa.create_engine('sqlite:///%s' % compute_db)).get_table_names()
+    result = manage('db', 'sync', '--database', 'nova')
+    assert result.returncode != 0
+    assert 'nova' in result.stderr

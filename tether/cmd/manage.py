@@ -7,30 +7,57 @@ from oslo_config import cfg
 from tether.cmd import common
 from tether import context as t_context
 from tether.db import migration
+from tether.db.compute import services as db_compute_services
 from tether.db import services as db_services
 
 CONF = cfg.CONF
 
 
+def _databases(args):
+    return (sorted(migration.DATABASES) if args.service_db == 'all'
+            else [args.service_db])
+
+
 def db_sync(args):
-    migration.db_sync(args.version or 'head')
-    print('Database is at revision %s' % migration.db_version())
+    for database in _databases(args):
+        migration.db_sync(args.version or 'head', database=database)
+        print('The %s database is at revision %s'
+              % (database, migration.db_version(database=database)))
 
 
 def db_version(args):
-    print(migration.db_version() or 'None')
+    for database in _databases(args):
+        version = migration.db_version(database=database) or 'None'
+        if args.service_db == 'all':
+            print('%s: %s' % (database, version))
+        else:
+            print(version)
 
 
 def service_list(args):
     ctx = t_context.get_admin_context()
     fmt = '%-16s %-32s %-8s %-9s %-6s %s'
     print(fmt % ('Binary', 'Host', 'Zone', 'Status', 'State', 'Updated At'))
-    for s in db_services.get_all(ctx):
-        up = db_services.is_up(s, CONF.service_down_time)
+    rows = []
+    if args.service_db in ('volume', 'all'):
+        rows += [(s, db_services.is_up(s, CONF.service_down_time))
+                 for s in db_services.get_all(ctx)]
+    if args.service_db in ('compute', 'all'):
+        rows += [(s, db_compute_services.is_up(s, CONF.service_down_time))
+                 for s in db_compute_services.get_all(ctx)]
+    for s, up in rows:
         print(fmt % (s.binary, s.host, s.availability_zone or '',
                      'disabled' if s.disabled else 'enabled',
                      ':-)' if up else 'XXX',
                      s.heartbeat_at))
+
+
+def _database_arg(parser, default):
+    parser.add_argument(
+        '--database', dest='service_db',
+        choices=sorted(migration.DATABASES) + ['all'], default=default,
+        help='the service database: volume ([database]), compute '
+             '([compute_database]) or all (default: %s)' % default)
 
 
 def _add_commands(subparsers):
@@ -38,12 +65,15 @@ def _add_commands(subparsers):
     db_sub = db.add_subparsers(dest='action')
     sync = db_sub.add_parser('sync', help='upgrade the database schema')
     sync.add_argument('version', nargs='?', default=None)
+    _database_arg(sync, 'volume')
     sync.set_defaults(func=db_sync)
     version = db_sub.add_parser('version', help='show the schema revision')
+    _database_arg(version, 'volume')
     version.set_defaults(func=db_version)
     service = subparsers.add_parser('service', help='service records')
     service_sub = service.add_subparsers(dest='action')
     lst = service_sub.add_parser('list', help='list services')
+    _database_arg(lst, 'all')
     lst.set_defaults(func=service_list)
 
 

@@ -1,0 +1,25 @@
+"""tether-compute-api: the compute API on the built-in threaded server."""
+
+import sys
+
+from oslo_config import cfg
+
+from tether.api.compute import app
+from tether.cmd import common
+from tether import rpc
+
+CONF = cfg.CONF
+
+
+def main(argv=None):
+    common.parse_args(sys.argv[1:] if argv is None else argv,
+                      'The tether compute API')
+    rpc.init(CONF)
+    server = common.WSGIServer('compute-api', app.build(CONF),
+                               CONF.osapi_compute_listen,
+                               CONF.osapi_compute_listen_port,
+                               CONF.osapi_compute_threads)
+    server.start()
+    common.wait_for_signal()
+    server.stop()
+    rpc.cleanup()
