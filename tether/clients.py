@@ -4,9 +4,15 @@ A configuration group per peer (``[volume]`` in the compute service, like
 Nova's ``[cinder]``; ``[compute]`` in the volume service, like Cinder's
 ``[nova]``) holds the keystoneauth session and auth options, an optional
 ``endpoint_override`` and, for noauth deployments, the ``noauth_token``
-the service sends as itself. Every connection carries the request id of
-the request that caused the call (``X-OpenStack-Request-ID``).
+the service sends as itself. Every call carries the request id of the
+request that caused it (``X-OpenStack-Request-ID``): pass it to each
+request as ``global_request_id``.
+
+Connections are kept and shared between threads, one per token: opening
+one costs a version discovery request to the peer.
 """
+
+import collections
 
 import threading
 
@@ -51,12 +57,17 @@ class Peer:
     """How this service reaches one peer API (``group`` names its
     options; ``service`` is the openstacksdk service attribute)."""
 
+    # Connections kept for callers' tokens (the least recently used goes).
+    MAX_TOKEN_CONNECTIONS = 128
+
     def __init__(self, group, service, api_version):
         self.group = group
         self.service = service
         self.api_version = api_version
         self._lock = threading.Lock()
         self._session = None
+        self._service_connection = None
+        self._token_connections = collections.OrderedDict()
 
     @property
     def conf(self):
@@ -86,36 +97,58 @@ class Peer:
             return False
         return bool(getattr(self.conf, 'auth_type', None))
 
-    def _connection(self, request_id, session=None, **kwargs):
+    def _connection(self, session=None, **kwargs):
         kwargs['%s_api_version' % self.service] = self.api_version
         if self.conf.endpoint_override:
             kwargs['%s_endpoint_override' % self.service] = \
                 self.conf.endpoint_override
         return openstack.connection.Connection(
             session=session, region_name=self.conf.os_region_name,
-            connect_retries=self.conf.http_retries,
-            global_request_id=request_id, **kwargs)
+            connect_retries=self.conf.http_retries, **kwargs)
 
-    def with_token(self, token, request_id):
-        """A connection acting with ``token`` (a caller's)."""
+    def _new_token_connection(self, token):
         endpoint = self.endpoint()
         if CONF.auth_strategy == 'noauth':
             return self._connection(
-                request_id, auth_type='admin_token',
+                auth_type='admin_token',
                 auth={'token': token, 'endpoint': endpoint},
                 **{'%s_endpoint_override' % self.service: endpoint})
         session = ks_session.Session(
             auth=token_endpoint.Token(endpoint, token))
         return self._connection(
-            request_id, session=session,
+            session=session,
             **{'%s_endpoint_override' % self.service: endpoint})
 
-    def as_service(self, request_id):
-        """A connection acting with this service's own credentials."""
+    def with_token(self, token):
+        """The proxy of a connection acting with ``token`` (a caller's)."""
+        with self._lock:
+            conn = self._token_connections.pop(token, None)
+        if conn is None:
+            conn = self._new_token_connection(token)
+        with self._lock:
+            self._token_connections[token] = conn
+            while len(self._token_connections) > self.MAX_TOKEN_CONNECTIONS:
+                self._token_connections.popitem(last=False)
+        return getattr(conn, self.service)
+
+    def as_service(self):
+        """The proxy of a connection acting with this service's own
+        credentials."""
         if CONF.auth_strategy == 'noauth':
-            return self.with_token(self.conf.noauth_token, request_id)
-        return self._connection(request_id,
-                                session=self._keystone_session())
+            return self.with_token(self.conf.noauth_token)
+        if self._service_connection is None:
+            conn = self._connection(session=self._keystone_session())
+            with self._lock:
+                if self._service_connection is None:
+                    self._service_connection = conn
+        return getattr(self._service_connection, self.service)
+
+    def reset(self):
+        """Forget every connection (the configuration changed)."""
+        with self._lock:
+            self._session = None
+            self._service_connection = None
+            self._token_connections.clear()
 
 
 def request_id(context):

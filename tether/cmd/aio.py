@@ -16,11 +16,13 @@ from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
 from tether.cmd import common
 from tether.compute import service as compute_service
+from tether.compute import volume_client
 from tether import conf as t_conf
 from tether.db import migration
 from tether import objects
 from tether import rpc
 from tether import service
+from tether.volume import compute_client
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -148,6 +150,7 @@ class AllInOne:
         self.volume_url = 'http://127.0.0.1:%d/v3' % self.volume_api.port
         CONF.set_override('endpoint_override', self.volume_url,
                           group='volume')
+        volume_client.PEER.reset()
         self.compute_service = compute_service.ComputeService()
         self.compute_service.start()
         self.compute_api = common.WSGIServer(
@@ -157,6 +160,7 @@ class AllInOne:
         self.compute_url = 'http://127.0.0.1:%d/v2.1' % self.compute_api.port
         CONF.set_override('endpoint_override', self.compute_url,
                           group='compute')
+        compute_client.PEER.reset()
         self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
                                              self.compute_url)
 

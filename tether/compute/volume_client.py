@@ -27,13 +27,13 @@ PEER = clients.Peer('volume', 'block_storage', '3')
 
 def for_user(context):
     """A client acting with the token of the caller of ``context``."""
-    return VolumeClient(PEER.with_token(context.auth_token,
-                                        clients.request_id(context)))
+    return VolumeClient(PEER.with_token(context.auth_token),
+                        clients.request_id(context))
 
 
 def as_service(context):
     """A client acting with the compute service's own credentials."""
-    return VolumeClient(PEER.as_service(clients.request_id(context)))
+    return VolumeClient(PEER.as_service(), clients.request_id(context))
 
 
 def _translate(exc, what):
@@ -49,9 +49,9 @@ class VolumeClient:
     """The calls compute makes, with the volume API's errors translated:
     VolumeNotFound for 404, VolumeAPIError (with ``status``) otherwise."""
 
-    def __init__(self, conn):
-        self.conn = conn
-        self.proxy = conn.block_storage
+    def __init__(self, proxy, request_id):
+        self.proxy = proxy
+        self.request_id = request_id
 
     def _call(self, what, fn, *args, **kwargs):
         try:
@@ -66,6 +66,7 @@ class VolumeClient:
         def call():
             resp = self.proxy.request(url, method, json=body,
                                       microversion=version,
+                                      global_request_id=self.request_id,
                                       raise_exc=False)
             sdk_exc.raise_from_response(resp)
             return resp.json() if resp.content else None

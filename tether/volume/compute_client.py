@@ -23,13 +23,15 @@ class ComputeUnavailable(Exception):
 
 
 class ComputeClient:
-    def __init__(self, conn):
-        self.proxy = conn.compute
+    def __init__(self, proxy, request_id):
+        self.proxy = proxy
+        self.request_id = request_id
 
     def _request(self, method, url, version, body=None):
         try:
             return self.proxy.request(url, method, json=body,
                                       microversion=version,
+                                      global_request_id=self.request_id,
                                       raise_exc=False)
         except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
             raise ComputeUnavailable(str(exc))
@@ -58,4 +60,4 @@ def as_service(context):
     """A client of the compute API, or None if none is configured."""
     if not PEER.configured():
         return None
-    return ComputeClient(PEER.as_service(clients.request_id(context)))
+    return ComputeClient(PEER.as_service(), clients.request_id(context))
