@@ -1,25 +1,171 @@
 """Handlers of /flavors: list, detail, show, create, delete."""
 
+import math
+from urllib import parse
+
+from oslo_config import cfg
+from oslo_utils import strutils
+
+from tether.api.compute import paging
+from tether.api.compute.schemas import flavors as schema
 from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import flavors as compute_flavors
+from tether.policies.compute import flavors as policy
 
-# Placeholder while this module is written (same session).
+CONF = cfg.CONF
+
+EPHEMERAL = 'OS-FLV-EXT-DATA:ephemeral'
+DISABLED = 'OS-FLV-DISABLED:disabled'
+IS_PUBLIC = 'os-flavor-access:is_public'
+# The largest value of a single-precision float column (Nova's limit).
+RXTX_FACTOR_MAX = 3.40282e+38
 
 
+class FlavorView:
+    """Flavors as JSON at the request's microversion."""
+
+    def __init__(self, req):
+        ctx = req.context
+        self.req = req
+        self.with_description = microversion.at_least(req, '2.55')
+        self.swap_as_int = microversion.at_least(req, '2.75')
+        self.with_specs = (microversion.at_least(req, '2.61') and ctx.can(
+            policy.EXTRA_SPECS_INDEX, {'project_id': ctx.project_id},
+            fatal=False))
+
+    def links(self, flavorid):
+        # The project is in the links when it was in the URL (Nova).
+        project = self.req.urlvars.get('project_id')
+        path = '%s/flavors/%s' % ('/' + project if project else '',
+                                  parse.quote(flavorid, safe=''))
+        root = self.req.application_url
+        return [{'rel': 'self', 'href': root + '/v2.1' + path},
+                {'rel': 'bookmark', 'href': root + path}]
+
+    def basic(self, flavor):
+        out = {'id': flavor.flavorid, 'name': flavor.name,
+               'links': self.links(flavor.flavorid)}
+        if self.with_description:
+            out['description'] = flavor.description
+        return out
+
+    def detail(self, flavor):
+        out = self.basic(flavor)
+        out.update({
+            'ram': flavor.memory_mb,
+            'vcpus': flavor.vcpus,
+            'disk': flavor.root_gb,
+            EPHEMERAL: flavor.ephemeral_gb,
+            DISABLED: flavor.disabled,
+            # Before 2.75 no swap is "", as Nova has it.
+            'swap': flavor.swap if flavor.swap or self.swap_as_int else '',
+            'rxtx_factor': flavor.rxtx_factor,
+            IS_PUBLIC: flavor.is_public,
+        })
+        if self.with_specs:
+            out['extra_specs'] = compute_flavors.extra_specs(flavor)
+        return out
+
+
+def _one(req, flavor):
+    return wsgi.json_response({'flavor': FlavorView(req).detail(flavor)})
+
+
+def _is_public(value):
+    if value is None:
+        return True
+    if str(value).lower() == 'none':
+        return None
+    return strutils.bool_from_string(value, strict=True)
+
+
+def _list(req, detail):
+    params = req.validated_query
+    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
+                CONF.osapi_max_limit)
+    flavors = compute_flavors.get_all(
+        req.context, is_public=_is_public(params.get('is_public')),
+        min_memory_mb=(int(params['minRam']) if 'minRam' in params
+                       else None),
+        min_root_gb=(int(params['minDisk']) if 'minDisk' in params
+                     else None),
+        sort_key=params.get('sort_key', 'flavorid'),
+        sort_dir=params.get('sort_dir', 'asc'),
+        limit=limit, marker=params.get('marker'))
+    view = FlavorView(req)
+    body = {'flavors': [view.detail(f) if detail else view.basic(f)
+                        for f in flavors]}
+    links = paging.next_link(req, limit, len(flavors),
+                             flavors[-1].flavorid if flavors else None)
+    if links:
+        body['flavors_links'] = links
+    return wsgi.json_response(body)
+
+
+@validation.query(schema.LIST_QUERY, '2.1', '2.74')
+@validation.query(schema.LIST_QUERY_V2_75, '2.75')
 def list_flavors(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _list(req, detail=False)
 
 
+@validation.query(schema.LIST_QUERY, '2.1', '2.74')
+@validation.query(schema.LIST_QUERY_V2_75, '2.75')
 def list_flavors_detail(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _list(req, detail=True)
 
 
+@validation.query(schema.ANY_QUERY)
 def show_flavor(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _one(req, compute_flavors.get(req.context,
+                                         req.urlvars['flavor_id']))
 
 
+def _flavorid(value):
+    if value is None or isinstance(value, str):
+        return value
+    flavorid = str(value)
+    if len(flavorid) > 255:
+        raise fault.HTTPError(
+            400, 'Invalid input for field/attribute flavor/id. Value: %s. '
+                 'It must have at most 255 characters.' % flavorid[:300])
+    return flavorid
+
+
+def _rxtx_factor(value):
+    factor = float(value)
+    if not (math.isfinite(factor) and 0 < factor <= RXTX_FACTOR_MAX):
+        raise fault.HTTPError(
+            400, 'Invalid input for field/attribute flavor/rxtx_factor. '
+                 'Value: %s. It must be a number above 0 and at most %s.'
+                 % (value, RXTX_FACTOR_MAX))
+    return factor
+
+
+@validation.body(schema.CREATE, '2.1', '2.54')
+@validation.body(schema.CREATE_V2_55, '2.55')
 def create_flavor(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    ctx.can(policy.CREATE, {})
+    body = req.validated['flavor']
+    flavor = compute_flavors.create(
+        ctx, body['name'], int(body['ram']), int(body['vcpus']),
+        root_gb=int(body.get('disk', 0)),
+        ephemeral_gb=int(body.get(EPHEMERAL, 0)),
+        swap=int(body.get('swap', 0)),
+        rxtx_factor=_rxtx_factor(body.get('rxtx_factor', 1.0)),
+        is_public=strutils.bool_from_string(body.get(IS_PUBLIC, True),
+                                            strict=True),
+        flavorid=_flavorid(body.get('id')),
+        description=body.get('description'))
+    return _one(req, flavor)
 
 
+@validation.query(schema.ANY_QUERY)
 def delete_flavor(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    ctx.can(policy.DELETE, {})
+    compute_flavors.delete(ctx, req.urlvars['flavor_id'])
+    return wsgi.empty_response(202)
