@@ -259,6 +259,12 @@ class ComputeServiceNotFound(NotFound):
     msg_fmt = 'Compute service %(service_id)s could not be found.'
 
 
+class ComputeServiceInUse(Conflict):
+    msg_fmt = ('Unable to delete compute service %(service_id)s: host '
+               '%(host)s is hosting %(count)s instance(s). Delete them '
+               'first.')
+
+
 class HypervisorNotFound(NotFound):
     msg_fmt = 'Hypervisor %(hypervisor_id)s could not be found.'
 

@@ -111,6 +111,28 @@ def destroy(context, service_id):
     context.session.delete(row)
 
 
+@db.writer
+def destroy_unused(context, service_id):
+    """Delete a service record if its host runs no live instance.
+
+    The row is locked while the instances of its host are counted, as
+    instances.create_on_host locks it while it places one there; a host
+    with instances raises ComputeServiceInUse.
+    """
+    row = _get(context, service_id)
+    context.session.execute(
+        sa.select(Service.id).where(Service.id == row.id)
+        .with_for_update()).first()
+    count = context.session.scalar(
+        sa.select(sa.func.count()).select_from(models.Instance)
+        .where(models.Instance.host == row.host,
+               models.Instance.deleted.is_(False)))
+    if count:
+        raise exception.ComputeServiceInUse(service_id=service_id,
+                                            host=row.host, count=count)
+    context.session.delete(row)
+
+
 def is_up(service, down_time):
     if service.forced_down or service.heartbeat_at is None:
         return False

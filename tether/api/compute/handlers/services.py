@@ -1,17 +1,92 @@
-"""Handlers of /os-services: list, update, delete."""
+"""Handlers of /os-services: list, update, delete (compute services).
 
+Before 2.53, Nova changed a service with ``PUT /os-services/enable``,
+``disable``, ``disable-log-reason`` and ``force-down``; tether serves the
+2.53 form only (``PUT /os-services/{service_uuid}``), which openstacksdk
+and the openstack CLI use at tether's microversions.
+"""
+
+from oslo_utils import strutils
+
+from tether.api.compute.schemas import services as schema
 from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import hosts
+from tether.policies.compute import services as policy
 
-# Placeholder while this module is written (same session).
+
+def _view(req, svc):
+    out = {
+        'id': svc.uuid if microversion.at_least(req, '2.53') else svc.id,
+        'binary': svc.binary,
+        'host': svc.host,
+        'zone': svc.zone,
+        'status': 'disabled' if svc.disabled else 'enabled',
+        'state': 'up' if svc.is_up else 'down',
+        'updated_at': svc.updated_at,
+        'disabled_reason': svc.disabled_reason,
+    }
+    if microversion.at_least(req, '2.11'):
+        out['forced_down'] = svc.forced_down
+    return out
 
 
+@validation.query(schema.LIST_QUERY, '2.1', '2.74')
+@validation.query(schema.LIST_QUERY_V2_75, '2.75')
 def list_services(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    ctx.can(policy.LIST, {})
+    params = req.validated_query
+    services = hosts.get_services(ctx, host=params.get('host') or None,
+                                  binary=params.get('binary') or None)
+    return wsgi.json_response({'services': [_view(req, s)
+                                            for s in services]})
 
 
+def _values(body):
+    values = {}
+    if body.get('status') == 'enabled':
+        if body.get('disabled_reason'):
+            raise fault.HTTPError(400, "Specifying 'disabled_reason' with "
+                                       "status 'enabled' is invalid.")
+        values.update(disabled=False, disabled_reason=None)
+    elif body.get('status') == 'disabled':
+        values.update(disabled=True,
+                      disabled_reason=body.get('disabled_reason'))
+    if 'forced_down' in body:
+        values['forced_down'] = strutils.bool_from_string(
+            body['forced_down'], strict=True)
+    if not values:
+        raise fault.HTTPError(400, "No updates were requested. Fields "
+                                   "'status' or 'forced_down' should be "
+                                   "specified.")
+    return values
+
+
+@microversion.version_window('2.53')
+@validation.body(schema.UPDATE_V2_53, '2.53')
 def update_service(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    service_id = req.urlvars['service_id']
+    if not hosts.is_uuid(service_id):
+        raise fault.HTTPError(400, 'Invalid uuid %s' % service_id)
+    ctx = req.context
+    ctx.can(policy.UPDATE, {})
+    svc = hosts.update_service(ctx, service_id, _values(req.validated))
+    return wsgi.json_response({'service': _view(req, svc)})
 
 
+@validation.query(schema.DELETE_QUERY)
 def delete_service(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    ctx.can(policy.DELETE, {})
+    service_id = req.urlvars['service_id']
+    if microversion.at_least(req, '2.53'):
+        if not hosts.is_uuid(service_id):
+            raise fault.HTTPError(400, 'Invalid uuid %s' % service_id)
+    elif not service_id.isascii() or not service_id.isdigit():
+        raise fault.HTTPError(400, 'Invalid input received: id must be '
+                                   'an integer, not %s.' % service_id)
+    hosts.delete_service(ctx, service_id)
+    return wsgi.empty_response(204)
