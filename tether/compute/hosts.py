@@ -68,9 +68,15 @@ def get_services(context, host=None, binary=None):
                                                   host=host)]
 
 
-def _row(context, service_id):
+def _check_id(service_id):
+    # Neither an id nor a UUID: no record has it (and a number too large
+    # for the column never reaches the database).
     if not (is_integer_id(service_id) or is_uuid(service_id)):
         raise exception.ComputeServiceNotFound(service_id=service_id)
+
+
+def _row(context, service_id):
+    _check_id(service_id)
     return db_services.get(context, service_id)
 
 
@@ -89,8 +95,8 @@ def delete_service(context, service_id):
     """Delete a service record; ComputeServiceInUse while its host has
     instances. A tether-compute that still runs registers again when it
     starts next."""
-    row = _row(context, service_id)
-    db_services.destroy_unused(context, row.id)
+    _check_id(service_id)
+    db_services.destroy_unused(context, service_id)
 
 
 # Hypervisors ----------------------------------------------------------------

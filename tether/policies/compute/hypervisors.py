@@ -1,6 +1,21 @@
-"""Policy rules of the compute API: hypervisors (being written)."""
+"""Policy rules of /os-hypervisors (administrators)."""
 
-rules = []
+from tether.policies.compute import base
+
+PREFIX = 'os_compute_api:os-hypervisors:%s'
+LIST = PREFIX % 'list'
+LIST_DETAIL = PREFIX % 'list-detail'
+SHOW = PREFIX % 'show'
+
+rules = [
+    base.rule(LIST, base.ADMIN, 'List the hypervisors.',
+              [('GET', '/os-hypervisors')]),
+    base.rule(LIST_DETAIL, base.ADMIN,
+              'List the hypervisors with their details.',
+              [('GET', '/os-hypervisors/detail')]),
+    base.rule(SHOW, base.ADMIN, 'Show a hypervisor.',
+              [('GET', '/os-hypervisors/{hypervisor_id}')]),
+]
 
 
 def list_rules():

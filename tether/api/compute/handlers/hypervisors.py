@@ -1,17 +1,164 @@
-"""Handlers of /os-hypervisors: list, detail, show."""
+"""Handlers of /os-hypervisors: list, detail, show.
 
+A hypervisor is the node of one tether-compute. Not served: the routes
+Nova dropped or replaced (``/os-hypervisors/statistics``,
+``/{id}/uptime``, ``/{pattern}/search``, ``/{pattern}/servers``; from
+2.53 ``hypervisor_hostname_pattern`` and ``with_servers`` do what the last
+two did). ``uptime`` (2.88) is null: tether-compute does not report it.
+"""
+
+from oslo_config import cfg
+from oslo_serialization import jsonutils
+from oslo_utils import strutils
+
+from tether.api.compute import paging
+from tether.api.compute.schemas import hypervisors as schema
 from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import hosts
+from tether.policies.compute import hypervisors as policy
 
-# Placeholder while this module is written (same session).
+CONF = cfg.CONF
+
+# Capacity and usage, left out from 2.88 (Placement has them in Nova).
+_CAPACITY = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
+             'memory_mb_used', 'local_gb_used', 'running_vms',
+             'current_workload')
 
 
+def _cpu_info(stats, as_object):
+    info = stats.get('cpu_info') or {}
+    if isinstance(info, str):
+        try:
+            info = jsonutils.loads(info)
+        except ValueError:
+            info = {}
+    # A JSON string before 2.28, an object from 2.28.
+    return info if as_object else jsonutils.dumps(info)
+
+
+class HypervisorView:
+    def __init__(self, req, with_servers=False):
+        self.uuid_ids = microversion.at_least(req, '2.53')
+        self.with_capacity = not microversion.at_least(req, '2.88')
+        self.cpu_info_object = microversion.at_least(req, '2.28')
+        self.with_uptime = microversion.at_least(req, '2.88')
+        # From 2.75 "servers" is there, maybe empty, whenever asked for.
+        self.always_servers = (with_servers and
+                               microversion.at_least(req, '2.75'))
+
+    def id_of(self, hyp):
+        return hyp.uuid if self.uuid_ids else hyp.id
+
+    def basic(self, hyp, servers=None):
+        out = {'id': self.id_of(hyp),
+               'hypervisor_hostname': hyp.hypervisor_hostname,
+               'state': 'up' if hyp.is_up else 'down',
+               'status': 'disabled' if hyp.disabled else 'enabled'}
+        if servers or self.always_servers:
+            out['servers'] = [{'name': i.name, 'uuid': i.uuid}
+                              for i in servers or []]
+        return out
+
+    def detail(self, hyp, servers=None):
+        out = self.basic(hyp, servers)
+        stats = hyp.stats
+        out.update({
+            'hypervisor_type': stats.get('hypervisor_type', 'QEMU'),
+            'hypervisor_version': stats.get('hypervisor_version', 0),
+            'host_ip': hyp.host_ip,
+            'service': {'host': hyp.host, 'id': self.id_of(hyp),
+                        'disabled_reason': hyp.disabled_reason},
+        })
+        if self.with_capacity:
+            for key in _CAPACITY:
+                out[key] = stats.get(key, 0)
+            out['free_ram_mb'] = out['memory_mb'] - out['memory_mb_used']
+            out['free_disk_gb'] = out['local_gb'] - out['local_gb_used']
+            out['disk_available_least'] = stats.get('disk_available_least',
+                                                    out['free_disk_gb'])
+            out['cpu_info'] = _cpu_info(stats, self.cpu_info_object)
+        if self.with_uptime:
+            out['uptime'] = stats.get('uptime')
+        return out
+
+
+def _with_servers(req):
+    # A parameter of 2.53; earlier versions ignore it as unknown.
+    if not microversion.at_least(req, '2.53'):
+        return False
+    value = req.validated_query.get('with_servers', False)
+    return strutils.bool_from_string(value, strict=True)
+
+
+def _list(req, detail):
+    ctx = req.context
+    ctx.can(policy.LIST_DETAIL if detail else policy.LIST, {})
+    # Paging from 2.33, the hostname pattern from 2.53: before, Nova
+    # ignores these parameters as unknown ones.
+    params = req.validated_query
+    pattern = marker = limit = None
+    if microversion.at_least(req, '2.33'):
+        marker = params.get('marker')
+        limit = min(int(params.get('limit', CONF.osapi_max_limit)),
+                    CONF.osapi_max_limit)
+    if microversion.at_least(req, '2.53'):
+        pattern = params.get('hypervisor_hostname_pattern')
+    with_servers = _with_servers(req)
+    if pattern is not None:
+        if 'limit' in params or 'marker' in params:
+            raise fault.HTTPError(
+                400, 'Paging over hypervisors with the '
+                     'hypervisor_hostname_pattern query parameter is not '
+                     'supported.')
+        limit = None
+    found = hosts.get_hypervisors(ctx, hostname_pattern=pattern,
+                                  limit=limit, marker=marker)
+    if pattern is not None and not found:
+        raise fault.HTTPError(404, "No hypervisor matching '%s' could be "
+                                   "found." % pattern)
+    view = HypervisorView(req, with_servers)
+    render = view.detail if detail else view.basic
+    body = {'hypervisors': [
+        render(h, hosts.instances_on(ctx, h.host) if with_servers else None)
+        for h in found]}
+    links = paging.next_link(req, limit, len(found),
+                             str(view.id_of(found[-1])) if found else None)
+    if links:
+        body['hypervisors_links'] = links
+    return wsgi.json_response(body)
+
+
+@validation.query(schema.LIST_QUERY, '2.1', '2.32')
+@validation.query(schema.LIST_QUERY_V2_33, '2.33', '2.52')
+@validation.query(schema.LIST_QUERY_V2_53, '2.53')
 def list_hypervisors(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _list(req, detail=False)
 
 
+@validation.query(schema.LIST_QUERY, '2.1', '2.32')
+@validation.query(schema.LIST_QUERY_V2_33, '2.33', '2.52')
+@validation.query(schema.LIST_QUERY_V2_53, '2.53')
 def list_hypervisors_detail(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    return _list(req, detail=True)
 
 
+@validation.query(schema.SHOW_QUERY, '2.1', '2.52')
+@validation.query(schema.SHOW_QUERY_V2_53, '2.53')
 def show_hypervisor(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    ctx.can(policy.SHOW, {})
+    hypervisor_id = req.urlvars['hypervisor_id']
+    if microversion.at_least(req, '2.53'):
+        if not hosts.is_uuid(hypervisor_id):
+            raise fault.HTTPError(400, 'Invalid uuid %s' % hypervisor_id)
+    elif not hosts.is_integer_id(hypervisor_id):
+        raise fault.HTTPError(404, "Hypervisor with ID '%s' could not be "
+                                   "found." % hypervisor_id)
+    hyp = hosts.get_hypervisor(ctx, hypervisor_id)
+    with_servers = _with_servers(req)
+    servers = hosts.instances_on(ctx, hyp.host) if with_servers else None
+    return wsgi.json_response({'hypervisor': HypervisorView(
+        req, with_servers).detail(hyp, servers)})
