@@ -1,13 +1,117 @@
 """Handlers of /servers/{id}/os-instance-actions: list, show."""
 
+from oslo_config import cfg
+from oslo_utils import timeutils
+
+from tether.api.compute import paging
+from tether.api.compute.schemas import instance_actions as schema
+from tether.api.compute import views
 from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import instance_actions as actions_api
+from tether.policies.compute import instance_actions as policy
 
-# Placeholder while this module is written (same session).
+CONF = cfg.CONF
+
+_ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
+                'project_id', 'start_time', 'message')
 
 
+def _load(req, rule):
+    """The server of the URL (deleted ones too from 2.21), after the
+    policy check of ``rule``; and the target of further checks."""
+    ctx = req.context
+    instance = actions_api.get_instance(
+        ctx, req.urlvars['server_id'],
+        include_deleted=microversion.at_least(req, '2.21'))
+    target = {'project_id': instance.project_id}
+    ctx.can(rule, target)
+    return instance, target
+
+
+def _action(req, row):
+    out = {key: getattr(row, key) for key in _ACTION_KEYS}
+    if microversion.at_least(req, '2.58'):
+        out['updated_at'] = row.updated_at
+    return out
+
+
+def _time(params, name):
+    if name not in params:
+        return None
+    try:
+        return timeutils.normalize_time(
+            timeutils.parse_isotime(params[name]))
+    except (ValueError, OverflowError):
+        raise fault.HTTPError(
+            400, 'Invalid input for query parameters %s. Value: %s. It '
+                 'must be an ISO 8601 date and time.' % (name, params[name]))
+
+
+@validation.query(schema.ANY_QUERY, '2.1', '2.57')
+@validation.query(schema.LIST_QUERY_V2_58, '2.58', '2.65')
+@validation.query(schema.LIST_QUERY_V2_66, '2.66')
 def list_instance_actions(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    instance, _target = _load(req, policy.LIST)
+    limit = since = before = marker = None
+    paged = microversion.at_least(req, '2.58')
+    if paged:
+        # Paging and filters from 2.58 (changes-before from 2.66); before,
+        # Nova ignores these parameters as unknown ones.
+        params = req.validated_query
+        since = _time(params, 'changes-since')
+        before = _time(params, 'changes-before')
+        if since and before and since > before:
+            raise fault.HTTPError(400, 'The value of changes-since must be '
+                                       'less than or equal to '
+                                       'changes-before.')
+        marker = params.get('marker')
+        limit = min(int(params.get('limit', CONF.osapi_max_limit)),
+                    CONF.osapi_max_limit)
+    actions = actions_api.get_actions(
+        req.context, instance, limit=limit, marker=marker,
+        changes_since=since, changes_before=before)
+    body = {'instanceActions': [_action(req, a) for a in actions]}
+    links = paged and paging.next_link(
+        req, limit, len(actions), actions[-1].request_id if actions else None)
+    if links:
+        body['links'] = links
+    return wsgi.json_response(body)
 
 
+def _event(row, project_id, traceback, host, host_id, details):
+    out = {'event': row.event, 'start_time': row.start_time,
+           'finish_time': row.finish_time, 'result': row.result}
+    if traceback:
+        out['traceback'] = row.traceback
+    if host:
+        out['host'] = row.host
+    if host_id:
+        out['hostId'] = views.host_id(project_id, row.host)
+    if details:
+        out['details'] = row.details
+    return out
+
+
+@validation.query(schema.ANY_QUERY)
 def show_instance_action(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    ctx = req.context
+    instance, target = _load(req, policy.SHOW)
+    action, events = actions_api.get_action(ctx, instance,
+                                            req.urlvars['request_id'])
+    out = _action(req, action)
+    # Whoever passes the events rule sees every event with its traceback
+    # (and host from 2.62); from 2.51 others see the events without them.
+    full = ctx.can(policy.EVENTS, target, fatal=False)
+    if full or microversion.at_least(req, '2.51'):
+        host_id = microversion.at_least(req, '2.62')
+        details = (microversion.at_least(req, '2.84') and
+                   ctx.can(policy.EVENTS_DETAILS, target, fatal=False))
+        project_id = action.project_id or instance.project_id
+        out['events'] = [_event(e, project_id, traceback=full,
+                                host=full and host_id, host_id=host_id,
+                                details=details)
+                         for e in events]
+    return wsgi.json_response({'instanceAction': out})
