@@ -1,13 +1,44 @@
-"""Handlers of /os-availability-zone: list, detail."""
+"""Handlers of /os-availability-zone: list, detail.
 
-from tether.api import fault
+The zones are those of the tether-compute services (the zone a host was
+given, or ``default_availability_zone``). A zone is available when one of
+its enabled services is up.
+"""
 
-# Placeholder while this module is written (same session).
+from tether.api.compute.schemas import availability_zones as schema
+from tether.api import validation
+from tether.api import wsgi
+from tether.compute import hosts
+from tether.policies.compute import availability_zones as policy
 
 
+def _hosts(zone):
+    """{host: {binary: state}} of the enabled services of a zone."""
+    out = {}
+    for svc in zone.hosts:
+        out.setdefault(svc.host, {})[svc.binary] = {
+            'available': svc.is_up,
+            'active': not svc.disabled,
+            'updated_at': svc.updated_at,
+        }
+    return out
+
+
+def _zones(req, detail):
+    return wsgi.json_response({'availabilityZoneInfo': [
+        {'zoneName': zone.name,
+         'zoneState': {'available': zone.available},
+         'hosts': _hosts(zone) if detail and zone.available else None}
+        for zone in hosts.availability_zones(req.context)]})
+
+
+@validation.query(schema.LIST_QUERY)
 def list_availability_zones(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    req.context.can(policy.LIST, {})
+    return _zones(req, detail=False)
 
 
+@validation.query(schema.LIST_QUERY)
 def list_availability_zones_detail(req):
-    raise fault.HTTPError(501, "Not implemented yet.")
+    req.context.can(policy.DETAIL, {})
+    return _zones(req, detail=True)
