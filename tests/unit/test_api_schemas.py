@@ -1,28 +1,53 @@
-"""Every route of the volume API validates what a client sends."""
+"""Every route of the volume and compute APIs validates what a client
+sends: a body schema on POST and PUT, a query schema on the others, for
+every microversion the handler serves."""
 
 import microversion_parse
 import pytest
 
-from tether.api.volume import routes
-from tether.api.volume import versions
+from tether.api.compute import routes as compute_routes
+from tether.api.compute import versions as compute_versions
+from tether.api.compute.handlers import server_actions
+from tether.api.compute.handlers import servers
+from tether.api.compute.handlers import volume_attachments
+from tether.api.volume import routes as volume_routes
+from tether.api.volume import versions as volume_versions
 from tether.api.volume.handlers import volume_actions
 
 BODY_METHODS = ('POST', 'PUT')
 # Handlers that take no body on a body method: they parse and dispatch to
 # handlers that do (checked below).
-DISPATCHERS = {volume_actions.dispatch}
+DISPATCHERS = {'volume': {volume_actions.dispatch: volume_actions.ACTIONS},
+               'compute': {server_actions.dispatch: server_actions.ACTIONS}}
+# Routes of the servers part of the compute API whose schemas are still
+# being written; remove them from here as they get their schemas.
+PENDING = {servers.show_server, servers.delete_server,
+           volume_attachments.show_volume_attachment,
+           volume_attachments.delete_volume_attachment}
+
+APIS = {'volume': (volume_routes, volume_versions),
+        'compute': (compute_routes, compute_versions)}
 
 
-def _handlers():
+def _handlers(api):
+    routes, _versions = APIS[api]
     for path, methods in routes.RESOURCES:
         for method, handler in methods.items():
             yield path, method, handler
 
 
-@pytest.mark.parametrize('path,method,handler', list(_handlers()),
-                         ids=lambda v: v if isinstance(v, str) else '')
-def test_route_declares_schemas(path, method, handler):
-    if handler in DISPATCHERS:
+def _routes():
+    for api in APIS:
+        for path, method, handler in _handlers(api):
+            marks = ([pytest.mark.xfail(reason='schemas being written')]
+                     if handler in PENDING else [])
+            yield pytest.param(api, path, method, handler, marks=marks,
+                               id='%s %s %s' % (api, method, path))
+
+
+@pytest.mark.parametrize('api,path,method,handler', list(_routes()))
+def test_route_declares_schemas(api, path, method, handler):
+    if handler in DISPATCHERS[api]:
         return
     if method in BODY_METHODS:
         assert getattr(handler, 'body_schemas', None), (
@@ -34,23 +59,41 @@ def test_route_declares_schemas(path, method, handler):
                                                 handler.__name__))
 
 
-@pytest.mark.parametrize('name', sorted(volume_actions.ACTIONS))
-def test_action_declares_body_schema(name):
-    assert getattr(volume_actions.ACTIONS[name], 'body_schemas', None), name
+def _actions():
+    for api, dispatchers in DISPATCHERS.items():
+        for actions in dispatchers.values():
+            for name in sorted(actions):
+                yield pytest.param(actions[name], id='%s %s' % (api, name))
 
 
-def test_schemas_cover_every_version():
-    """No microversion falls between two schema windows of one handler."""
+@pytest.mark.parametrize('handler', list(_actions()))
+def test_action_declares_body_schema(handler):
+    assert getattr(handler, 'body_schemas', None), handler.__name__
+
+
+@pytest.mark.parametrize('api', sorted(APIS))
+def test_schemas_cover_every_version(api):
+    """No microversion falls between two schema windows of one handler,
+    nor in two of them."""
+    _routes, versions = APIS[api]
     all_versions = [microversion_parse.parse_version_string(v)
                     for v in versions.SERVICE.versions]
-    for path, method, handler in _handlers():
+    handlers = [(path, method, handler)
+                for path, method, handler in _handlers(api)]
+    handlers += [('(action %s)' % name, 'POST', handler)
+                 for actions in DISPATCHERS[api].values()
+                 for name, handler in actions.items()]
+    for path, method, handler in handlers:
         for attr in ('body_schemas', 'query_schemas'):
             windows = getattr(handler, attr, None)
             if not windows:
                 continue
             lo_handler = getattr(handler, 'min_version', None)
+            hi_handler = getattr(handler, 'max_version', None)
             for version in all_versions:
                 if lo_handler is not None and version < lo_handler:
+                    continue
+                if hi_handler is not None and version > hi_handler:
                     continue
                 covered = [w for w in windows
                            if (w[0] is None or version >= w[0]) and
