@@ -1,0 +1,167 @@
+"""os-server-external-events over HTTP: volume-extended, codes, policy.
+
+The volume service will post ``volume-extended`` once an attached volume
+grew (its online extend is the next issue, so no request of the volume
+API makes one yet). Here the volume record is given its new size the
+way that flow will leave it, through the volume database layer, while
+the file itself keeps its old size: growing it is the guest's QEMU's
+job (``block_resize``), which is what the event asks of tether-compute.
+"""
+
+import uuid
+
+import pytest
+
+from tests.functional.compute import server_helpers as sh
+from tests.functional import helpers
+from tether.db import volumes as db_volumes
+
+
+GiB = sh.GiB
+EVENTS_VERSION = '2.51'
+
+
+@pytest.fixture
+def cloud(aio, wait):
+    yield from sh.cloud_fixture(aio, wait)
+
+
+def _post(project, events, version=EVENTS_VERSION, roles=None):
+    http = project.compute(version, roles=roles)
+    # The path without the project, as the volume service posts it.
+    return http.session.post(project.aio.compute_url +
+                             '/os-server-external-events',
+                             json={'events': events})
+
+
+def _extended(server_id, volume_id):
+    return {'name': 'volume-extended', 'server_uuid': server_id,
+            'tag': volume_id}
+
+
+def _grown_record(volume_id, size):
+    """The volume record at its new size, its file as it was (simulating
+    the volume service's part of an online extend, the next issue)."""
+    assert db_volumes.conditional_update(
+        helpers.admin_context(), volume_id, {'size': size}, None)
+
+
+def _attach(user, server, volume):
+    attachment = user.conn.compute.create_volume_attachment(
+        server, volume_id=volume['id'])
+    return attachment.device.rsplit('/', 1)[1]
+
+
+def test_volume_extended_grows_the_disk_of_a_running_guest(cloud):
+    user = cloud.project()
+    admin = cloud.admin()
+    server = user.boot()
+    data = user.volume(size=1)
+    target = _attach(user, server, data)
+    path = user.aio.volume_path(data['id'])
+    assert sh.disk_capacity(server.id, target) == 1 * GiB
+    _grown_record(data['id'], 2)
+
+    resp = _post(admin, [_extended(server.id, data['id'])])
+    assert resp.status_code == 200, resp.text
+    [event] = resp.json()['events']
+    assert (event['code'], event['status'], event['name'],
+            event['server_uuid'], event['tag']) == (
+        200, 'completed', 'volume-extended', server.id, data['id'])
+    request_id = resp.headers['X-OpenStack-Request-ID']
+
+    user.wait(lambda: sh.disk_capacity(server.id, target) == 2 * GiB,
+              timeout=sh.TIMEOUT, interval=0.05, what='the disk grown')
+    # QEMU grew the file it holds.
+    assert sh.file_size(path) == 2 * GiB
+    assert sh.locked(path)
+    action = admin.wait_events(server.id, request_id, [
+        ('compute_extend_volume', 'Success')])
+    assert (action['action'], action['user_id']) == ('extend_volume',
+                                                     'admin')
+    # The root disk is left as it was.
+    assert sh.disk_capacity(server.id, 'sda') == 1 * GiB
+
+
+def test_volume_extended_on_a_stopped_guest_is_recorded_not_resized(cloud):
+    user = cloud.project()
+    admin = cloud.admin()
+    server = user.boot()
+    data = user.volume(size=1)
+    _attach(user, server, data)
+    user.conn.compute.stop_server(server)
+    user.wait_server(server.id, 'SHUTOFF')
+    _grown_record(data['id'], 2)
+
+    resp = _post(admin, [_extended(server.id, data['id'])])
+    assert resp.status_code == 200, resp.text
+    request_id = resp.headers['X-OpenStack-Request-ID']
+    admin.wait_events(server.id, request_id, [
+        ('compute_extend_volume', 'Success')])
+    assert sh.file_size(user.aio.volume_path(data['id'])) == 1 * GiB
+    assert user.wait_server(server.id, 'SHUTOFF').vm_state == 'stopped'
+
+
+def test_per_event_codes(cloud):
+    user = cloud.project()
+    admin = cloud.admin()
+    server = user.boot()
+    root = server.attached_volumes[0]['id']
+    lost = user.boot(wait=False, availability_zone='nowhere')
+    user.wait_server(lost.id, 'ERROR')
+    unknown = str(uuid.uuid4())
+
+    events = [
+        {'name': 'network-changed', 'server_uuid': server.id},
+        {'name': 'volume-extended', 'server_uuid': unknown, 'tag': root},
+        {'name': 'volume-extended', 'server_uuid': server.id},
+        {'name': 'volume-extended', 'server_uuid': lost.id, 'tag': root},
+        {'name': 'network-vif-plugged', 'server_uuid': server.id,
+         'status': 'failed', 'tag': 'port'},
+    ]
+    resp = _post(admin, events)
+    assert resp.status_code == 207, resp.text
+    answered = resp.json()['events']
+    assert [(e['code'], e['status']) for e in answered] == [
+        (200, 'completed'), (404, 'failed'), (400, 'failed'),
+        (422, 'failed'), (200, 'failed')]
+    assert [e['server_uuid'] for e in answered] == [
+        e['server_uuid'] for e in events]
+    # All accepted: 200.
+    resp = _post(admin, [events[0]])
+    assert resp.status_code == 200, resp.text
+    # The server was not touched by any of it.
+    assert user.wait_server(server.id).power_state == 1
+
+
+def test_versions_and_policy(cloud):
+    user = cloud.project()
+    server = user.boot()
+    data = user.volume()
+    _attach(user, server, data)
+    event = _extended(server.id, data['id'])
+
+    # volume-extended is an event from 2.51 on: before, the whole
+    # request is refused.
+    admin = cloud.admin()
+    resp = _post(admin, [event], version='2.50')
+    assert resp.status_code == 400, resp.text
+    assert 'name' in sh.message(resp)
+    for bad, word in (({'name': 'volume-extended'}, 'server_uuid'),
+                      (dict(event, name='reboot'), 'name'),
+                      (dict(event, server_uuid='nope'), 'server_uuid'),
+                      (dict(event, color='red'), 'color')):
+        resp = _post(admin, [bad])
+        assert resp.status_code == 400, (bad, resp.text)
+        assert word in sh.message(resp), (word, resp.text)
+    resp = _post(admin, [])
+    assert resp.status_code == 400, resp.text
+    # Members and readers (of the server's own project too) may not.
+    for roles in (None, ['reader']):
+        resp = _post(user, [event], roles=roles)
+        assert resp.status_code == 403, resp.text
+    # Another service (a user with the service role only) may.
+    service = cloud.project(roles=['service'])
+    resp = _post(service, [event])
+    assert resp.status_code == 200, resp.text
+    assert resp.json()['events'][0]['code'] == 200

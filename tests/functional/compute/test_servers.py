@@ -1,0 +1,494 @@
+"""Servers over HTTP: boot from a volume, show and list them, delete them.
+
+Each test is one story against the real aio: the compute API, a
+tether-compute on qemu:///system, and the volume API it calls. What a
+server holds is checked where it lives: the volume API's attachment
+records, QEMU's lock on the volume file, the guest in libvirt.
+"""
+
+import os
+import subprocess
+import uuid
+from urllib import parse
+
+import pytest
+
+from tests.functional.compute import server_helpers as sh
+
+
+@pytest.fixture
+def cloud(aio, wait):
+    yield from sh.cloud_fixture(aio, wait)
+
+
+# Boot from a volume ----------------------------------------------------------
+
+def test_boot_from_volume_holds_the_volume(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    server = user.boot(volume)
+
+    assert (server.status, server.vm_state, server.power_state,
+            server.task_state) == ('ACTIVE', 'active', 1, None)
+    assert [v['id'] for v in server.attached_volumes] == [volume['id']]
+    # The volume API: in-use, one attachment, to this server.
+    shown = user.show_volume(volume['id'])
+    assert shown['status'] == 'in-use'
+    assert [a['server_id'] for a in shown['attachments']] == [server.id]
+    records = user.attachments(volume['id'])
+    assert [(r['instance'], r['status']) for r in records] == [
+        (server.id, 'attached')]
+    assert records[0]['id'] == shown['attachments'][0]['attachment_id']
+    # QEMU holds the file: the volume service could not write it.
+    assert sh.locked(user.aio.volume_path(volume['id']))
+    assert sh.domain_state(server.id) == 'running'
+    # The server's own view of its volume.
+    resp = user.compute(sh.LATEST).get(
+        '/servers/%s/os-volume_attachments' % server.id)
+    assert resp.status_code == 200, resp.text
+    [attachment] = resp.json()['volumeAttachments']
+    assert attachment['volumeId'] == volume['id']
+    assert attachment['device'] == '/dev/sda'
+    assert attachment['attachment_id'] == records[0]['id']
+    # What an admin sees of where it runs.
+    admin_view = cloud.admin().server(server.id)
+    assert admin_view['OS-EXT-SRV-ATTR:instance_name'] == sh.domain(
+        server.id)
+    assert admin_view['OS-EXT-SRV-ATTR:host']
+    assert admin_view['OS-EXT-SRV-ATTR:root_device_name'] == '/dev/sda'
+    assert admin_view['host_status'] == 'UP'
+
+
+def test_create_answers_202_with_a_location(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    resp = user.compute(sh.LATEST).post('/servers',
+                                        json=sh.server_body(volume['id']))
+    assert resp.status_code == 202, resp.text
+    body = resp.json()['server']
+    user.track(body['id'])
+    assert set(body) == {'id', 'links', 'OS-DCF:diskConfig'}
+    assert resp.headers['Location'] == body['links'][0]['href']
+    assert body['links'][0]['href'].endswith(
+        '/v2.1/%s/servers/%s' % (user.project, body['id']))
+    # The request id of the create is the request id of its action.
+    request_id = resp.headers['X-OpenStack-Request-ID']
+    user.wait_server(body['id'])
+    action = user.wait_events(body['id'], request_id, [
+        ('compute__do_build_and_run_instance', 'Success')])
+    assert (action['action'], action['request_id'], action['user_id'],
+            action['project_id']) == ('create', request_id, user.user,
+                                      user.project)
+
+
+# Shapes per microversion -----------------------------------------------------
+
+DETAIL_2_1 = {
+    'id', 'name', 'links', 'status', 'tenant_id', 'user_id', 'metadata',
+    'hostId', 'image', 'flavor', 'created', 'updated', 'addresses',
+    'accessIPv4', 'accessIPv6', 'OS-DCF:diskConfig',
+    'OS-EXT-AZ:availability_zone', 'config_drive', 'key_name',
+    'OS-SRV-USG:launched_at', 'OS-SRV-USG:terminated_at',
+    'OS-EXT-STS:task_state', 'OS-EXT-STS:vm_state',
+    'OS-EXT-STS:power_state', 'os-extended-volumes:volumes_attached',
+    'progress'}
+# 2.9 locked, 2.19 description, 2.26 tags.
+DETAIL_2_47 = DETAIL_2_1 | {'locked', 'description', 'tags'}
+# 2.63 trusted_image_certificates, 2.73 locked_reason, 2.90 the hostname
+# for everyone.
+DETAIL_2_90 = DETAIL_2_47 | {'trusted_image_certificates', 'locked_reason',
+                             'OS-EXT-SRV-ATTR:hostname'}
+ADMIN_2_90 = DETAIL_2_90 | {
+    'OS-EXT-SRV-ATTR:host', 'OS-EXT-SRV-ATTR:instance_name',
+    'OS-EXT-SRV-ATTR:hypervisor_hostname',
+    'OS-EXT-SRV-ATTR:reservation_id', 'OS-EXT-SRV-ATTR:launch_index',
+    'OS-EXT-SRV-ATTR:kernel_id', 'OS-EXT-SRV-ATTR:ramdisk_id',
+    'OS-EXT-SRV-ATTR:root_device_name', 'OS-EXT-SRV-ATTR:user_data',
+    'host_status'}
+FLAVOR_2_47 = {'vcpus': 1, 'ram': 64, 'disk': 1, 'ephemeral': 0, 'swap': 0,
+               'original_name': 'm1.nano', 'extra_specs': {}}
+
+
+def _get(http, path):
+    resp = http.get(path)
+    assert resp.status_code == 200, resp.text
+    return resp
+
+
+def test_shapes_at_2_1_2_47_and_2_90(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    server = user.boot(volume, name='shape')
+    path = '/servers/%s' % server.id
+
+    old = user.compute('2.1')
+    resp = _get(old, path)
+    assert 'OpenStack-API-Version' not in resp.headers or \
+        resp.headers['OpenStack-API-Version'] == 'compute 2.1'
+    shown = resp.json()['server']
+    assert set(shown) == DETAIL_2_1
+    assert shown['flavor']['id'] == '1'
+    assert shown['flavor']['links'][0]['rel'] == 'bookmark'
+    assert shown['os-extended-volumes:volumes_attached'] == [
+        {'id': volume['id']}]
+    assert (shown['status'], shown['OS-EXT-STS:power_state'],
+            shown['progress'], shown['image']) == ('ACTIVE', 1, 100, '')
+    assert shown['tenant_id'] == user.project
+    assert shown['user_id'] == user.user
+    [listed] = _get(old, '/servers').json()['servers']
+    assert set(listed) == {'id', 'name', 'links'}
+    assert (listed['id'], listed['name']) == (server.id, 'shape')
+    [detailed] = _get(old, '/servers/detail').json()['servers']
+    assert set(detailed) == DETAIL_2_1
+
+    mid = user.compute('2.47')
+    resp = _get(mid, path)
+    assert resp.headers['OpenStack-API-Version'] == 'compute 2.47'
+    shown = resp.json()['server']
+    assert set(shown) == DETAIL_2_47
+    assert shown['flavor'] == FLAVOR_2_47
+    assert shown['os-extended-volumes:volumes_attached'] == [
+        {'id': volume['id'], 'delete_on_termination': False}]
+    assert shown['locked'] is False
+    [detailed] = _get(mid, '/servers/detail').json()['servers']
+    assert set(detailed) == DETAIL_2_47
+
+    new = user.compute(sh.LATEST)
+    resp = _get(new, path)
+    assert resp.headers['OpenStack-API-Version'] == 'compute 2.90'
+    shown = resp.json()['server']
+    # Show adds server_groups (2.71); the list does not.
+    assert set(shown) == DETAIL_2_90 | {'server_groups'}
+    assert shown['OS-EXT-SRV-ATTR:hostname'] == 'shape'
+    assert shown['server_groups'] == []
+    [detailed] = _get(new, '/servers/detail').json()['servers']
+    assert set(detailed) == DETAIL_2_90
+
+    admin = cloud.admin().compute(sh.LATEST)
+    shown = _get(admin, path).json()['server']
+    assert set(shown) == ADMIN_2_90 | {'server_groups'}
+    assert shown['OS-EXT-SRV-ATTR:root_device_name'] == '/dev/sda'
+
+
+def test_list_pages_with_limit_and_marker(cloud):
+    user = cloud.project()
+    # Servers in a zone without hosts: listed as any other, and no guest
+    # to wait for.
+    made = [user.boot(name='page-%d' % i, wait=False,
+                      availability_zone='nowhere').id for i in range(3)]
+    http = user.compute(sh.LATEST)
+
+    first = _get(http, '/servers?limit=2').json()
+    assert len(first['servers']) == 2
+    [link] = first['servers_links']
+    assert link['rel'] == 'next'
+    query = parse.parse_qs(parse.urlsplit(link['href']).query)
+    assert query['marker'] == [first['servers'][-1]['id']]
+    assert query['limit'] == ['2']
+    assert link['href'].startswith(user.aio.compute_url)
+    path = link['href'][len(http.base):]
+    second = _get(http, path).json()
+    assert len(second['servers']) == 1
+    assert 'servers_links' not in second
+    ids = [s['id'] for s in first['servers'] + second['servers']]
+    # Newest first, each once.
+    assert ids == list(reversed(made))
+    detail = _get(http, '/servers/detail?limit=1&marker=%s' % ids[0]).json()
+    assert [s['id'] for s in detail['servers']] == [ids[1]]
+    assert 'marker=%s' % ids[1] in detail['servers_links'][0]['href']
+    resp = http.get('/servers?marker=%s' % uuid.uuid4())
+    assert resp.status_code == 400
+    assert 'marker' in sh.message(resp)
+    resp = http.get('/servers?limit=-1')
+    assert resp.status_code == 400
+    # Filters page too.
+    named = _get(http, '/servers?name=page-1&limit=5').json()
+    assert [s['id'] for s in named['servers']] == [made[1]]
+    assert 'servers_links' not in named
+    errors = _get(http, '/servers?status=ERROR&limit=3').json()
+    assert len(errors['servers']) == 3
+    assert _get(http, '/servers?status=ACTIVE').json()['servers'] == []
+
+
+def test_update_name_description_and_hostname(cloud):
+    user = cloud.project()
+    server = user.boot(wait=False, availability_zone='nowhere', name='old')
+    http = user.compute(sh.LATEST)
+    resp = http.put('/servers/%s' % server.id, json={'server': {
+        'name': 'new', 'description': 'renamed', 'hostname': 'new-host'}})
+    assert resp.status_code == 200, resp.text
+    shown = resp.json()['server']
+    assert (shown['name'], shown['description'],
+            shown['OS-EXT-SRV-ATTR:hostname']) == ('new', 'renamed',
+                                                   'new-host')
+    assert user.server(server.id)['name'] == 'new'
+    for version, body, word in (
+            ('2.18', {'description': 'x'}, 'description'),
+            ('2.89', {'hostname': 'x'}, 'hostname'),
+            (sh.LATEST, {'hostname': 'not_a_hostname'}, 'hostname'),
+            (sh.LATEST, {'name': ''}, 'name'),
+            (sh.LATEST, {'flavorRef': '2'}, 'flavorRef')):
+        resp = user.compute(version).put('/servers/%s' % server.id,
+                                         json={'server': body})
+        assert resp.status_code == 400, (version, body, resp.text)
+        assert word in sh.message(resp), (word, resp.text)
+
+
+def test_tenancy(cloud):
+    owner = cloud.project()
+    server = owner.boot()
+    other = cloud.project()
+    http = other.compute(sh.LATEST)
+    path = '/servers/%s' % server.id
+
+    # Another project: as if it did not exist.
+    for method, sub, body in (
+            ('GET', '', None), ('DELETE', '', None),
+            ('PUT', '', {'server': {'name': 'mine'}}),
+            ('POST', '/action', {'os-stop': None}),
+            ('GET', '/os-volume_attachments', None)):
+        resp = http.request(method, path + sub, json=body)
+        assert resp.status_code == 404, (method, sub, resp.text)
+        assert server.id in sh.message(resp)
+    for listing in ('/servers', '/servers/detail'):
+        assert _get(http, listing).json()['servers'] == []
+        # all_tenants is for admins: a member still sees its own only.
+        assert _get(http, listing + '?all_tenants=1').json()[
+            'servers'] == []
+    # A reader of the project sees it and may not change it.
+    reader = owner.compute(sh.LATEST, roles=['reader'])
+    assert _get(reader, path).json()['server']['id'] == server.id
+    resp = reader.post(path + '/action', json={'os-stop': None})
+    assert resp.status_code == 403, resp.text
+    # An admin sees every project's with all_tenants, only its own without.
+    admin = cloud.admin().compute(sh.LATEST)
+    everyone = _get(admin, '/servers/detail?all_tenants=1').json()['servers']
+    assert server.id in [s['id'] for s in everyone]
+    own = _get(admin, '/servers?limit=1000').json()['servers']
+    assert server.id not in [s['id'] for s in own]
+    narrowed = _get(admin, '/servers?all_tenants=1&project_id=%s'
+                    % owner.project).json()['servers']
+    assert [s['id'] for s in narrowed] == [server.id]
+    assert _get(admin, path).json()['server']['tenant_id'] == owner.project
+    assert owner.server(server.id)['status'] == 'ACTIVE'
+
+
+# Delete ----------------------------------------------------------------------
+
+def test_delete_releases_the_volume(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    server = user.boot(volume)
+    user.conn.compute.delete_server(server)
+    user.wait_gone(server.id)
+    assert sh.domain_state(server.id) is None
+    user.assert_free(volume['id'])
+    resp = user.compute(sh.LATEST).get('/servers/%s' % server.id)
+    assert resp.status_code == 404
+    assert server.id in sh.message(resp)
+    # Deleted servers leave the lists; a second delete is a 404.
+    assert user.compute().get('/servers').json()['servers'] == []
+    assert user.compute().delete('/servers/%s' % server.id).status_code \
+        == 404
+    # The volume boots another server.
+    second = user.boot(volume)
+    assert user.show_volume(volume['id'])['attachments'][0][
+        'server_id'] == second.id
+
+
+def test_delete_on_termination_deletes_the_volume(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    server = user.boot(volume, block_device_mapping=[
+        sh.root_bdm(volume['id'], delete_on_termination=True)])
+    assert user.server(server.id)['os-extended-volumes:volumes_attached'] \
+        == [{'id': volume['id'], 'delete_on_termination': True}]
+    user.conn.compute.delete_server(server)
+    user.wait_gone(server.id)
+    http = user.volumes()
+    user.wait(lambda: http.get('/volumes/%s' % volume['id']).status_code
+              == 404, timeout=sh.TIMEOUT, interval=0.05,
+              what='volume %s deleted' % volume['id'])
+    assert not os.path.exists(user.aio.volume_path(volume['id']))
+
+
+# Bad input -------------------------------------------------------------------
+
+def _bad_bodies(volume_id):
+    """(version, body, a word the message must contain)."""
+    def body(**server):
+        return sh.server_body(volume_id, **server)
+
+    no_networks = body()
+    del no_networks['server']['networks']
+    no_root = body(block_device_mapping_v2=[
+        sh.root_bdm(volume_id, boot_index=1)])
+    image_bdm = body(block_device_mapping_v2=[
+        sh.root_bdm(volume_id, source_type='image')])
+    no_name = body()
+    del no_name['server']['name']
+    return [
+        (sh.LATEST, body(flavorRef='no-such-flavor'), 'no-such-flavor'),
+        (sh.LATEST, body(imageRef='70a599e0-31e7-49b7-b260-868f441e862b'),
+         'imageRef'),
+        (sh.LATEST, no_root, 'boot_index'),
+        (sh.LATEST, body(networks='auto'), 'networks'),
+        (sh.LATEST, body(color='red'), 'color'),
+        (sh.LATEST, body(min_count=2), 'min_count'),
+        (sh.LATEST, body(max_count=2), 'max_count'),
+        ('2.37', no_networks, 'networks'),
+        (sh.LATEST, image_bdm, 'source_type'),
+        (sh.LATEST, no_name, 'name'),
+        ('2.1', body(description='new in 2.19'), 'description'),
+        (sh.LATEST, body(availability_zone='nova:somehost'),
+         'availability_zone'),
+        (sh.LATEST, {'server': 'nope'}, 'server'),
+    ]
+
+
+def test_bad_input_is_400_and_reserves_nothing(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    for version, body, word in _bad_bodies(volume['id']):
+        resp = user.compute(version).post('/servers', json=body)
+        assert resp.status_code == 400, (version, body, resp.text)
+        assert word in sh.message(resp), (word, resp.text)
+    resp = user.compute(sh.LATEST).post(
+        '/servers', data=b'{"server": {"name": ',
+        headers={'Content-Type': 'application/json'})
+    assert resp.status_code == 400, resp.text
+    assert 'badRequest' in resp.json()
+    assert user.compute().get('/servers').json()['servers'] == []
+    user.assert_free(volume['id'])
+
+    # Before 2.37 networks may be left out.
+    no_networks = sh.server_body(volume['id'])
+    del no_networks['server']['networks']
+    resp = user.compute('2.1').post('/servers', json=no_networks)
+    assert resp.status_code == 202, resp.text
+    user.track(resp.json()['server']['id'])
+    user.wait_server(resp.json()['server']['id'])
+
+
+def _reserve(user, volume_id, complete=False):
+    """An attachment made through the attachments API (not by a server)."""
+    http = user.volumes('3.44')
+    body = {'volume_uuid': volume_id}
+    if complete:
+        body['connector'] = {'host': 'elsewhere', 'mountpoint': '/dev/vdb'}
+    resp = http.post('/attachments', json={'attachment': body})
+    assert resp.status_code == 200, resp.text
+    attachment = resp.json()['attachment']
+    if complete:
+        resp = http.post('/attachments/%s/action' % attachment['id'],
+                         json={'os-complete': None})
+        assert resp.status_code == 204, resp.text
+    return attachment
+
+
+def test_boot_from_a_volume_it_cannot_have_is_400(cloud):
+    user = cloud.project()
+    root = user.volume()
+    reserved, in_use = user.volume(), user.volume()
+    held = {reserved['id']: _reserve(user, reserved['id']),
+            in_use['id']: _reserve(user, in_use['id'], complete=True)}
+    assert user.show_volume(in_use['id'])['status'] == 'in-use'
+    them = cloud.project()
+    theirs = them.volume()
+    unknown = str(uuid.uuid4())
+    http = user.compute(sh.LATEST)
+
+    for volume_id, word in ((reserved['id'], 'reserved'),
+                            (in_use['id'], 'in-use'),
+                            (theirs['id'], theirs['id']),
+                            (unknown, unknown)):
+        resp = http.post('/servers', json=sh.server_body(volume_id))
+        assert resp.status_code == 400, resp.text
+        assert word in sh.message(resp), resp.text
+        # A second volume that cannot be had gives back the root it
+        # reserved first.
+        body = sh.server_body(root['id'])
+        body['server']['block_device_mapping_v2'].append(
+            dict(sh.root_bdm(volume_id), boot_index=-1))
+        resp = http.post('/servers', json=body)
+        assert resp.status_code == 400, resp.text
+        assert volume_id in sh.message(resp)
+        user.assert_free(root['id'])
+    body = sh.server_body(root['id'])
+    body['server']['block_device_mapping_v2'].append(
+        dict(sh.root_bdm(root['id']), boot_index=1))
+    resp = http.post('/servers', json=body)
+    assert resp.status_code == 400
+    assert 'twice' in sh.message(resp)
+
+    assert http.get('/servers').json()['servers'] == []
+    user.assert_free(root['id'])
+    them.assert_free(theirs['id'])
+    for volume_id, attachment in held.items():
+        # Still held by what held them, and nothing more.
+        assert [a['id'] for a in user.attachments(volume_id)] == [
+            attachment['id']]
+        resp = user.volumes('3.44').delete('/attachments/%s'
+                                           % attachment['id'])
+        assert resp.status_code == 200, resp.text
+
+
+# Failures --------------------------------------------------------------------
+
+def test_guest_that_fails_to_start_is_error_with_a_fault(cloud, tmp_path):
+    user = cloud.project()
+    volume = user.volume()
+    path = user.aio.volume_path(volume['id'])
+    # Another process (qemu-nbd, as a guest or export outside tether
+    # would) holds the volume file for writing: the guest's QEMU cannot
+    # lock it and does not start.
+    socket = os.path.join(tmp_path, 'nbd.sock')
+    holder = subprocess.Popen(['qemu-nbd', '-f', 'raw', '-k', socket, path],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        # It listens once it holds the file.
+        user.wait(lambda: os.path.exists(socket), timeout=10,
+                  what='qemu-nbd holding %s' % path)
+        server = user.boot(volume, wait=False)
+        server = user.wait_server(server.id, 'ERROR')
+    finally:
+        holder.terminate()
+        holder.wait(10)
+
+    assert server.vm_state == 'error'
+    assert server.task_state is None
+    fault = user.server(server.id)['fault']
+    assert fault['code'] == 500
+    assert fault['message'].startswith('Hypervisor error'), fault
+    # The details of a server error are for admins only.
+    assert 'details' not in fault
+    details = cloud.admin().server(server.id)['fault']['details']
+    assert details.startswith('VirtError'), details
+    assert 'Failed to get shared "write" lock' in details
+    assert sh.domain_state(server.id) is None
+    user.assert_free(volume['id'])
+    assert user.server(server.id)[
+        'os-extended-volumes:volumes_attached'] == []
+    # An ERROR server can be deleted.
+    user.conn.compute.delete_server(server)
+    user.wait_gone(server.id)
+    user.assert_free(volume['id'])
+
+
+def test_no_host_in_the_zone_is_error_with_a_fault(cloud):
+    user = cloud.project()
+    volume = user.volume()
+    server = user.boot(volume, wait=False, availability_zone='nowhere')
+    server = user.wait_server(server.id, 'ERROR')
+    shown = user.server(server.id)
+    assert 'No valid host' in shown['fault']['message']
+    assert 'nowhere' in shown['fault']['message']
+    assert shown['OS-EXT-AZ:availability_zone'] == 'nowhere'
+    assert shown['hostId'] == ''
+    assert cloud.admin().server(server.id)['OS-EXT-SRV-ATTR:host'] is None
+    user.assert_free(volume['id'])
+    # It never ran anywhere; deleting it is done at once.
+    user.conn.compute.delete_server(server)
+    user.wait_gone(server.id)
+    user.assert_free(volume['id'])
