@@ -178,7 +178,9 @@ class VirtError(TetherException):
 
     def __init__(self, message=None, code=None, **kwargs):
         self.code = code
-        super().__init__(message, **kwargs)
+        # In kwargs, so that it crosses RPC (oslo.messaging rebuilds a
+        # remote exception from its message and kwargs).
+        super().__init__(message, code=code, **kwargs)
 
 
 class HypervisorUnavailable(VirtError):
@@ -237,9 +239,22 @@ class InstanceInvalidState(Conflict):
                "in %(attr)s %(state)s")
 
 
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready: %(reason)s'
+
+
 class VolumeAttachmentNotFound(NotFound):
     msg_fmt = ('Volume %(volume_id)s is not attached to server '
                '%(instance_id)s.')
+
+
+class DeviceInUse(Conflict):
+    msg_fmt = 'Device %(device)s of instance %(instance_id)s is in use.'
+
+
+class NoFreeDeviceName(Conflict):
+    msg_fmt = ('Instance %(instance_id)s has no free disk device name left '
+               '(it has %(count)d disks).')
 
 
 class VolumeAlreadyAttachedToServer(Conflict):
@@ -281,4 +296,26 @@ class VolumeAPIError(TetherException):
 
     def __init__(self, message=None, status=None, **kwargs):
         self.status = status
-        super().__init__(message, **kwargs)
+        super().__init__(message, status=status, **kwargs)
+
+    @property
+    def http_status(self):
+        """What the compute API answers: the volume API refused the
+        caller (403) or the request (400), or could not serve it (503)."""
+        if self.status == 403:
+            return 403
+        if self.status is not None and 400 <= self.status < 500:
+            return 400
+        return 503
+
+
+class VolumeAttachFailed(Conflict):
+    msg_fmt = ('Volume %(volume_id)s could not be attached to server '
+               '%(instance_id)s: %(reason)s')
+
+
+class ComputeHostUnavailable(TetherException):
+    """A compute host did not answer a call in time (503)."""
+    msg_fmt = ('The compute host %(host)s did not answer in time; '
+               'try again later.')
+    http_status = 503

@@ -41,6 +41,10 @@ class HTTPError(Exception):
 
 
 def status_for(exc):
+    # An exception may know its status better than its class does.
+    status = getattr(exc, 'http_status', None)
+    if status is not None:
+        return status
     for exc_type, status in STATUS_BY_EXCEPTION:
         if isinstance(exc, exc_type):
             return status

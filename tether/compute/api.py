@@ -7,6 +7,7 @@ the compute hosts over RPC.
 
 from oslo_config import cfg
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
@@ -190,13 +191,20 @@ def update(context, instance, values):
 # Delete and power -------------------------------------------------------------
 
 def delete(context, instance):
+    """Delete a server; a second delete of it is accepted and does
+    nothing (the first one finishes the job)."""
     if instance.task_state == TaskState.DELETING:
         LOG.info('Instance %s is already being deleted', instance.uuid)
         return
     others = tuple(s for s in TaskState.ALL if s != TaskState.DELETING)
-    instance = db_instances.update(
-        context, instance.uuid, {'task_state': TaskState.DELETING},
-        expected_task_state=others + (None,), action='delete')
+    try:
+        instance = db_instances.update(
+            context, instance.uuid, {'task_state': TaskState.DELETING},
+            expected_task_state=others + (None,), action='delete')
+    except exception.InstanceInvalidState:
+        # Only "deleting" fails the condition: another delete won.
+        LOG.info('Instance %s is already being deleted', instance.uuid)
+        return
     db_actions.action_start(context, instance.uuid, Action.DELETE)
     if instance.host is None:
         # Never scheduled: nothing runs anywhere.
@@ -209,7 +217,17 @@ def delete(context, instance):
     compute_rpcapi.get().terminate_instance(context, instance)
 
 
+def _check_host(instance, action):
+    """A server that never got a host has nothing to act on (Nova's
+    check_instance_host)."""
+    if instance.host is None:
+        raise exception.InstanceNotReady(
+            instance_id=instance.uuid,
+            reason="it has no compute host, so it cannot '%s'" % action)
+
+
 def _power(context, instance, action, vm_states, task_state, cast):
+    _check_host(instance, action)
     instance = db_instances.update(
         context, instance.uuid, {'task_state': task_state},
         expected_vm_state=vm_states, expected_task_state=None,
@@ -246,6 +264,7 @@ _ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
 
 
 def _check_volume_action(instance, action):
+    _check_host(instance, action)
     if instance.vm_state not in _ATTACHABLE_VM_STATES:
         raise exception.InstanceInvalidState(
             action=action, instance_id=instance.uuid, attr='vm_state',
@@ -282,7 +301,14 @@ def attach_volume(context, instance, volume_id, tag=None,
     db_actions.action_start(context, instance.uuid, Action.ATTACH_VOLUME)
     # A call: the answer names the device, and a failure (after which the
     # compute host removed the row and the attachment) reaches the caller.
-    compute_rpcapi.get().attach_volume(context, instance, volume_id)
+    try:
+        compute_rpcapi.get().attach_volume(context, instance, volume_id)
+    except messaging.MessagingTimeout:
+        # The host may still finish (or roll back) the attach.
+        raise exception.ComputeHostUnavailable(host=instance.host)
+    except exception.VirtError as exc:
+        raise exception.VolumeAttachFailed(
+            volume_id=volume_id, instance_id=instance.uuid, reason=exc)
     return db_bdms.get_by_volume(context, instance.uuid, volume_id)
 
 

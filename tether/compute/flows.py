@@ -68,9 +68,12 @@ def build(context, host, instance):
         connector = host.driver.get_volume_connector()
         bdms = db_bdms.get_by_instance(context, instance.uuid)
         infos = []
-        for bdm in bdms:
-            attachment = client.update_attachment(bdm.attachment_id,
-                                                  connector)
+        # The volume service records the device as the mount point of
+        # the attachment, as Nova sends it.
+        names = host.driver.boot_device_names(len(bdms))
+        for bdm, name in zip(bdms, names):
+            attachment = client.update_attachment(
+                bdm.attachment_id, dict(connector, mountpoint=name))
             info = attachment['connection_info']
             db_bdms.update(context, bdm.id, {'connection_info': info})
             infos.append(info)
@@ -98,11 +101,13 @@ def build(context, host, instance):
                     'Build of instance %s stopped: %s', instance.uuid, exc)
             if spawned:
                 host.driver.destroy(instance.uuid)
-            _release_volumes(context, client, instance.uuid)
             if deleting:
-                # The delete that overtook the build finishes the job.
+                # The delete that overtook the build finishes the job: it
+                # waits for this lock, then releases the volumes (and
+                # deletes those marked delete_on_termination).
                 ctxt.reraise = False
             else:
+                _release_volumes(context, client, instance.uuid)
                 _set_error(context, instance.uuid, exc)
 
 

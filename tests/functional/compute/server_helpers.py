@@ -8,6 +8,7 @@ Servers are made with openstacksdk, as a user makes them; raw HTTP is
 for microversions, shapes and what a client library would not send.
 """
 
+import os
 import subprocess
 import uuid
 
@@ -147,6 +148,14 @@ class Project:
             return volume if volume['status'] == status else None
         return self.wait(check, timeout=TIMEOUT, interval=0.05,
                          what='volume %s %s' % (volume_id, status))
+
+    def wait_volume_gone(self, volume_id):
+        """Wait until the volume is deleted, its file with it."""
+        http = self.volumes()
+        self.wait(lambda: http.get('/volumes/%s' % volume_id).status_code
+                  == 404, timeout=TIMEOUT, interval=0.05,
+                  what='volume %s deleted' % volume_id)
+        assert not os.path.exists(self.aio.volume_path(volume_id))
 
     # Servers
 

@@ -208,6 +208,12 @@ def test_list_pages_with_limit_and_marker(cloud):
     errors = _get(http, '/servers?status=ERROR&limit=3').json()
     assert len(errors['servers']) == 3
     assert _get(http, '/servers?status=ACTIVE').json()['servers'] == []
+    # An unknown status: no servers before 2.38, then a 400 naming it.
+    old = user.compute('2.37')
+    assert _get(old, '/servers?status=BOGUS').json()['servers'] == []
+    resp = http.get('/servers/detail?status=bogus')
+    assert resp.status_code == 400, resp.text
+    assert "'bogus'" in sh.message(resp) and 'ACTIVE' in sh.message(resp)
 
 
 def test_update_name_description_and_hostname(cloud):
@@ -305,11 +311,7 @@ def test_delete_on_termination_deletes_the_volume(cloud):
         == [{'id': volume['id'], 'delete_on_termination': True}]
     user.conn.compute.delete_server(server)
     user.wait_gone(server.id)
-    http = user.volumes()
-    user.wait(lambda: http.get('/volumes/%s' % volume['id']).status_code
-              == 404, timeout=sh.TIMEOUT, interval=0.05,
-              what='volume %s deleted' % volume['id'])
-    assert not os.path.exists(user.aio.volume_path(volume['id']))
+    user.wait_volume_gone(volume['id'])
 
 
 # Bad input -------------------------------------------------------------------

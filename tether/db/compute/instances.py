@@ -86,10 +86,14 @@ def create_on_host(context, values, bdms, candidates, action):
     """
     chosen = None
     for service_id, host, node, memory_mb, vcpus in candidates:
-        context.session.execute(
+        locked = context.session.execute(
             sa.select(models.ComputeService.id)
-            .where(models.ComputeService.id == service_id)
+            .where(models.ComputeService.id == service_id,
+                   models.ComputeService.disabled.is_(False))
             .with_for_update()).first()
+        if locked is None:
+            # Deleted or disabled since the candidates were listed.
+            continue
         used_mb, used_vcpus, _count = _used_on(context, host)
         if (used_mb + values['memory_mb'] <= memory_mb and
                 used_vcpus + values['vcpus'] <= vcpus):
@@ -110,6 +114,10 @@ def create_on_host(context, values, bdms, candidates, action):
 
 def _apply_filters(q, filters):
     for key, value in (filters or {}).items():
+        if key == 'task_state_not':
+            column = models.Instance.task_state
+            q = q.where(sa.or_(column.is_(None), column.notin_(value)))
+            continue
         column = getattr(models.Instance, key)
         if key == 'display_name':
             # Nova matches the name as a regular expression; tether as a
