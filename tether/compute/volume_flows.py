@@ -26,11 +26,14 @@ def attach(context, host, instance, volume_id):
     info = None
     attached = False
     try:
+        # The manager holds the instance's lock: the name stays free.
+        device = host.driver.next_device_name(instance.uuid)
         attachment = client.update_attachment(
-            bdm.attachment_id, host.driver.get_volume_connector())
+            bdm.attachment_id,
+            dict(host.driver.get_volume_connector(), mountpoint=device))
         info = attachment['connection_info']
         db_bdms.update(context, bdm.id, {'connection_info': info})
-        device = host.driver.attach_volume(instance.uuid, info)
+        device = host.driver.attach_volume(instance.uuid, info, device)
         attached = True
         client.complete_attachment(bdm.attachment_id)
         db_bdms.update(context, bdm.id,

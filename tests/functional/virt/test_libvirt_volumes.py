@@ -153,3 +153,20 @@ def test_attach_of_a_file_another_guest_holds_leaves_nothing(virt):
     # The holder still has it, and the failed guest can take another disk.
     assert _disk(virt, holder.uuid, shared).target == 'sdb'
     assert virt.driver.attach_volume(inst.uuid, virt.volume()) == '/dev/sdb'
+
+
+def test_a_volume_attaches_as_the_device_named_before(virt):
+    root = virt.volume('raw')
+    inst, devices = virt.spawn(root)
+    assert virt.driver.boot_device_names(2) == ['/dev/sda', '/dev/sdb']
+    assert virt.driver.next_device_name(inst.uuid) == '/dev/sdb'
+    data, other = virt.volume('raw'), virt.volume('raw')
+    # The compute manager names the device first (it goes to the volume
+    # service as the attachment's mount point), then attaches.
+    assert virt.driver.attach_volume(inst.uuid, data, '/dev/sdd') \
+        == '/dev/sdd'
+    assert _disk(virt, inst.uuid, data).target == 'sdd'
+    assert virt.driver.next_device_name(inst.uuid) == '/dev/sdb'
+    with pytest.raises(exception.DeviceInUse, match='/dev/sdd'):
+        virt.driver.attach_volume(inst.uuid, other, '/dev/sdd')
+    assert not virt.locked(other)

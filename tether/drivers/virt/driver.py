@@ -65,8 +65,18 @@ class ComputeDriver:
     def reboot(self, instance_uuid):
         raise NotImplementedError()
 
-    def attach_volume(self, instance_uuid, connection_info):
-        """Attach a volume; return its device (``/dev/sdX``)."""
+    def boot_device_names(self, count):
+        """The devices spawn() gives its first ``count`` volumes."""
+        raise NotImplementedError()
+
+    def next_device_name(self, instance_uuid):
+        """The device a volume attached now would get (the caller
+        serializes the device changes of one guest)."""
+        raise NotImplementedError()
+
+    def attach_volume(self, instance_uuid, connection_info, device=None):
+        """Attach a volume as ``device`` (the next free one if None);
+        return its device (``/dev/sdX``)."""
         raise NotImplementedError()
 
     def detach_volume(self, instance_uuid, connection_info):

@@ -33,6 +33,11 @@ def _device(target):
     return '/dev/' + target
 
 
+def _target(device):
+    """``sdb`` of ``/dev/sdb`` (or of ``sdb``)."""
+    return device.rsplit('/', 1)[-1]
+
+
 class LibvirtDriver(driver.ComputeDriver):
     """Guests on the libvirt at ``[libvirt]connection_uri``.
 
@@ -171,7 +176,18 @@ class LibvirtDriver(driver.ComputeDriver):
         return parse.find_disk(guest.xml(inactive=True), path=path,
                                serial=serial)
 
-    def attach_volume(self, instance_uuid, connection_info):
+    def boot_device_names(self, count):
+        return [_device(config.disk_name(index)) for index in range(count)]
+
+    def next_device_name(self, instance_uuid):
+        used = self.host.lookup(instance_uuid).used_disk_targets()
+        try:
+            return _device(config.next_free_disk(used))
+        except ValueError:
+            raise exception.NoFreeDeviceName(instance_id=instance_uuid,
+                                             count=len(used))
+
+    def attach_volume(self, instance_uuid, connection_info, device=None):
         path = self._connect_volume(connection_info)
         with self._lock(instance_uuid):
             guest = self.host.lookup(instance_uuid)
@@ -181,7 +197,14 @@ class LibvirtDriver(driver.ComputeDriver):
                     volume_id=volume.volume_id(connection_info),
                     instance_id=instance_uuid,
                     device=_device(attached.target))
-            target = config.next_free_disk(guest.used_disk_targets())
+            used = guest.used_disk_targets()
+            if device is None:
+                target = _target(self.next_device_name(instance_uuid))
+            elif _target(device) in used:
+                raise exception.DeviceInUse(device=device,
+                                            instance_id=instance_uuid)
+            else:
+                target = _target(device)
             spec = volume.disk_spec(connection_info, path, target)
             guest.attach_device(config.to_xml(config.disk(spec)))
         LOG.info('Attached %s to %r as %s', path, guest, target)
