@@ -8,8 +8,6 @@ import pytest
 from tether.api.compute import routes as compute_routes
 from tether.api.compute import versions as compute_versions
 from tether.api.compute.handlers import server_actions
-from tether.api.compute.handlers import servers
-from tether.api.compute.handlers import volume_attachments
 from tether.api.volume import routes as volume_routes
 from tether.api.volume import versions as volume_versions
 from tether.api.volume.handlers import volume_actions
@@ -19,11 +17,6 @@ BODY_METHODS = ('POST', 'PUT')
 # handlers that do (checked below).
 DISPATCHERS = {'volume': {volume_actions.dispatch: volume_actions.ACTIONS},
                'compute': {server_actions.dispatch: server_actions.ACTIONS}}
-# Routes of the servers part of the compute API whose schemas are still
-# being written; remove them from here as they get their schemas.
-PENDING = {servers.show_server, servers.delete_server,
-           volume_attachments.show_volume_attachment,
-           volume_attachments.delete_volume_attachment}
 
 APIS = {'volume': (volume_routes, volume_versions),
         'compute': (compute_routes, compute_versions)}
@@ -39,9 +32,7 @@ def _handlers(api):
 def _routes():
     for api in APIS:
         for path, method, handler in _handlers(api):
-            marks = ([pytest.mark.xfail(reason='schemas being written')]
-                     if handler in PENDING else [])
-            yield pytest.param(api, path, method, handler, marks=marks,
+            yield pytest.param(api, path, method, handler,
                                id='%s %s %s' % (api, method, path))
 
 

@@ -11,6 +11,11 @@ from tether.api import microversion
 
 DB_MAX_INT = 0x7FFFFFFF
 
+# The query of a route that takes no parameters and, as Nova and Cinder
+# do, ignores any it is sent.
+IGNORED_QUERY = {'type': 'object', 'properties': {},
+                 'additionalProperties': True}
+
 
 def _bound(check):
     """``minimum``/``maximum`` that also bound integers sent as strings.

@@ -44,6 +44,7 @@ def _row(req, instance):
                                              instance_id=instance.uuid)
 
 
+@validation.query(validation.IGNORED_QUERY)
 def show_volume_attachment(req):
     instance = servers.load_server(req, policy.SHOW)
     return wsgi.json_response({'volumeAttachment': views.VolumeAttachmentView(
@@ -64,6 +65,7 @@ def create_volume_attachment(req):
         req).item(instance, row)})
 
 
+@validation.query(validation.IGNORED_QUERY)
 def delete_volume_attachment(req):
     instance = servers.load_server(req, policy.DELETE)
     compute_api.detach_volume(req.context, instance,

@@ -7,8 +7,7 @@ from tether.compute import flavors as compute_flavors
 
 # Nova ignores query parameters it does not know, and from 2.75 rejects
 # them; show and delete take none.
-ANY_QUERY = {'type': 'object', 'properties': {},
-             'additionalProperties': True}
+ANY_QUERY = validation.IGNORED_QUERY
 
 _integer_string = {
     'description': 'an integer', 'type': 'string',

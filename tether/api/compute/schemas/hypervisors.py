@@ -4,8 +4,7 @@ from tether.api import validation
 
 # Before 2.53 Nova ignores query parameters it does not know; from 2.53
 # it rejects them.
-LIST_QUERY = {'type': 'object', 'properties': {},
-              'additionalProperties': True}
+LIST_QUERY = validation.IGNORED_QUERY
 
 _paging = {
     'limit': validation.non_negative_integer_string,
@@ -32,8 +31,7 @@ LIST_QUERY_V2_53 = {
     'additionalProperties': False,
 }
 
-SHOW_QUERY = {'type': 'object', 'properties': {},
-              'additionalProperties': True}
+SHOW_QUERY = validation.IGNORED_QUERY
 
 SHOW_QUERY_V2_53 = {
     'type': 'object',

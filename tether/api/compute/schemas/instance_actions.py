@@ -5,8 +5,7 @@ import copy
 from tether.api import validation
 
 # Before 2.58 Nova takes no parameters and ignores any.
-ANY_QUERY = {'type': 'object', 'properties': {},
-             'additionalProperties': True}
+ANY_QUERY = validation.IGNORED_QUERY
 
 _time = {'type': 'string', 'maxLength': 64,
          'description': 'an ISO 8601 date and time'}

@@ -16,8 +16,7 @@ LIST_QUERY = {
 LIST_QUERY_V2_75 = copy.deepcopy(LIST_QUERY)
 LIST_QUERY_V2_75['additionalProperties'] = False
 
-DELETE_QUERY = {'type': 'object', 'properties': {},
-                'additionalProperties': True}
+DELETE_QUERY = validation.IGNORED_QUERY
 
 UPDATE_V2_53 = {
     'type': 'object',
