@@ -1,6 +1,7 @@
 """The only way tether runs qemu-img: argument lists, LC_ALL=C, explicit
 formats, JSON output and resource limits."""
 
+import re
 import shutil
 
 from oslo_concurrency import processutils
@@ -13,8 +14,11 @@ LOG = logging.getLogger(__name__)
 
 QEMU_IMG = 'qemu-img'
 FORMATS = ('raw', 'qcow2')
-_LOCK_ERRORS = ('Failed to get "write" lock', 'Failed to get shared "write" '
-                'lock')
+# QEMU's image locking (util/osdep.c, block/file-posix.c): 'Failed to get
+# "write" lock', 'Failed to get shared "write" lock', 'Failed to get
+# "resize" lock' and others of the same shape, each a permission another
+# process holds.
+_LOCK_ERROR = re.compile(r'Failed to get (shared )?"[a-z -]+" lock')
 
 # Defaults; a backend passes its own limits.
 DEFAULT_LIMITS = processutils.ProcessLimits(cpu_time=30,
@@ -43,7 +47,7 @@ def _run(args, path, limits=None):
         return out
     except processutils.ProcessExecutionError as exc:
         stderr = exc.stderr or ''
-        if any(marker in stderr for marker in _LOCK_ERRORS):
+        if _LOCK_ERROR.search(stderr):
             raise exception.ImageLocked(cmd=' '.join(cmd), path=path)
         raise exception.ProcessFailed(cmd=' '.join(cmd),
                                       reason=stderr.strip() or str(exc))
