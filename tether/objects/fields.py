@@ -164,13 +164,21 @@ def server_status(vm_state, task_state):
     return 'ACTIVE'
 
 
-# Server status (as a list filter) -> the vm_states it stands for.
-SERVER_STATUS_VM_STATES = {
-    'BUILD': [VmState.BUILDING],
-    'ACTIVE': [VmState.ACTIVE],
-    'HARD_REBOOT': [VmState.ACTIVE, VmState.STOPPED],
-    'REBOOT': [VmState.ACTIVE],
-    'SHUTOFF': [VmState.STOPPED],
-    'ERROR': [VmState.ERROR],
-    'DELETED': [VmState.DELETED],
+_REBOOTS = (TaskState.REBOOTING, TaskState.REBOOTING_HARD,
+            TaskState.REBOOT_STARTED_HARD)
+
+# Server status (as a list filter) -> the instance filters that select
+# exactly the servers server_status() gives that status ('task_state_not':
+# no task, or one not in the list).
+SERVER_STATUS_FILTERS = {
+    'BUILD': {'vm_state': [VmState.BUILDING]},
+    'ACTIVE': {'vm_state': [VmState.ACTIVE], 'task_state_not': _REBOOTS},
+    'HARD_REBOOT': {'vm_state': [VmState.ACTIVE, VmState.STOPPED],
+                    'task_state': [TaskState.REBOOTING_HARD,
+                                   TaskState.REBOOT_STARTED_HARD]},
+    'REBOOT': {'vm_state': [VmState.ACTIVE, VmState.STOPPED],
+               'task_state': [TaskState.REBOOTING]},
+    'SHUTOFF': {'vm_state': [VmState.STOPPED], 'task_state_not': _REBOOTS},
+    'ERROR': {'vm_state': [VmState.ERROR]},
+    'DELETED': {'vm_state': [VmState.DELETED]},
 }

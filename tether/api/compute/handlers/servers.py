@@ -8,6 +8,7 @@ from oslo_utils import timeutils
 from tether.api.compute.schemas import servers as schema
 from tether.api.compute import views
 from tether.api import fault
+from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute import api as compute_api
@@ -113,11 +114,16 @@ def _search(req, all_projects_rule):
         filters['display_name'] = params['name']
     if 'status' in params:
         status = str(params['status']).upper()
-        states = fields.SERVER_STATUS_VM_STATES.get(status)
-        if states is None:
-            # Nova answers an unknown status with an empty list.
+        status_filters = fields.SERVER_STATUS_FILTERS.get(status)
+        if status_filters is None:
+            # Before 2.38 Nova answers an unknown status with no servers.
+            if microversion.at_least(req, '2.38'):
+                raise fault.HTTPError(
+                    400, 'Invalid status value %r: a server status is one '
+                         'of %s.' % (params['status'], ', '.join(
+                             sorted(fields.SERVER_STATUS_FILTERS))))
             return None
-        filters['vm_state'] = states
+        filters.update(status_filters)
     if 'availability_zone' in params:
         filters['availability_zone'] = params['availability_zone']
     if 'host' in params and ctx.is_admin:
@@ -186,6 +192,7 @@ def list_servers_detail(req):
 
 # One server -------------------------------------------------------------------
 
+@validation.query(validation.IGNORED_QUERY)
 def show_server(req):
     return _show(req, load_server(req, policy.SHOW))
 
@@ -208,6 +215,7 @@ def update_server(req):
     return _show(req, instance)
 
 
+@validation.query(validation.IGNORED_QUERY)
 def delete_server(req):
     instance = load_server(req, policy.DELETE)
     compute_api.delete(req.context, instance)
