@@ -92,3 +92,15 @@ def test_project_in_url_must_be_the_tokens(aio):
     resp = requests.get(aio.compute_url + '/servers',
                         headers=dict(http.session.headers))
     assert resp.status_code == 200
+
+
+def test_the_request_id_is_answered_under_both_headers(aio):
+    http = aio.compute_http()
+    for resp in (http.get('/flavors'), http.get('/no-such-thing')):
+        request_id = resp.headers['X-OpenStack-Request-ID']
+        assert request_id.startswith('req-')
+        assert resp.headers['X-Compute-Request-ID'] == request_id
+    # The volume API answers with its one header only.
+    resp = aio.http(version='3.0').get('/volumes')
+    assert resp.headers['X-OpenStack-Request-ID'].startswith('req-')
+    assert 'X-Compute-Request-ID' not in resp.headers

@@ -129,10 +129,22 @@ class PublicPaths:
         return self.authenticated_app(environ, start_response)
 
 
-def build_app(router, public_app, public_paths, conf):
-    """Middleware, outermost first: request id, faults, auth, router."""
+class _RequestId(request_id.RequestId):
+    """oslo.middleware's request id, also under a service's old header."""
+
+    def __init__(self, application, compat_headers=()):
+        super().__init__(application)
+        self.compat_headers = list(compat_headers)
+
+
+def build_app(router, public_app, public_paths, conf,
+              request_id_headers=()):
+    """Middleware, outermost first: request id, faults, auth, router.
+
+    ``request_id_headers``: more response headers that carry the request
+    id (Nova also answers with ``X-Compute-Request-ID``).
+    """
     app = auth.wrap(router, conf)
     app = PublicPaths(public_app, public_paths, app)
     app = fault.FaultWrapper(app)
-    app = request_id.RequestId(app)
-    return app
+    return _RequestId(app, request_id_headers)

@@ -15,4 +15,5 @@ def build(conf=None):
     policies.init(conf)
     router = wsgi.Router(versions.SERVICE, routes.declarations())
     public = wsgi.Router(versions.SERVICE, versions.ROUTES)
-    return wsgi.build_app(router, public, versions.PUBLIC_PATHS, conf)
+    return wsgi.build_app(router, public, versions.PUBLIC_PATHS, conf,
+                          request_id_headers=['X-Compute-Request-ID'])
