@@ -21,6 +21,7 @@ unlimited quotas; --url targets one that is already running.
 import argparse
 import http.client
 import json
+import math
 import os
 import re
 import shutil
@@ -368,9 +369,8 @@ def percentile(sorted_values, p):
     """Nearest-rank percentile of a sorted list."""
     if not sorted_values:
         return float('nan')
-    k = max(0, min(len(sorted_values) - 1,
-                   int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[k]
+    k = math.ceil(p / 100.0 * len(sorted_values)) - 1
+    return sorted_values[max(0, min(len(sorted_values) - 1, k))]
 
 
 # Main -----------------------------------------------------------------------
