@@ -1,10 +1,11 @@
-"""tether-manage: database migrations and service records."""
+"""tether-manage: database migrations, service records, upgrade checks."""
 
 import sys
 
 from oslo_config import cfg
 
 from tether.cmd import common
+from tether.cmd import status
 from tether import context as t_context
 from tether.db import migration
 from tether.db.compute import services as db_compute_services
@@ -52,6 +53,10 @@ def service_list(args):
                      s.heartbeat_at))
 
 
+def status_upgrade_check(args):
+    return status.upgrade_check(json_output=args.json)
+
+
 def _database_arg(parser, default):
     parser.add_argument(
         '--database', dest='service_db',
@@ -75,6 +80,17 @@ def _add_commands(subparsers):
     lst = service_sub.add_parser('list', help='list services')
     _database_arg(lst, 'all')
     lst.set_defaults(func=service_list)
+    status_parser = subparsers.add_parser(
+        'status', help='is this deployment ready for this code')
+    status_sub = status_parser.add_subparsers(dest='action')
+    upgrade = status_sub.add_parser(
+        'upgrade', help='"upgrade check": databases at head, compute '
+                        'service versions, policy file; exit code 0 '
+                        'success, 1 warning, 2 failure')
+    upgrade.add_argument('check', choices=['check'])
+    upgrade.add_argument('--json', action='store_true',
+                         help='print the results as JSON')
+    upgrade.set_defaults(func=status_upgrade_check)
 
 
 def main(argv=None):
@@ -84,6 +100,7 @@ def main(argv=None):
                       'tether management', cli_opts=[opt])
     func = getattr(CONF.category, 'func', None)
     if func is None:
-        print('Usage: tether-manage {db sync|db version|service list}')
+        print('Usage: tether-manage {db sync|db version|service list|'
+              'status upgrade check}')
         return 2
     return func(CONF.category)

@@ -1,0 +1,205 @@
+"""tether-manage status upgrade check: the checks (oslo.upgradecheck)."""
+
+import os
+import re
+import traceback
+import types
+
+from alembic import script as alembic_script
+from oslo_config import cfg
+from oslo_db import exception as db_exc
+from oslo_policy import opts as policy_opts
+from oslo_policy import policy
+from oslo_upgradecheck import upgradecheck
+import sqlalchemy as sa
+
+from tether.compute import manager as compute_manager
+from tether.db import migration
+from tether.objects import fields
+from tether import policies
+
+CONF = cfg.CONF
+Code = upgradecheck.Code
+Result = upgradecheck.Result
+
+# The oldest tether-compute the compute API of this tree still works
+# with (tether/compute/manager.py SERVICE_VERSION is the newest). Raise it
+# when the API stops handling what an older compute host records or
+# answers; a host below it is reported by the check.
+MIN_COMPUTE_SERVICE_VERSION = 1
+
+# The checks run before the services are upgraded, on the schema the
+# running code left: they read with SQLAlchemy core and name only the
+# columns they need, never through the models of this tree.
+_SERVICES = sa.table('services', sa.column('host'), sa.column('binary'),
+                     sa.column('version'))
+
+# A reference to another rule inside a check string ("rule:admin_api").
+_RULE_REFERENCE = re.compile(r'\brule:([^\s()]+)')
+
+_DB_ERRORS = (sa.exc.SQLAlchemyError, db_exc.DBError)
+
+
+def _first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _head(database):
+    config = migration._alembic_config(None, database)
+    return alembic_script.ScriptDirectory.from_config(
+        config).get_current_head()
+
+
+def _policy_files():
+    """The policy file and policy directory files oslo.policy would load,
+    and whether [oslo_policy]policy_file was set by the operator."""
+    policy_opts.set_defaults(CONF)  # registers [oslo_policy]
+    name = CONF.oslo_policy.policy_file
+    location = CONF.get_location('policy_file', 'oslo_policy')
+    configured = (location is not None and
+                  location.location == cfg.Locations.user)
+    path = CONF.find_file(name)
+    files = [path] if path else []
+    for directory in CONF.oslo_policy.policy_dirs:
+        found = CONF.find_file(directory)
+        if not found or not os.path.isdir(found):
+            continue
+        for root, _dirs, names in sorted(os.walk(found)):
+            files += [os.path.join(root, n) for n in sorted(names)]
+    return name, configured, files
+
+
+class Checks(upgradecheck.UpgradeCommands):
+    """What must be true before the services of this tree start."""
+
+    def _check_database(self, database):
+        group = migration.DATABASES[database].group
+        head = _head(database)
+        try:
+            current = migration.db_version(database=database)
+        except _DB_ERRORS as exc:
+            return Result(Code.FAILURE,
+                          'The %s database ([%s] connection) cannot be '
+                          'read: %s' % (database, group, _first_line(exc)))
+        if current == head:
+            return Result(Code.SUCCESS, 'The %s database is at revision '
+                                        '%s, the head.' % (database, head))
+        found = ('has no tether schema' if current is None
+                 else 'is at revision %s' % current)
+        return Result(Code.FAILURE,
+                      'The %s database ([%s] connection) %s; this code '
+                      'needs revision %s. Run "tether-manage db sync '
+                      '--database %s".' % (database, group, found, head,
+                                           database))
+
+    def _check_compute_versions(self):
+        query = (sa.select(_SERVICES.c.host, _SERVICES.c.version)
+                 .where(_SERVICES.c.binary == fields.ServiceBinary.COMPUTE)
+                 .order_by(_SERVICES.c.host))
+        try:
+            engine = migration.DATABASES['compute'].get_engine()
+            with engine.connect() as connection:
+                rows = connection.execute(query).all()
+        except _DB_ERRORS as exc:
+            return Result(Code.FAILURE,
+                          'The compute services cannot be read from the '
+                          'compute database ([compute_database] '
+                          'connection): %s' % _first_line(exc))
+        if not rows:
+            return Result(Code.SUCCESS, 'No tether-compute has registered '
+                                        'yet.')
+        old = ['%s (version %s)' % (host, version or 0)
+               for host, version in rows
+               if (version or 0) < MIN_COMPUTE_SERVICE_VERSION]
+        if old:
+            return Result(Code.WARNING,
+                          'These tether-compute services are older than '
+                          'version %d, the oldest this compute API works '
+                          'with: %s. Upgrade them, or delete the records '
+                          'of hosts that are gone ("openstack compute '
+                          'service delete").'
+                          % (MIN_COMPUTE_SERVICE_VERSION, ', '.join(old)))
+        return Result(Code.SUCCESS,
+                      '%d tether-compute service(s), all at version %d or '
+                      'newer (this release records %d).'
+                      % (len(rows), MIN_COMPUTE_SERVICE_VERSION,
+                         compute_manager.SERVICE_VERSION))
+
+    def _check_policy_file(self):
+        name, configured, files = _policy_files()
+        if not files:
+            if configured:
+                return Result(Code.WARNING,
+                              'The policy file %s ([oslo_policy] '
+                              'policy_file) is not found: the defaults in '
+                              'code apply.' % name)
+            return Result(Code.SUCCESS, 'No policy file: the defaults in '
+                                        'code apply.')
+        defaults = {}
+        for rule in policies.list_rules():
+            defaults[rule.name] = rule.check_str
+            if getattr(rule, 'deprecated_rule', None):
+                defaults[rule.deprecated_rule.name] = (
+                    rule.deprecated_rule.check_str)
+        overrides = {}
+        for path in files:
+            try:
+                with open(path) as f:
+                    rules = policy.parse_file_contents(f.read())
+            except (OSError, ValueError) as exc:
+                reason = ' '.join(line.strip() for line in
+                                  str(exc).splitlines() if line.strip())
+                return Result(Code.FAILURE, 'The policy file %s cannot be '
+                                            'read: %s' % (path, reason))
+            overrides.update({n: (path, check)
+                              for n, check in (rules or {}).items()})
+        check_strings = list(defaults.values()) + [
+            str(check) for _path, check in overrides.values()]
+        referenced = {ref for check in check_strings
+                      for ref in _RULE_REFERENCE.findall(check)}
+        undefined = sorted('%s (in %s)' % (ref, overrides[n][0])
+                           for n, (_path, check) in overrides.items()
+                           for ref in _RULE_REFERENCE.findall(str(check))
+                           if ref not in defaults and ref not in overrides)
+        if undefined:
+            return Result(Code.FAILURE,
+                          'The policy file names rules that are defined '
+                          'nowhere, which deny every request they guard: '
+                          '%s.' % ', '.join(undefined))
+        unknown = sorted('%s (in %s)' % (n, path)
+                         for n, (path, _check) in overrides.items()
+                         if n not in defaults and n not in referenced)
+        if unknown:
+            return Result(Code.WARNING,
+                          'The policy file sets rules that tether does not '
+                          'have, and that no rule refers to: they change '
+                          'nothing (a misspelled name?): %s. '
+                          'etc/tether/policy.yaml.sample lists every rule.'
+                          % ', '.join(unknown))
+        return Result(Code.SUCCESS, '%s: %d rule(s), all known.'
+                      % (', '.join(files), len(overrides)))
+
+    _upgrade_checks = (
+        ('Volume database schema', (_check_database,
+                                    {'database': 'volume'})),
+        ('Compute database schema', (_check_database,
+                                     {'database': 'compute'})),
+        ('Compute service versions', _check_compute_versions),
+        ('Policy file', _check_policy_file),
+    )
+
+
+def upgrade_check(json_output=False):
+    """Run every check, print the results; return the worst code (or 255
+    if a check itself broke, as oslo.upgradecheck's runner does)."""
+    # UpgradeCommands.check() reads --json from the module's CONF, which
+    # oslo.upgradecheck's own main() sets; tether-manage parses its own
+    # command line, so it hands over just that flag.
+    upgradecheck.CONF = types.SimpleNamespace(
+        command=types.SimpleNamespace(json=json_output))
+    try:
+        return int(Checks().check())
+    except Exception:
+        print('Error:\n%s' % traceback.format_exc())
+        return 255
