@@ -164,6 +164,17 @@ class ExtendVolumeError(VolumeBackendAPIException):
     msg_fmt = 'Cannot extend volume %(volume_id)s: %(reason)s'
 
 
+class ExtendNeedsHypervisor(TetherException):
+    """A driver's answer to extend_volume: a hypervisor holds the volume
+    and only it can grow it (QEMU's block_resize of a locked file)."""
+    msg_fmt = ('Volume %(volume_id)s is in use by a hypervisor: only it can '
+               'grow the volume.')
+
+
+class VolumeNotExtending(Invalid):
+    msg_fmt = 'Volume %(volume_id)s is not being extended: %(reason)s'
+
+
 class RemoteFSNoSharesMounted(VolumeBackendAPIException):
     msg_fmt = 'No share could be mounted: %(reason)s'
 
@@ -307,6 +318,10 @@ class VolumeAPIError(TetherException):
         if self.status is not None and 400 <= self.status < 500:
             return 400
         return 503
+
+
+class ExtendFailed(TetherException):
+    msg_fmt = 'Volume %(volume_id)s could not be extended: %(reason)s'
 
 
 class VolumeAttachFailed(Conflict):

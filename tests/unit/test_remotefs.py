@@ -181,9 +181,20 @@ def test_resize_of_an_image_a_guest_holds_is_image_locked(tmp_path):
     assert _info(path)['virtual-size'] == 2 * GiB
 
 
-def test_driver_extend_of_a_held_volume_is_image_locked(driver):
+def test_driver_extend_of_a_held_volume_needs_the_hypervisor(driver):
     volume, path = _created(driver, 1)
     with qemu_guest.holding(path):
-        with pytest.raises(exception.ImageLocked):
+        # Exactly QEMU's lock makes it the hypervisor's job...
+        with pytest.raises(exception.ExtendNeedsHypervisor) as info:
             driver.extend_volume(volume, 2)
+        assert volume.id in str(info.value)
+        # ... a shrink is refused by the driver itself, held or not.
+        with pytest.raises(exception.ExtendVolumeError,
+                           match='shrinking'):
+            driver.extend_volume(volume, 0)
     assert _info(path)['virtual-size'] == GiB
+    # Any other failure is an error of the driver.
+    os.unlink(path)
+    with pytest.raises(exception.ProcessFailed) as info:
+        driver.extend_volume(volume, 2)
+    assert not isinstance(info.value, exception.ExtendNeedsHypervisor)

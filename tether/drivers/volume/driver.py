@@ -31,7 +31,13 @@ class VolumeDriver:
         raise NotImplementedError()
 
     def extend_volume(self, volume, new_size):
-        """Grow the storage to ``new_size`` GiB."""
+        """Grow the storage to ``new_size`` GiB.
+
+        Raise ExtendNeedsHypervisor when a hypervisor that uses the volume
+        holds it so that only the hypervisor can grow it (a file QEMU has
+        locked): the manager then asks the compute service to do it and
+        waits for its os-extend_volume_completion.
+        """
         raise NotImplementedError()
 
     def get_volume_size(self, volume):

@@ -152,7 +152,12 @@ class RemoteFSDriver(driver.VolumeDriver):
                 volume_id=volume.id,
                 reason='shrinking from %s to %s bytes is refused'
                        % (current, new_size * GiB))
-        qemu_img.resize(path, fmt, new_size * GiB, limits=self.limits)
+        try:
+            qemu_img.resize(path, fmt, new_size * GiB, limits=self.limits)
+        except exception.ImageLocked:
+            # A running guest's QEMU holds the write lock: only it can grow
+            # the file (block_resize), so the hypervisor must do it.
+            raise exception.ExtendNeedsHypervisor(volume_id=volume.id)
 
     def get_volume_size(self, volume):
         return qemu_img.info(self.local_path(volume),
