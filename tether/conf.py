@@ -61,6 +61,15 @@ quota_opts = [
     cfg.IntOpt('reservation_clean_interval', default=600, min=1,
                help='Seconds between sweeps that roll back expired '
                     'reservations.'),
+    cfg.IntOpt('extend_completion_timeout', default=300, min=1,
+               help='Seconds a volume may stay extending (an attached '
+                    'volume waits for its compute host to grow it and '
+                    'answer with os-extend_volume_completion) before '
+                    'tether-volume settles the extend from the size of '
+                    'the volume on disk: committed if the storage has the '
+                    'new size, else rolled back to error_extending. The '
+                    'quota reservations of an extend never expire while '
+                    'it waits.'),
 ]
 
 # Options of one volume backend. They live in the group named in

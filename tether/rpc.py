@@ -25,10 +25,25 @@ def init(conf=None, url=None):
 
 
 def cleanup():
-    global TRANSPORT
+    global TRANSPORT, NOTIFIER
     if TRANSPORT is not None:
         TRANSPORT.cleanup()
     TRANSPORT = None
+    NOTIFIER = None
+
+
+NOTIFIER = None
+
+
+def get_notifier(publisher_id, conf=None):
+    """A notifier (``[oslo_messaging_notifications]``; its default driver
+    sends nothing) publishing as ``publisher_id``, e.g. ``volume.host``."""
+    global NOTIFIER
+    if NOTIFIER is None:
+        transport = messaging.get_notification_transport(conf or cfg.CONF)
+        NOTIFIER = messaging.Notifier(
+            transport, serializer=RequestContextSerializer())
+    return NOTIFIER.prepare(publisher_id=publisher_id)
 # Exceptions a remote call may raise as themselves (domain exceptions
 # name the problem; anything else arrives as a RemoteError).
 ALLOWED_EXMODS = ['tether.exception']

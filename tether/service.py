@@ -96,6 +96,11 @@ class VolumeService:
             Periodic('heartbeat', CONF.report_interval, self._heartbeat),
             Periodic('reservation-expiry', CONF.reservation_clean_interval,
                      self._expire_reservations),
+            # A few checks per timeout: an overdue extend waits at most a
+            # quarter of the timeout (or a minute) more.
+            Periodic('overdue-extends',
+                     max(1, min(60, CONF.extend_completion_timeout / 4)),
+                     self._settle_overdue_extends),
         ]
         for p in self.periodics:
             p.start()
@@ -103,6 +108,13 @@ class VolumeService:
     def _heartbeat(self):
         for backend in self.backends:
             backend.report(self.context)
+
+    def _settle_overdue_extends(self):
+        for backend in self.backends:
+            count = backend.manager.settle_overdue_extends(self.context)
+            if count:
+                LOG.warning('%s: settled %d overdue extends', backend.host,
+                            count)
 
     def _expire_reservations(self):
         in_flight = [v.id for v in db_volumes.get_all(

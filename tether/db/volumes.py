@@ -303,6 +303,42 @@ def metadata_delete(context, volume_id, key, project_id=None, admin=False):
 
 
 @session.reader
+def admin_metadata(context, volume_id):
+    """The admin metadata of a volume, read now (in the caller's
+    transaction, after its lock)."""
+    model = models.VolumeAdminMetadata
+    return dict(context.session.execute(
+        sa.select(model.key, model.value)
+        .where(model.volume_id == volume_id)).all())
+
+
+@session.writer
+def admin_metadata_set(context, volume_id, values):
+    _set_metadata(context, volume_id, values, False, True)
+
+
+@session.writer
+def admin_metadata_remove(context, volume_id, keys):
+    model = models.VolumeAdminMetadata
+    context.session.execute(
+        sa.delete(model).where(model.volume_id == volume_id,
+                               model.key.in_(list(keys)))
+        .execution_options(synchronize_session=False))
+
+
+@session.reader
+def extending_since(context, host, before):
+    """Volumes of one backend ``extending`` since before ``before``."""
+    q = sa.select(models.Volume).where(
+        sa.or_(models.Volume.host == host,
+               models.Volume.host.startswith(host + '#', autoescape=True)),
+        models.Volume.status == 'extending',
+        sa.func.coalesce(models.Volume.updated_at,
+                         models.Volume.created_at) < before)
+    return list(context.session.scalars(q))
+
+
+@session.reader
 def allocated_gb_by_pool(context, host):
     """{pool: GiB of volumes} on one backend, for thin provisioning."""
     rows = context.session.execute(

@@ -7,8 +7,16 @@ from tether.objects import attachment
 from tether.objects import base
 from tether.objects import fields as t_fields
 
-# Admin metadata keys that readers of a volume's metadata may see.
-VISIBLE_ADMIN_METADATA_KEYS = ('readonly', 'attached_mode')
+# An extend that waits for the hypervisor keeps its target size (GiB, as
+# a string) and its quota reservations (a JSON list) in admin metadata.
+EXTEND_NEW_SIZE = 'extend_new_size'
+EXTEND_RESERVATIONS = 'extend_reservations'
+
+# Admin metadata keys that readers of a volume's metadata may see (they
+# shadow user metadata of the same key).
+VISIBLE_ADMIN_METADATA_KEYS = ('readonly', 'attached_mode', EXTEND_NEW_SIZE)
+# Metadata keys users cannot set, change or delete.
+RESERVED_METADATA_KEYS = (EXTEND_NEW_SIZE,)
 
 
 @base.TetherObjectRegistry.register
@@ -63,6 +71,15 @@ class Volume(base.TetherObject):
         values['attachments'] = [attachment.Attachment.from_db(a)
                                  for a in db_volume.attached]
         return cls.from_trusted_values(values)
+
+    def visible_metadata(self):
+        """The metadata readers see: the user's, shadowed by the visible
+        admin metadata keys."""
+        metadata = dict(self.metadata)
+        for key in VISIBLE_ADMIN_METADATA_KEYS:
+            if key in self.admin_metadata:
+                metadata[key] = self.admin_metadata[key]
+        return metadata
 
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)

@@ -10,6 +10,8 @@ DELETE = 'volume:delete'
 EXTEND = 'volume:extend'
 EXTEND_ATTACHED = 'volume:extend_attached_volume'
 RESET_STATUS = 'volume_extension:volume_admin_actions:reset_status'
+EXTEND_COMPLETION = ('volume_extension:volume_admin_actions:'
+                     'extend_volume_completion')
 HOST_ATTRIBUTE = 'volume_extension:volume_host_attribute'
 TENANT_ATTRIBUTE = 'volume_extension:volume_tenant_attribute'
 MIG_STATUS_ATTRIBUTE = 'volume_extension:volume_mig_status_attribute'
@@ -38,6 +40,12 @@ rules = [
     base.rule(EXTEND_ATTACHED, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
               'Extend an attached volume; operators disable online extend '
               'here.', [('POST', _A)]),
+    base.rule(EXTEND_COMPLETION, base.RULE_SERVICE_OR_ADMIN,
+              'Complete an extend that waited for the compute host '
+              '(os-extend_volume_completion; the compute service calls it). '
+              'Cinder allows administrators only; tether also the service '
+              'role, which the compute service\'s user has.',
+              [('POST', _A)]),
     base.rule(RESET_STATUS, base.RULE_ADMIN_API,
               'Reset the status of a volume (os-reset_status).',
               [('POST', _A)]),

@@ -19,6 +19,7 @@ from tether.db import volumes as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects import volume as volume_obj
+from tether.volume import extend as extend_flows
 from tether.volume import flows
 from tether.volume import quota
 from tether.volume import rpcapi
@@ -89,6 +90,7 @@ def _insert_counted(context, values, metadata, limits, type_name):
 
 def create(context, size, name=None, description=None, metadata=None,
            volume_type=None, availability_zone=None):
+    _check_metadata_keys(metadata or {})
     az = availability_zone or CONF.storage_availability_zone
     with session.reading(context):
         db_type = db_types.get_by_name_or_id(
@@ -143,18 +145,21 @@ def delete(context, volume_id):
 
 
 def extend(context, volume_id, new_size, allow_attached=False):
+    """Claim ``extending``, reserve the quota, ask the backend.
+
+    ``allow_attached`` (3.42) lets an ``in-use`` volume be extended: its
+    server's hypervisor grows the disk (see tether.volume.extend).
+    """
     volume = get(context, volume_id)
-    if volume.status == S.IN_USE and allow_attached:
-        raise exception.InvalidVolume(
-            reason='extending an attached (in-use) volume is not supported '
-                   'yet; detach it, or wait for online extend')
     if new_size <= volume.size:
         raise exception.InvalidInput(
             reason='new size %(new)sG must be greater than the current size '
                    '%(size)sG' % {'new': new_size, 'size': volume.size})
     limits = quota.check_per_volume_size(context, volume.project_id,
                                          new_size)
-    reservations = _claim_extend(context, volume, new_size, limits)
+    statuses = [S.AVAILABLE, S.IN_USE] if allow_attached else [S.AVAILABLE]
+    reservations = _claim_extend(context, volume, new_size, limits,
+                                 statuses)
     volume.status = S.EXTENDING
     try:
         rpcapi.get().extend_volume(context, volume, new_size, reservations)
@@ -165,8 +170,9 @@ def extend(context, volume_id, new_size, allow_attached=False):
 
 @db_quotas.retry_on_duplicate
 @session.writer
-def _claim_extend(context, volume, new_size, limits):
-    """Claim ``available -> extending`` and reserve the quota, at once.
+def _claim_extend(context, volume, new_size, limits, statuses):
+    """Claim ``extending`` (from one of ``statuses``) and reserve the
+    quota, at once.
 
     One transaction: no writer (an os-reset_status) can come between the
     claim and the reservation and leave the reservation behind; over quota,
@@ -174,21 +180,26 @@ def _claim_extend(context, volume, new_size, limits):
     only if it is unchanged, or the reservation would be for the wrong
     delta.
     """
+    # From the status read before (if it changed since, the claim fails
+    # naming the new one): it is where a rolled-back extend returns.
+    expected = [volume.status] if volume.status in statuses else statuses
     db_volumes.transition(
         context, volume.id,
-        {'status': S.EXTENDING, 'previous_status': S.AVAILABLE},
-        [S.AVAILABLE], scope(context), expected_size=volume.size)
+        {'status': S.EXTENDING, 'previous_status': volume.status},
+        expected, scope(context), expected_size=volume.size)
     return quota.reserve(context, volume.project_id,
                          {'gigabytes': new_size - volume.size},
                          limits=limits, resource_id=volume.id)
 
 
-@session.writer
 def _undo_extend(context, volume_id, reservations):
-    db_quotas.rollback(context, reservations)
-    db_volumes.conditional_update(
-        context, volume_id, {'status': S.AVAILABLE, 'previous_status': None},
-        [S.EXTENDING])
+    extend_flows.abandon(context, volume_id, reservations)
+
+
+def complete_extend(context, volume_id, error):
+    """os-extend_volume_completion: the compute host grew the volume (or
+    could not); see tether.volume.extend."""
+    return extend_flows.complete(context, volume_id, error)
 
 
 @session.writer
@@ -220,9 +231,14 @@ def reset_status(context, volume_id, status=None, attach_status=None,
     if attach_status:
         values['attach_status'] = attach_status
     if current.status == S.EXTENDING and status and status != S.EXTENDING:
-        # The extend in flight is abandoned: give its reservations back.
+        # The extend in flight is abandoned: give its reservations back
+        # (those a waiting extend stored are the same ones) and forget
+        # what it waited for.
         db_quotas.rollback(context,
                            db_quotas.get_reservations_for(context, volume_id))
+        db_volumes.admin_metadata_remove(
+            context, volume_id, (volume_obj.EXTEND_NEW_SIZE,
+                                 volume_obj.EXTEND_RESERVATIONS))
     if values:
         # Conditional on the status read above, so a concurrent transition
         # between the read and this write makes the reset fail loudly.
@@ -233,10 +249,20 @@ def get_metadata(context, volume_id):
     return get(context, volume_id).metadata
 
 
+def _check_metadata_keys(keys):
+    reserved = sorted(set(keys) & set(volume_obj.RESERVED_METADATA_KEYS))
+    if reserved:
+        raise exception.InvalidInput(
+            reason='metadata key %s is reserved: the volume service sets '
+                   'it (an extend in progress)' % ', '.join(reserved))
+
+
 def update_metadata(context, volume_id, metadata, delete_others=False):
+    _check_metadata_keys(metadata)
     return db_volumes.metadata_update(context, volume_id, metadata,
                                       delete_others, scope(context))
 
 
 def delete_metadata(context, volume_id, key):
+    _check_metadata_keys([key])
     db_volumes.metadata_delete(context, volume_id, key, scope(context))

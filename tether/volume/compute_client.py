@@ -18,8 +18,16 @@ PEER = clients.Peer('compute', 'compute', '2')
 ATTACHMENT_ID_VERSION = '2.89'
 
 
+# volume-extended is an event from 2.51.
+EXTEND_EVENT_VERSION = '2.51'
+
+
 class ComputeUnavailable(Exception):
     """The compute API could not answer."""
+
+
+class EventRefused(Exception):
+    """The compute API refused an external event."""
 
 
 class ComputeClient:
@@ -54,6 +62,32 @@ class ComputeClient:
                                         resp.text[:200]))
         found = resp.json()['volumeAttachment'].get('attachment_id')
         return found == attachment_id
+
+
+    def volume_extended(self, instance_uuid, volume_id):
+        """Tell the server's compute host that the volume grew (or must
+        grow: an extend waiting for the hypervisor).
+
+        Raises EventRefused unless the compute API accepted the event
+        (its code 200), ComputeUnavailable if it could not answer.
+        """
+        resp = self._request(
+            'POST', '/os-server-external-events', EXTEND_EVENT_VERSION,
+            body={'events': [{'name': 'volume-extended',
+                              'server_uuid': instance_uuid,
+                              'tag': volume_id}]})
+        if resp.status_code >= 500:
+            raise ComputeUnavailable('POST %s answered %s: %s'
+                                     % (resp.url, resp.status_code,
+                                        resp.text[:200]))
+        if resp.status_code not in (200, 207):
+            raise EventRefused('the compute API answered %s: %s'
+                               % (resp.status_code, resp.text[:200]))
+        [event] = resp.json()['events']
+        if event.get('code') != 200:
+            raise EventRefused('the compute API refused the event of '
+                               'server %s: code %s' % (instance_uuid,
+                                                       event.get('code')))
 
 
 def as_service(context):

@@ -11,10 +11,10 @@ from oslo_utils import timeutils
 from tether.db import quotas as db_quotas
 from tether.db import session
 from tether.db import volumes as db_volumes
-from tether.drivers.volume import driver as base_driver
 from tether import exception
 from tether.objects import fields
 from tether.objects import volume as volume_obj
+from tether.volume import extend
 
 LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
@@ -82,56 +82,14 @@ def delete_volume(context, driver, volume_id):
     finish_delete(context, volume)
 
 
-@session.writer
-def finish_extend(context, volume_id, new_size, reservations, error):
-    """Settle an extend: commit and grow, or roll back and mark the error."""
-    volume = db_volumes.get(context, volume_id)
-    if volume.status != S.EXTENDING:
-        return False
-    if error:
-        db_quotas.rollback(context, reservations)
-        values = {'status': S.ERROR_EXTENDING}
-    else:
-        db_quotas.commit(context, reservations)
-        values = {'status': volume.previous_status or S.AVAILABLE,
-                  'previous_status': S.EXTENDING, 'size': new_size}
-    return db_volumes.conditional_update(context, volume_id, values,
-                                         [S.EXTENDING])
-
-
-def extend_volume(context, driver, volume_id, new_size, reservations):
-    volume = _fresh(context, volume_id)
-    if volume is None or volume.status != S.EXTENDING:
-        LOG.info('Volume %s is no longer extending; nothing to do',
-                 volume_id)
-        return
-    try:
-        driver.extend_volume(volume, new_size)
-    except Exception:
-        LOG.exception('Extending volume %s to %sG failed', volume_id,
-                      new_size)
-        finish_extend(context, volume_id, new_size, reservations, error=True)
-        return
-    finish_extend(context, volume_id, new_size, reservations, error=False)
-
-
 # Reconciliation after a restart -----------------------------------------
-
-def _pending_extend(context, volume):
-    """(new_size, reservations) of an unfinished extend, from its quota."""
-    uuids = db_quotas.get_reservations_for(context, volume.id)
-    delta = db_quotas.reservation_delta(context, uuids, 'gigabytes')
-    return volume.size + delta, uuids
-
 
 def reconcile(context, driver, host):
     """Finish or undo what this backend left half done; see the docs.
 
     * ``creating``: create again (the driver keeps a whole file).
     * ``deleting``: delete again (a missing file is fine).
-    * ``extending``: if the file already has the new size, commit the
-      extend; otherwise roll back its reservations and return the volume to
-      its previous status: the extend did not happen, and may be retried.
+    * ``extending``: see tether.volume.extend.reconcile.
     """
     volumes = db_volumes.get_all_by_host(
         context, host, [S.CREATING, S.DELETING, S.EXTENDING])
@@ -143,27 +101,5 @@ def reconcile(context, driver, host):
         elif volume.status == S.DELETING:
             delete_volume(context, driver, volume.id)
         else:
-            new_size, uuids = _pending_extend(context, volume)
-            try:
-                grown = (driver.get_volume_size(volume)
-                         >= new_size * base_driver.GiB > 0)
-            except Exception:
-                LOG.exception('Could not read the size of volume %s',
-                              volume.id)
-                grown = False
-            if grown and new_size > volume.size:
-                finish_extend(context, volume.id, new_size, uuids,
-                              error=False)
-            else:
-                _abandon_extend(context, volume.id, uuids)
+            extend.reconcile(context, driver, host, volume)
     return len(volumes)
-
-
-@session.writer
-def _abandon_extend(context, volume_id, reservations):
-    db_quotas.rollback(context, reservations)
-    volume = db_volumes.get(context, volume_id)
-    db_volumes.conditional_update(
-        context, volume_id,
-        {'status': volume.previous_status or S.AVAILABLE,
-         'previous_status': S.EXTENDING}, [S.EXTENDING])

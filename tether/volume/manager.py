@@ -7,6 +7,7 @@ from oslo_utils import importutils
 from tether.db import volumes as db_volumes
 from tether.objects import fields
 from tether.volume import attachment_flows
+from tether.volume import extend
 from tether.volume import flows
 
 LOG = logging.getLogger(__name__)
@@ -52,8 +53,12 @@ class VolumeManager:
         flows.delete_volume(context, self.driver, volume.id)
 
     def extend_volume(self, context, volume, new_size, reservations):
-        flows.extend_volume(context, self.driver, volume.id, new_size,
-                            reservations)
+        extend.extend_volume(context, self.driver, self.host, volume.id,
+                             new_size, reservations)
+
+    def settle_overdue_extends(self, context):
+        """Periodic: settle extends that waited too long (not RPC)."""
+        return extend.settle_overdue(context, self.driver, self.host)
 
     def attachment_update(self, context, volume, connector, attachment_id):
         return attachment_flows.connect(context, self.driver, volume.id,

@@ -4,7 +4,6 @@ from urllib import parse
 
 from tether.api import microversion
 from tether.api.volume import attachment_views
-from tether.objects import volume as volume_obj
 from tether.policies import volumes as policy
 
 
@@ -43,7 +42,7 @@ class VolumeView:
                 'links': _link(self.req, volume.id)}
 
     def detail(self, volume):
-        metadata = dict(volume.metadata)
+        metadata = volume.visible_metadata()
         d = {
             'id': volume.id,
             'name': volume.name,
@@ -68,9 +67,6 @@ class VolumeView:
             'metadata': metadata,
             'migration_status': None,
         }
-        for key in volume_obj.VISIBLE_ADMIN_METADATA_KEYS:
-            if key in volume.admin_metadata:
-                metadata[key] = volume.admin_metadata[key]
         if self.show_tenant:
             d['os-vol-tenant-attr:tenant_id'] = volume.project_id
         if self.show_host:

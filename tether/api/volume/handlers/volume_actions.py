@@ -34,8 +34,22 @@ def reset_status(req):
     return wsgi.empty_response(202)
 
 
+@microversion.version_window('3.71')
+@validation.body(schema.EXTEND_VOLUME_COMPLETION)
+def extend_volume_completion(req):
+    # The caller is a service (or an administrator): the volume is found
+    # in any project.
+    ctx = req.context
+    ctx.can(policy.EXTEND_COMPLETION, {'project_id': ctx.project_id})
+    volume_api.complete_extend(
+        ctx, req.urlvars['volume_id'],
+        req.validated['os-extend_volume_completion']['error'])
+    return wsgi.empty_response(202)
+
+
 ACTIONS = {
     'os-extend': extend_volume,
+    'os-extend_volume_completion': extend_volume_completion,
     'os-reset_status': reset_status,
 }
 

@@ -13,7 +13,7 @@ from tether.volume import api as volume_api
 @validation.query(schema.NO_QUERY)
 def list_metadata(req):
     volume = volumes.load_volume(req, policy.GET_METADATA)
-    return wsgi.json_response({'metadata': volume.metadata})
+    return wsgi.json_response({'metadata': volume.visible_metadata()})
 
 
 @validation.body(schema.METADATA)
@@ -37,9 +37,10 @@ def replace_metadata(req):
 def show_metadata_item(req):
     volume = volumes.load_volume(req, policy.GET_METADATA)
     key = req.urlvars['key']
-    if key not in volume.metadata:
+    metadata = volume.visible_metadata()
+    if key not in metadata:
         raise exception.VolumeMetadataNotFound(volume_id=volume.id, key=key)
-    return wsgi.json_response({'meta': {key: volume.metadata[key]}})
+    return wsgi.json_response({'meta': {key: metadata[key]}})
 
 
 @validation.body(schema.META_ITEM)

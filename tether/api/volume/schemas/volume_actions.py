@@ -32,3 +32,12 @@ RESET_STATUS = _action('os-reset_status', {
     'minProperties': 1,
     'additionalProperties': False,
 })
+
+# Cinder takes a string or null here and treats "false" as true; tether
+# takes exactly a JSON boolean.
+EXTEND_VOLUME_COMPLETION = _action('os-extend_volume_completion', {
+    'type': 'object',
+    'properties': {'error': {'type': 'boolean'}},
+    'required': ['error'],
+    'additionalProperties': False,
+})
