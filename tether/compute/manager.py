@@ -19,7 +19,9 @@ LOG = logging.getLogger(__name__)
 # API reads it before asking a host for something newer.
 #
 # * 1 - boot from volume, power actions, volume attach/detach, extend
-SERVICE_VERSION = 1
+# * 2 - volume-extended of a volume extending: grow it to extend_new_size
+#       and answer with os-extend_volume_completion
+SERVICE_VERSION = 2
 BINARY = fields.ServiceBinary.COMPUTE
 
 

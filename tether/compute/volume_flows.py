@@ -11,6 +11,9 @@ from tether.objects import fields
 
 LOG = logging.getLogger(__name__)
 GiB = 1024 ** 3
+EXTENDING = 'extending'
+# Where the volume service puts the size a waiting extend asks for.
+EXTEND_NEW_SIZE = 'extend_new_size'
 
 
 def attach(context, host, instance, volume_id):
@@ -83,16 +86,25 @@ def detach(context, host, instance, volume_id):
 def extend(context, host, instance, volume_id):
     """Make the guest see the volume at the size the volume service says.
 
-    Returns the new size in GiB, or None when the guest was not running
-    (the size is recorded; QEMU reads it when the guest next starts).
+    A volume ``extending`` waits for this host: its QEMU holds the file,
+    so block_resize grows it to ``extend_new_size`` (from the volume's
+    metadata), and os-extend_volume_completion tells the volume service
+    how it went; a failure is raised after that (the action event records
+    it). Any other volume has grown already: the guest is told its size.
+    Returns the size in GiB the guest sees now, or None when the guest was
+    not running (the size is recorded; QEMU reads it at the next start).
     """
     client = volume_client.as_service(context)
+    volume = client.get_volume(volume_id)
+    if volume['status'] == EXTENDING:
+        return _extend_for_volume_service(context, host, instance, volume,
+                                          client)
     bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
     info = db_bdms.connection_info(bdm)
     if info is None:
         raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
                                                  instance_id=instance.uuid)
-    size = int(client.get_volume(volume_id)['size'])
+    size = int(volume['size'])
     db_bdms.update(context, bdm.id, {'volume_size': size})
     resized = host.driver.extend_volume(instance.uuid, info, size * GiB)
     if not resized:
@@ -100,3 +112,57 @@ def extend(context, host, instance, volume_id):
                  '%d GiB when it starts', instance.uuid, volume_id, size)
         return None
     return size
+
+
+def _target_size(volume):
+    """The size a waiting extend asks for; ExtendFailed if unusable."""
+    text = (volume.get('metadata') or {}).get(EXTEND_NEW_SIZE)
+    try:
+        size = int(text)
+    except (TypeError, ValueError):
+        raise exception.ExtendFailed(
+            volume_id=volume['id'],
+            reason='its metadata has no usable %s (%r)'
+                   % (EXTEND_NEW_SIZE, text))
+    if size <= int(volume['size']):
+        raise exception.ExtendFailed(
+            volume_id=volume['id'],
+            reason='%s %sG is not larger than its size %sG'
+                   % (EXTEND_NEW_SIZE, size, volume['size']))
+    return size
+
+
+def _extend_for_volume_service(context, host, instance, volume, client):
+    volume_id = volume['id']
+    try:
+        bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+        info = db_bdms.connection_info(bdm)
+        if info is None:
+            raise exception.VolumeAttachmentNotFound(
+                volume_id=volume_id, instance_id=instance.uuid)
+        size = _target_size(volume)
+        if not host.driver.extend_volume(instance.uuid, info, size * GiB):
+            raise exception.ExtendFailed(
+                volume_id=volume_id,
+                reason='the guest of server %s is not running, and only '
+                       'its QEMU can grow the file' % instance.uuid)
+    except Exception as exc:
+        with excutils.save_and_reraise_exception():
+            LOG.error('Could not extend volume %s of server %s for the '
+                      'volume service: %s', volume_id, instance.uuid, exc)
+            _complete(client, volume_id, error=True)
+    db_bdms.update(context, bdm.id, {'volume_size': size})
+    _complete(client, volume_id, error=False)
+    LOG.info('Extended volume %s of server %s to %sG', volume_id,
+             instance.uuid, size)
+    return size
+
+
+def _complete(client, volume_id, error):
+    try:
+        client.complete_extend(volume_id, error)
+    except exception.TetherException:
+        # The volume service settles the extend by itself when its timeout
+        # passes, from the size of the file.
+        LOG.exception('Could not send os-extend_volume_completion (error=%s) '
+                      'for volume %s', error, volume_id)
