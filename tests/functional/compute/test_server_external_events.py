@@ -1,11 +1,11 @@
 """os-server-external-events over HTTP: volume-extended, codes, policy.
 
-The volume service will post ``volume-extended`` once an attached volume
-grew (its online extend is the next issue, so no request of the volume
-API makes one yet). Here the volume record is given its new size the
-way that flow will leave it, through the volume database layer, while
-the file itself keeps its old size: growing it is the guest's QEMU's
-job (``block_resize``), which is what the event asks of tether-compute.
+These tests post ``volume-extended`` themselves, as the volume service
+does after it grew a volume that is not waiting for the hypervisor (the
+online extend that waits is in test_online_extend.py). The volume record
+is given its new size through the volume database layer, while the file
+keeps its old size: growing it is the guest's QEMU's job
+(``block_resize``), which is what the event asks of tether-compute.
 """
 
 import uuid
@@ -40,8 +40,7 @@ def _extended(server_id, volume_id):
 
 
 def _grown_record(volume_id, size):
-    """The volume record at its new size, its file as it was (simulating
-    the volume service's part of an online extend, the next issue)."""
+    """The volume record at its new size, its file as it was."""
     assert db_volumes.conditional_update(
         helpers.admin_context(), volume_id, {'size': size}, None)
 
