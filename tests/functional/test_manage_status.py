@@ -159,6 +159,23 @@ def test_an_old_compute_service_is_a_warning_naming_its_host(deployment):
     assert 'compute-current' not in details
 
 
+def test_a_compute_service_behind_this_release_but_supported(deployment):
+    deployment.sync()
+    _add_compute_service(deployment.path, 'compute-current',
+                         compute_manager.SERVICE_VERSION)
+    if compute_manager.SERVICE_VERSION > status.MIN_COMPUTE_SERVICE_VERSION:
+        _add_compute_service(deployment.path, 'compute-behind',
+                             status.MIN_COMPUTE_SERVICE_VERSION)
+    code, checks = deployment.check()
+    assert code == SUCCESS, checks
+    result, details = checks['Compute service versions']
+    assert result == SUCCESS
+    assert 'compute-current' not in details
+    if compute_manager.SERVICE_VERSION > status.MIN_COMPUTE_SERVICE_VERSION:
+        assert 'compute-behind (version %d)' % (
+            status.MIN_COMPUTE_SERVICE_VERSION) in details
+
+
 def test_policy_file_with_an_unknown_rule_is_a_warning(deployment):
     deployment.sync()
     deployment.policy.write_text(

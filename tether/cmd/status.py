@@ -120,11 +120,17 @@ class Checks(upgradecheck.UpgradeCommands):
                           'of hosts that are gone ("openstack compute '
                           'service delete").'
                           % (MIN_COMPUTE_SERVICE_VERSION, ', '.join(old)))
-        return Result(Code.SUCCESS,
-                      '%d tether-compute service(s), all at version %d or '
-                      'newer (this release records %d).'
-                      % (len(rows), MIN_COMPUTE_SERVICE_VERSION,
-                         compute_manager.SERVICE_VERSION))
+        details = ('%d tether-compute service(s), all at version %d or '
+                   'newer.' % (len(rows), MIN_COMPUTE_SERVICE_VERSION))
+        behind = ['%s (version %s)' % (host, version)
+                  for host, version in rows
+                  if version < compute_manager.SERVICE_VERSION]
+        if behind:
+            # Supported, but without what the newer versions added.
+            details += (' Not yet at version %d, the version of this '
+                        'release: %s.' % (compute_manager.SERVICE_VERSION,
+                                          ', '.join(behind)))
+        return Result(Code.SUCCESS, details)
 
     def _check_policy_file(self):
         name, configured, files = _policy_files()
