@@ -116,6 +116,8 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     db_volumes.admin_metadata_remove(context, volume_id,
                                      (NEW_SIZE, RESERVATIONS))
     db_volumes.transition(context, volume_id, values, [S.EXTENDING])
+    # The rows as the updates left them (they bypass the session's copies).
+    context.session.expire_all()
     volume = volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
     return Outcome(volume, old_size, new_size, error)
 

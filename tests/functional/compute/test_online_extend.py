@@ -134,6 +134,41 @@ def test_an_unattached_volume_the_driver_grows(cloud):
     assert _gigabytes(user) == (used[0] + 1, 0)
 
 
+@pytest.fixture
+def notifications():
+    """oslo.messaging's test driver: the notifications this process
+    sends (tether-aio runs in the test's process)."""
+    from oslo_messaging.notify import _impl_test
+    from tether import rpc
+    rpc.get_notifier('volume.test')   # registers the option group
+    CONF.set_override('driver', ['test'],
+                      group='oslo_messaging_notifications')
+    rpc.NOTIFIER = None
+    _impl_test.reset()
+    try:
+        # Read at the end: reset() rebinds the list.
+        yield lambda: [message for _ctxt, message, _prio, _retry
+                       in _impl_test.NOTIFICATIONS]
+    finally:
+        CONF.clear_override('driver', group='oslo_messaging_notifications')
+        rpc.NOTIFIER = None
+
+
+def test_a_grown_volume_is_notified(cloud, notifications):
+    user = cloud.project()
+    volume = user.volume(size=1)
+    assert _extend(user, volume['id'], 2).status_code == 202
+    _settled(user, volume['id'], 'available')
+    sent = [m for m in notifications()
+            if m['event_type'] == 'volume.resize.end' and
+            m['payload']['volume_id'] == volume['id']]
+    assert len(sent) == 1, notifications()
+    payload = sent[0]['payload']
+    assert (payload['size'], payload['status'], payload['tenant_id']) == (
+        2, 'available', user.project)
+    assert sent[0]['publisher_id'].startswith('volume.')
+
+
 def test_a_driver_failure_is_error_extending(cloud):
     user = cloud.project()
     volume = user.volume(size=1)
@@ -383,6 +418,12 @@ def test_an_unanswered_extend_settles_from_the_file(cloud):
             user.wait(lambda: 'extend_new_size' in user.show_volume(
                 volume['id'])['metadata'], timeout=sh.TIMEOUT,
                 interval=0.05, what='the extend waiting')
+        # A restart of the volume service leaves them waiting.
+        user.aio.restart_volume_service()
+        for volume in (lost, grown):
+            shown = user.show_volume(volume['id'])
+            assert shown['status'] == 'extending', shown
+            assert shown['metadata']['extend_new_size'] == '2'
         # The guest's QEMU grew one of them; no answer came for either.
         sh.virsh('blockresize', sh.domain(server.id), target, '2G')
         assert _settled(user, grown['id'], 'in-use')['size'] == 2
