@@ -193,23 +193,20 @@ def _attachment(user, volume_id, instance_uuid):
     return attachment_id
 
 
-@contextlib.contextmanager
-def _held(user, volume_id):
-    """Another process's QEMU holds the file (no tether server)."""
-    with qemu_guest.holding(user.aio.volume_path(volume_id)):
-        yield
+def _extend_held_fails(project, volume_id):
+    """Extend the volume while another process's QEMU holds its file (no
+    tether server): it ends error_extending, quota and keys as before."""
+    used = _gigabytes(project)
+    with qemu_guest.holding(project.aio.volume_path(volume_id)):
+        assert _extend(project, volume_id, 2).status_code == 202
+        assert _settled(project, volume_id, 'error_extending')['size'] == 1
+    assert _gigabytes(project) == used
+    _no_extend_keys(volume_id)
 
 
 def test_a_held_volume_that_is_not_attached_is_error_extending(cloud):
     user = cloud.project()
-    volume = user.volume(size=1)
-    used = _gigabytes(user)
-    with _held(user, volume['id']):
-        assert _extend(user, volume['id'], 2).status_code == 202
-        assert _settled(user, volume['id'],
-                        'error_extending')['size'] == 1
-    assert _gigabytes(user) == used
-    _no_extend_keys(volume['id'])
+    _extend_held_fails(user, user.volume(size=1)['id'])
 
 
 def test_a_held_volume_of_two_servers_is_error_extending(cloud):
@@ -225,11 +222,7 @@ def test_a_held_volume_of_two_servers_is_error_extending(cloud):
     admin.cloud.volumes.append((admin, volume['id']))
     for _ in range(2):
         _attachment(admin, volume['id'], str(uuid.uuid4()))
-    with _held(admin, volume['id']):
-        assert _extend(admin, volume['id'], 2).status_code == 202
-        assert _settled(admin, volume['id'],
-                        'error_extending')['size'] == 1
-    _no_extend_keys(volume['id'])
+    _extend_held_fails(admin, volume['id'])
 
 
 def test_an_event_compute_refuses_is_error_extending(cloud):
@@ -237,14 +230,8 @@ def test_an_event_compute_refuses_is_error_extending(cloud):
     # event's code is 404, so nobody would ever answer.
     user = cloud.project()
     volume = user.volume(size=1)
-    used = _gigabytes(user)
     _attachment(user, volume['id'], str(uuid.uuid4()))
-    with _held(user, volume['id']):
-        assert _extend(user, volume['id'], 2).status_code == 202
-        assert _settled(user, volume['id'],
-                        'error_extending')['size'] == 1
-    assert _gigabytes(user) == used
-    _no_extend_keys(volume['id'])
+    _extend_held_fails(user, volume['id'])
 
 
 def test_a_compute_host_too_old_is_answered_by_the_api(cloud):
