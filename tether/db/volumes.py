@@ -174,13 +174,18 @@ def summary(context, project_id=None):
 
 
 @session.reader
-def get_all_by_host(context, host, statuses):
-    """Volumes of one backend (``host@backend``, any pool) in ``statuses``."""
+def get_all_by_host(context, host, statuses, unchanged_since=None):
+    """Volumes of one backend (``host@backend``, any pool) in ``statuses``
+    (and, with ``unchanged_since``, not changed since that time)."""
     # startswith, not LIKE: '_' and '%' in a host name are no patterns.
     q = sa.select(models.Volume).where(
         sa.or_(models.Volume.host == host,
                models.Volume.host.startswith(host + '#', autoescape=True)),
         models.Volume.status.in_(statuses))
+    if unchanged_since is not None:
+        q = q.where(sa.func.coalesce(models.Volume.updated_at,
+                                     models.Volume.created_at)
+                    < unchanged_since)
     return list(context.session.scalars(q))
 
 
@@ -324,18 +329,6 @@ def admin_metadata_remove(context, volume_id, keys):
         sa.delete(model).where(model.volume_id == volume_id,
                                model.key.in_(list(keys)))
         .execution_options(synchronize_session=False))
-
-
-@session.reader
-def extending_since(context, host, before):
-    """Volumes of one backend ``extending`` since before ``before``."""
-    q = sa.select(models.Volume).where(
-        sa.or_(models.Volume.host == host,
-               models.Volume.host.startswith(host + '#', autoescape=True)),
-        models.Volume.status == 'extending',
-        sa.func.coalesce(models.Volume.updated_at,
-                         models.Volume.created_at) < before)
-    return list(context.session.scalars(q))
 
 
 @session.reader

@@ -152,28 +152,29 @@ def finish(context, volume_id, error, new_size=None, reservations=None,
         LOG.info('Extend of volume %s was settled already: %s', volume_id,
                  exc)
         return None
-    if error:
-        LOG.error('Extend of volume %s to %sG failed%s', volume_id,
+    _report(context, outcome, host, why)
+    return outcome
+
+
+def _report(context, outcome, host=None, why=None):
+    """Log how an extend ended; notify one that succeeded."""
+    if outcome.error:
+        LOG.error('Extend of volume %s to %sG failed%s', outcome.volume.id,
                   outcome.new_size, ': %s' % why if why else '')
     else:
-        LOG.info('Volume %s extended from %sG to %sG', volume_id,
+        LOG.info('Volume %s extended from %sG to %sG', outcome.volume.id,
                  outcome.old_size, outcome.new_size)
     _notify(context, outcome, host)
-    return outcome
 
 
 # The completion action (API process) -----------------------------------------
 
 def complete(context, volume_id, error):
-    """os-extend_volume_completion: the compute host's answer."""
+    """os-extend_volume_completion: the compute host's answer (unlike
+    finish(), a volume with nothing to settle is the caller's error)."""
     outcome = settle(context, volume_id, error, waiting=True)
-    if error:
-        LOG.error('The compute host could not extend volume %s to %sG',
-                  volume_id, outcome.new_size)
-    else:
-        LOG.info('Volume %s extended from %sG to %sG by its compute host',
-                 volume_id, outcome.old_size, outcome.new_size)
-    _notify(context, outcome)
+    _report(context, outcome,
+            why='its compute host could not grow it' if error else None)
     return outcome.volume
 
 
@@ -298,7 +299,8 @@ def settle_overdue(context, driver, host, timeout=None):
     timeout = CONF.extend_completion_timeout if timeout is None else timeout
     before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
     count = 0
-    for row in db_volumes.extending_since(context, host, before):
+    for row in db_volumes.get_all_by_host(context, host, [S.EXTENDING],
+                                          unchanged_since=before):
         volume = volume_obj.Volume.from_db(row)
         new_size, reservations = _target(context, volume)
         grown = _has_size(driver, volume, new_size)
