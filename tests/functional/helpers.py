@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import sys
 import threading
 
 from tether import context as t_context
@@ -89,3 +90,14 @@ def race(calls):
     for t in threads:
         t.join(60)
     return results
+
+
+def run_manage(config, *args, timeout=120):
+    """Run this tree's tether-manage (whatever is on PATH) with a config
+    file; the CompletedProcess, output captured as text."""
+    return subprocess.run(
+        [sys.executable, '-c',
+         'import sys; from tether.cmd import manage; '
+         'sys.exit(manage.main())', '--config-file', str(config)]
+        + list(args),
+        capture_output=True, text=True, timeout=timeout)

@@ -2,8 +2,6 @@
 models, and tether-manage runs them (as upstream, no downgrades)."""
 
 import pprint
-import subprocess
-import sys
 
 import pytest
 import sqlalchemy as sa
@@ -12,6 +10,7 @@ from alembic import migration as alembic_migration
 from alembic import script as alembic_script
 from alembic.autogenerate import compare_metadata
 
+from tests.functional import helpers
 from tether.db.compute import models as compute_models
 from tether.db import migration
 from tether.db import models as volume_models
@@ -92,13 +91,7 @@ def test_tether_manage_db_sync_and_version(tmp_path):
     heads = {db: _revisions(db)[-1] for db in MODELS}
 
     def manage(*args):
-        return subprocess.run(
-            # This tree's tether-manage, whatever is on PATH.
-            [sys.executable, '-c',
-             'import sys; from tether.cmd import manage; '
-             'sys.exit(manage.main())', '--config-file', str(config)]
-            + list(args),
-            capture_output=True, text=True, timeout=60)
+        return helpers.run_manage(config, *args, timeout=60)
 
     def lines(result):
         # oslo.log writes to stderr; the answers are on stdout.

@@ -4,12 +4,11 @@ failure)."""
 
 import json
 import shutil
-import subprocess
-import sys
 
 import pytest
 import sqlalchemy as sa
 
+from tests.functional import helpers
 from tether.cmd import status
 from tether.compute import manager as compute_manager
 
@@ -31,13 +30,7 @@ def _write_config(path):
 
 
 def _manage(config, *args):
-    return subprocess.run(
-        # This tree's tether-manage, whatever is on PATH.
-        [sys.executable, '-c',
-         'import sys; from tether.cmd import manage; '
-         'sys.exit(manage.main())', '--config-file', str(config)]
-        + list(args),
-        capture_output=True, text=True, timeout=120)
+    return helpers.run_manage(config, *args)
 
 
 @pytest.fixture(scope='module')
