@@ -353,12 +353,13 @@ def load_average():
 
 # Main -------------------------------------------------------------------
 
-def parse_args(argv):
+def argument_parser(rounds_help='Measured rounds of each operation.'):
+    """The options every benchmark of a tether-aio it starts shares."""
     p = argparse.ArgumentParser(
         description=__doc__.split('\n\n')[0],
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument('-n', '--rounds', type=int, default=10,
-                   help='Measured rounds of each operation.')
+                   help=rounds_help)
     p.add_argument('--interval', type=float, default=0.02,
                    help='Seconds between two polls of a status.')
     p.add_argument('--timeout', type=float, default=120,
@@ -371,10 +372,18 @@ def parse_args(argv):
                         'afterwards.')
     p.add_argument('--json', metavar='PATH',
                    help='Also write every sample and figure as JSON.')
+    return p
+
+
+def checked_args(p, argv):
     args = p.parse_args(argv)
     if args.rounds < 1:
         p.error('--rounds must be at least 1')
     return args
+
+
+def parse_args(argv):
+    return checked_args(argument_parser(), argv)
 
 
 def measure(args, aio, tether, lconn, drv, share, results):

@@ -44,7 +44,6 @@ UUID: other runs' domains are left alone) and any guest of its servers
 tether left. It measures; it asserts nothing.
 """
 
-import argparse
 import datetime
 import json
 import os
@@ -552,30 +551,12 @@ def print_table(figs, attribution, rounds, interval, loads):
 # Main ---------------------------------------------------------------------
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        description=__doc__.split('\n\n')[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument('-n', '--rounds', type=int, default=10,
-                   help='Measured rounds (two extends each).')
-    p.add_argument('--interval', type=float, default=0.02,
-                   help='Seconds between two polls of a status.')
-    p.add_argument('--timeout', type=float, default=120,
-                   help='Seconds an operation may take before the run '
-                        'fails.')
-    p.add_argument('--state-dir',
-                   help='State directory of the tether-aio started here; '
-                        'QEMU must reach it (every directory above it '
-                        'o+x). Default: a new one under /var/tmp, removed '
-                        'afterwards.')
+    p = compute_ops.argument_parser('Measured rounds (two extends each).')
+    p.description = __doc__.split('\n\n')[0]
     p.add_argument('--no-attribution', action='store_true',
                    help='Leave tether-aio\'s log levels at their defaults '
                         '(no qemu-img or HTTP lines: no attribution).')
-    p.add_argument('--json', metavar='PATH',
-                   help='Also write every sample and figure as JSON.')
-    args = p.parse_args(argv)
-    if args.rounds < 1:
-        p.error('--rounds must be at least 1')
-    return args
+    return compute_ops.checked_args(p, argv)
 
 
 def _interrupt(signum, _frame):
