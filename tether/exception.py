@@ -160,6 +160,10 @@ class ImageLocked(ProcessFailed):
                'holds it).')
 
 
+class ImageUnreadable(TetherException):
+    msg_fmt = 'Cannot read the image %(path)s: %(reason)s'
+
+
 class ExtendVolumeError(VolumeBackendAPIException):
     msg_fmt = 'Cannot extend volume %(volume_id)s: %(reason)s'
 

@@ -181,6 +181,28 @@ def test_resize_of_an_image_a_guest_holds_is_image_locked(tmp_path):
     assert _info(path)['virtual-size'] == 2 * GiB
 
 
+@pytest.mark.parametrize('fmt', ['raw', 'qcow2'])
+def test_virtual_size_from_the_header_is_qemu_imgs(tmp_path, fmt):
+    path = str(tmp_path / ('v.' + fmt))
+    qemu_img.create(path, fmt, GiB)
+    with qemu_guest.holding(path, fmt=fmt):
+        assert qemu_img.virtual_size(path, fmt) == GiB
+    qemu_img.resize(path, fmt, 3 * GiB)
+    assert qemu_img.virtual_size(path, fmt) == _info(path)['virtual-size']
+    assert qemu_img.virtual_size(path, fmt) == 3 * GiB
+
+
+def test_virtual_size_of_what_is_no_such_image(tmp_path):
+    bogus = tmp_path / 'bogus.qcow2'
+    bogus.write_bytes(b'not a qcow2 header' * 10)
+    with pytest.raises(exception.ImageUnreadable, match='bogus.qcow2'):
+        qemu_img.virtual_size(str(bogus), 'qcow2')
+    with pytest.raises(exception.ImageUnreadable, match='missing'):
+        qemu_img.virtual_size(str(tmp_path / 'missing'), 'raw')
+    with pytest.raises(exception.InvalidInput):
+        qemu_img.virtual_size(str(bogus), 'vmdk')
+
+
 def test_driver_extend_of_a_held_volume_needs_the_hypervisor(driver):
     volume, path = _created(driver, 1)
     with qemu_guest.holding(path):
@@ -193,8 +215,14 @@ def test_driver_extend_of_a_held_volume_needs_the_hypervisor(driver):
                            match='shrinking'):
             driver.extend_volume(volume, 0)
     assert _info(path)['virtual-size'] == GiB
-    # Any other failure is an error of the driver.
+    # Any other failure is an error of the driver: qemu-img's...
     os.unlink(path)
+    os.mkdir(path)
     with pytest.raises(exception.ProcessFailed) as info:
         driver.extend_volume(volume, 2)
     assert not isinstance(info.value, exception.ExtendNeedsHypervisor)
+    assert 'qemu-img resize' in str(info.value)
+    # ... or no file to read the size of.
+    os.rmdir(path)
+    with pytest.raises(exception.ImageUnreadable, match=path):
+        driver.extend_volume(volume, 2)
