@@ -1,9 +1,9 @@
 """Authentication middleware: keystonemiddleware, or noauth for development."""
 
 from keystonemiddleware import auth_token
-from oslo_config import cfg
 
 from tether.api import fault
+from tether.api import pipeline
 from tether import context as t_context
 
 CONTEXT_KEY = 'tether.context'
@@ -70,8 +70,9 @@ class KeystoneContext:
         return self.application(environ, start_response)
 
 
-class ConfigurationError(Exception):
-    pass
+# Raised when auth_strategy = keystone lacks its settings (and by the
+# pipeline loader): the name tests and callers know.
+ConfigurationError = pipeline.ConfigurationError
 
 
 def _check_keystone_config(conf):
@@ -85,14 +86,33 @@ def _check_keystone_config(conf):
             'auth_url, ...) of this service.')
 
 
-def wrap(application, conf=None):
-    conf = conf or cfg.CONF
-    if conf.auth_strategy == 'noauth':
-        return NoAuth(application)
-    app = auth_token.AuthProtocol(KeystoneContext(application),
-                                  {'oslo_config_config': conf})
-    _check_keystone_config(conf)
-    return app
+def noauth_factory(global_conf, **local_conf):
+    """paste filter: the noauth context (see NoAuth)."""
+    return NoAuth
+
+
+def authtoken_factory(global_conf, **local_conf):
+    """paste filter: keystonemiddleware's auth_token, on tether's options.
+
+    As ``keystonemiddleware.auth_token:filter_factory``, with the options
+    of the section as overrides of ``[keystone_authtoken]``, but it reads
+    the configuration the app is loaded with and refuses to start without
+    the settings that keystone needs.
+    """
+    conf = pipeline.current_conf()
+    overrides = dict(local_conf)
+
+    def _filter(app):
+        auth_app = auth_token.AuthProtocol(
+            app, dict(overrides, oslo_config_config=conf))
+        _check_keystone_config(conf)
+        return auth_app
+    return _filter
+
+
+def keystone_context_factory(global_conf, **local_conf):
+    """paste filter: the context from what auth_token validated."""
+    return KeystoneContext
 
 
 def context_of(req):

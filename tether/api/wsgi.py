@@ -1,4 +1,6 @@
-"""The WSGI application: middleware in order, routing and dispatch."""
+"""The WSGI framework: routing and dispatch, and the middlewares that
+api-paste.ini puts in order (their paste factories are here and in auth).
+"""
 
 import datetime
 
@@ -137,14 +139,35 @@ class _RequestId(request_id.RequestId):
         self.compat_headers = list(compat_headers)
 
 
-def build_app(router, public_app, public_paths, conf,
-              request_id_headers=()):
-    """Middleware, outermost first: request id, faults, auth, router.
+def request_id_factory(global_conf, compat_headers='', **local_conf):
+    """paste filter: oslo.middleware's request id.
 
-    ``request_id_headers``: more response headers that carry the request
-    id (Nova also answers with ``X-Compute-Request-ID``).
+    ``compat_headers``: more response headers, separated by spaces or
+    commas, that carry the request id (Nova also answers with
+    ``X-Compute-Request-ID``).
     """
-    app = auth.wrap(router, conf)
-    app = PublicPaths(public_app, public_paths, app)
-    app = fault.FaultWrapper(app)
-    return _RequestId(app, request_id_headers)
+    headers = compat_headers.replace(',', ' ').split()
+
+    def _filter(app):
+        return _RequestId(app, headers)
+    return _filter
+
+
+def faultwrap_factory(global_conf, **local_conf):
+    """paste filter: an exception that escapes becomes a JSON fault."""
+    return fault.FaultWrapper
+
+
+def versions_filter(service_versions):
+    """A paste filter factory that serves version discovery without auth.
+
+    The paths of ``service_versions.ROUTES`` (``/``, ``/v3``, ``/v3/``)
+    are answered here; every other request goes on down the pipeline.
+    """
+    def factory(global_conf, **local_conf):
+        public = Router(service_versions.SERVICE, service_versions.ROUTES)
+
+        def _filter(app):
+            return PublicPaths(public, service_versions.PUBLIC_PATHS, app)
+        return _filter
+    return factory

@@ -3,19 +3,28 @@
 import sys
 
 from oslo_config import cfg
+from oslo_log import log as logging
 
+from tether.api import pipeline
 from tether.api.compute import app
 from tether.cmd import common
 from tether import rpc
 
 CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
 
 
 def main(argv=None):
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'The tether compute API')
     rpc.init(CONF)
-    server = common.WSGIServer('compute-api', app.build(CONF),
+    try:
+        application = app.build(CONF)
+    except pipeline.ConfigurationError as exc:
+        LOG.critical('%s', exc)
+        rpc.cleanup()
+        return 1
+    server = common.WSGIServer('compute-api', application,
                                CONF.osapi_compute_listen,
                                CONF.osapi_compute_listen_port,
                                CONF.osapi_compute_threads)

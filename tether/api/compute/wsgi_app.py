@@ -11,6 +11,8 @@ from tether import rpc
 
 
 def init_application():
+    """Configure from TETHER_CONFIG_FILE, then load [composite:osapi_compute]
+    of the api-paste.ini that api_paste_config names (beside that file)."""
     conf_files = []
     conf_dir = os.environ.get('TETHER_CONFIG_DIR', '/etc/tether')
     conf_file = os.environ.get('TETHER_CONFIG_FILE',
