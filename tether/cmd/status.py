@@ -13,7 +13,7 @@ from oslo_policy import policy
 from oslo_upgradecheck import upgradecheck
 import sqlalchemy as sa
 
-from tether.compute import manager as compute_manager
+from tether.compute import version as compute_version
 from tether.db import migration
 from tether.objects import fields
 from tether import policies
@@ -23,10 +23,9 @@ Code = upgradecheck.Code
 Result = upgradecheck.Result
 
 # The oldest tether-compute the compute API of this tree still works
-# with (tether/compute/manager.py SERVICE_VERSION is the newest). Raise it
-# when the API stops handling what an older compute host records or
-# answers; a host below it is reported by the check.
-MIN_COMPUTE_SERVICE_VERSION = 1
+# with (tether.compute.version.SERVICE_VERSION is the newest); a host
+# below it is reported by the check.
+MIN_COMPUTE_SERVICE_VERSION = compute_version.OLDEST_SUPPORTED_SERVICE_VERSION
 
 # The checks run before the services are upgraded, on the schema the
 # running code left: they read with SQLAlchemy core and name only the
@@ -124,11 +123,11 @@ class Checks(upgradecheck.UpgradeCommands):
                    'newer.' % (len(rows), MIN_COMPUTE_SERVICE_VERSION))
         behind = ['%s (version %s)' % (host, version)
                   for host, version in rows
-                  if version < compute_manager.SERVICE_VERSION]
+                  if version < compute_version.SERVICE_VERSION]
         if behind:
             # Supported, but without what the newer versions added.
             details += (' Not yet at version %d, the version of this '
-                        'release: %s.' % (compute_manager.SERVICE_VERSION,
+                        'release: %s.' % (compute_version.SERVICE_VERSION,
                                           ', '.join(behind)))
         return Result(Code.SUCCESS, details)
 

@@ -14,6 +14,7 @@ from oslo_utils import uuidutils
 from tether.compute import flows
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
+from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import block_devices as db_bdms
 from tether.db.compute import flavors as db_flavors
@@ -332,9 +333,10 @@ def detach_volume(context, instance, volume_id):
 
 # External events ------------------------------------------------------------
 
-# The compute service version (tether.compute.manager.SERVICE_VERSION)
-# that grows a volume extending for the volume service and answers it.
-EXTEND_COMPLETION_SERVICE_VERSION = 2
+# The compute service version that grows a volume extending for the
+# volume service and answers it.
+EXTEND_COMPLETION_SERVICE_VERSION = (
+    compute_version.EXTEND_COMPLETION_SERVICE_VERSION)
 
 
 def _refuse_waiting_extend(context, instance, volume_id):

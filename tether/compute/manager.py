@@ -8,6 +8,7 @@ from oslo_log import log as logging
 from tether.compute import events
 from tether.compute import flows
 from tether.compute import recovery
+from tether.compute import version as compute_version
 from tether.compute import volume_flows
 from tether.drivers.virt import driver as virt_driver
 from tether.objects import fields
@@ -15,13 +16,9 @@ from tether.objects import fields
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
-# What this tether-compute can do, recorded in its service record; the
-# API reads it before asking a host for something newer.
-#
-# * 1 - boot from volume, power actions, volume attach/detach, extend
-# * 2 - volume-extended of a volume extending: grow it to extend_new_size
-#       and answer with os-extend_volume_completion
-SERVICE_VERSION = 2
+# What this tether-compute can do, recorded in its service record
+# (tether.compute.version has the history).
+SERVICE_VERSION = compute_version.SERVICE_VERSION
 BINARY = fields.ServiceBinary.COMPUTE
 
 
@@ -38,8 +35,8 @@ def _per_instance(fn):
 class ComputeManager:
     """Thin endpoint: each method records its event and runs one flow."""
 
-    target = messaging.Target(version='1.0')
-    RPC_API_VERSION = '1.0'
+    target = messaging.Target(version=compute_version.RPC_API_VERSION)
+    RPC_API_VERSION = compute_version.RPC_API_VERSION
 
     def __init__(self, host, driver=None):
         self.host = host

@@ -9,6 +9,7 @@ from tether.objects import fields
 from tether.volume import attachment_flows
 from tether.volume import extend
 from tether.volume import flows
+from tether.volume import version as volume_version
 
 LOG = logging.getLogger(__name__)
 
@@ -16,8 +17,8 @@ LOG = logging.getLogger(__name__)
 class VolumeManager:
     """Thin endpoint: each method runs one flow function."""
 
-    target = messaging.Target(version='1.1')
-    RPC_API_VERSION = '1.1'
+    target = messaging.Target(version=volume_version.RPC_API_VERSION)
+    RPC_API_VERSION = volume_version.RPC_API_VERSION
 
     def __init__(self, host, configuration):
         self.host = host

@@ -1,0 +1,55 @@
+"""What each tether-compute can do and speaks over RPC (no driver, no DB).
+
+tether-manage, the compute API and the manager read these; importing this
+module loads nothing of the hypervisor driver.
+"""
+
+# The compute manager's RPC API (tether.compute.rpcapi lists the methods
+# of each version).
+RPC_API_VERSION = '1.0'
+
+# The version of each object a compute manager of each RPC API version
+# reads. A client pinned to an RPC version sends every object at the
+# version its row names. Changing an object a manager of an older RPC
+# version cannot read takes an RPC minor version and a row here
+# (tests/unit/test_rpc_versions.py checks that the newest row names the
+# objects of this tree).
+#
+# * 1.0 - Instance 1.0
+RPC_OBJECT_VERSIONS = {
+    '1.0': {'Instance': '1.0'},
+}
+
+# The service version: what a tether-compute can do, an integer recorded
+# in its service record; the compute API reads it before asking a host
+# for something newer, and ``[upgrade_levels] compute = auto`` reads the
+# oldest one. The row of each service version names the RPC API version
+# that service serves.
+SERVICE_VERSION_HISTORY = (
+    # 0: a record without a version (the column's default)
+    {'compute_rpc': '1.0'},
+    # 1: boot from volume, power actions, volume attach/detach, extend
+    {'compute_rpc': '1.0'},
+    # 2: volume-extended of a volume extending: grow it to extend_new_size
+    #    and answer with os-extend_volume_completion
+    {'compute_rpc': '1.0'},
+)
+SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
+
+# The oldest tether-compute the compute API of this tree still works
+# with. Raise it when the API stops handling what an older compute host
+# records or answers; tether-manage status upgrade check names the hosts
+# below it.
+OLDEST_SUPPORTED_SERVICE_VERSION = 1
+
+# The first service version that grows a volume extending for the volume
+# service and answers it (os-extend_volume_completion).
+EXTEND_COMPLETION_SERVICE_VERSION = 2
+
+
+def rpc_version_of(service_version):
+    """The RPC API version a tether-compute of ``service_version`` serves
+    (at least the newest this code knows, for a newer service)."""
+    history = SERVICE_VERSION_HISTORY
+    return history[min(max(service_version or 0, 0),
+                       len(history) - 1)]['compute_rpc']

@@ -1,0 +1,34 @@
+"""What each tether-volume speaks over RPC (no driver, no database).
+
+A tether-volume records its RPC API version in its service record
+(``rpc_current_version``): for the volume service that version is the
+service version, and ``[upgrade_levels] volume = auto`` reads the oldest
+one.
+"""
+
+from oslo_utils import versionutils
+
+# The volume manager's RPC API (tether.volume.rpcapi lists the methods of
+# each version).
+RPC_API_VERSION = '1.1'
+
+# The version of each object a volume manager of each RPC API version
+# reads. A client pinned to an RPC version sends every object at the
+# version its row names. Changing an object a manager of an older RPC
+# version cannot read takes an RPC minor version and a row here
+# (tests/unit/test_rpc_versions.py checks that the newest row names the
+# objects of this tree).
+RPC_OBJECT_VERSIONS = {
+    # create_volume, delete_volume, extend_volume
+    '1.0': {'Volume': '1.0'},
+    # attachment_update, attachment_delete; a volume carries the
+    # attachments attached to it
+    '1.1': {'Volume': '1.1', 'Attachment': '1.0'},
+}
+
+
+def rpc_version_of(recorded):
+    """The RPC API version of a tether-volume that recorded ``recorded``
+    (a record without one is older than every version)."""
+    return recorded or min(RPC_OBJECT_VERSIONS,
+                           key=versionutils.convert_version_to_tuple)
