@@ -39,7 +39,29 @@ class TetherObject(base.VersionedObject):
 
 
 class TetherObjectSerializer(base.VersionedObjectSerializer):
+    """Objects as versioned primitives.
+
+    With ``object_versions`` (a version manifest: object name -> version,
+    what a receiver of a pinned RPC version reads), each object goes at
+    the version the manifest names, the objects it holds too
+    (``obj_to_primitive`` backports them with ``obj_make_compatible``);
+    without one, or for an object the manifest does not name, at its
+    newest version. Receivers take what they get: nothing is backported
+    on their side.
+    """
     OBJ_BASE_CLASS = TetherObject
+
+    def __init__(self, object_versions=None):
+        super().__init__()
+        self.object_versions = object_versions
+
+    def serialize_entity(self, context, entity):
+        if self.object_versions and isinstance(entity, TetherObject):
+            return entity.obj_to_primitive(
+                target_version=self.object_versions.get(entity.obj_name(),
+                                                        entity.VERSION),
+                version_manifest=self.object_versions)
+        return super().serialize_entity(context, entity)
 
 
 fields = t_fields

@@ -50,6 +50,10 @@ class Volume(base.TetherObject):
         'attachments': fields.ListOfObjectsField('Attachment', default=[]),
     }
 
+    # Volume version -> the Attachment version it carries (for a backport
+    # without a version manifest).
+    obj_relationships = {'attachments': [('1.1', '1.0')]}
+
     _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
                 'size', 'availability_zone', 'status', 'previous_status',
                 'attach_status', 'volume_type_id', 'volume_type_name',
