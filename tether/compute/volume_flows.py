@@ -151,8 +151,9 @@ def _extend_for_volume_service(context, host, instance, volume, client):
             LOG.error('Could not extend volume %s of server %s for the '
                       'volume service: %s', volume_id, instance.uuid, exc)
             _complete(client, volume_id, error=True)
-    db_bdms.update(context, bdm.id, {'volume_size': size})
+    # The volume service first: its volume waits for this answer.
     _complete(client, volume_id, error=False)
+    db_bdms.update(context, bdm.id, {'volume_size': size})
     LOG.info('Extended volume %s of server %s to %sG', volume_id,
              instance.uuid, size)
     return size

@@ -144,13 +144,14 @@ def delete(context, volume_id):
     rpcapi.get().delete_volume(context, volume)
 
 
-def extend(context, volume_id, new_size, allow_attached=False):
+def extend(context, volume, new_size, allow_attached=False):
     """Claim ``extending``, reserve the quota, ask the backend.
 
-    ``allow_attached`` (3.42) lets an ``in-use`` volume be extended: its
-    server's hypervisor grows the disk (see tether.volume.extend).
+    ``volume`` is as the caller read it: the claim holds only if its
+    status and size are still those. ``allow_attached`` (3.42) lets an
+    ``in-use`` volume be extended: its server's hypervisor grows the disk
+    (see tether.volume.extend).
     """
-    volume = get(context, volume_id)
     if new_size <= volume.size:
         raise exception.InvalidInput(
             reason='new size %(new)sG must be greater than the current size '
@@ -165,7 +166,7 @@ def extend(context, volume_id, new_size, allow_attached=False):
         rpcapi.get().extend_volume(context, volume, new_size, reservations)
     except Exception:
         with excutils.save_and_reraise_exception():
-            _undo_extend(context, volume_id, reservations)
+            _undo_extend(context, volume.id, reservations)
 
 
 @db_quotas.retry_on_duplicate

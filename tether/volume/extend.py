@@ -234,28 +234,32 @@ def _post_event(context, instance_uuid, volume_id):
 
 @session.writer
 def _record_waiting(context, volume_id, new_size, reservations):
-    """Store the target and the reservations; False if not extending."""
+    """The servers of a volume still ``extending`` (None if it is not);
+    attached to exactly one, the target and the reservations are stored
+    for its compute host, in the same transaction."""
     row = db_attachments.lock_volume(context, volume_id)
     if row.status != S.EXTENDING:
-        return False
-    db_volumes.admin_metadata_set(context, volume_id, {
-        NEW_SIZE: str(new_size),
-        RESERVATIONS: jsonutils.dumps(list(reservations))})
-    return True
+        return None
+    instances = _instances(context, volume_id)
+    if len(instances) == 1:
+        db_volumes.admin_metadata_set(context, volume_id, {
+            NEW_SIZE: str(new_size),
+            RESERVATIONS: jsonutils.dumps(list(reservations))})
+    return instances
 
 
 def _hand_to_hypervisor(context, host, volume, new_size, reservations):
-    instances = _instances(context, volume.id)
+    instances = _record_waiting(context, volume.id, new_size, reservations)
+    if instances is None:
+        LOG.info('Volume %s is no longer extending; nothing to do',
+                 volume.id)
+        return
     if len(instances) != 1:
         why = ('a hypervisor holds the volume file, and only a volume '
                'attached to exactly one server can be grown by its '
                'hypervisor (it is attached to %d)' % len(instances))
         finish(context, volume.id, True, new_size, reservations,
                waiting=False, host=host, why=why)
-        return
-    if not _record_waiting(context, volume.id, new_size, reservations):
-        LOG.info('Volume %s is no longer extending; nothing to do',
-                 volume.id)
         return
     LOG.info('Volume %s is held by the guest of server %s: asking its '
              'compute host to grow it to %sG', volume.id, instances[0],

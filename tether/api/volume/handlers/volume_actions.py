@@ -18,7 +18,7 @@ def extend_volume(req):
         req.context.can(policy.EXTEND_ATTACHED,
                         {'project_id': volume.project_id})
     new_size = int(req.validated['os-extend']['new_size'])
-    volume_api.extend(req.context, volume.id, new_size,
+    volume_api.extend(req.context, volume, new_size,
                       allow_attached=microversion.at_least(req, '3.42'))
     return wsgi.empty_response(202)
 
