@@ -164,6 +164,32 @@ aio_opts = [
                     'in one process.'),
 ]
 
+# Rolling upgrades: the RPC version the clients of each manager send (as
+# Nova's and Cinder's [upgrade_levels]).
+upgrade_levels_group = cfg.OptGroup(
+    'upgrade_levels', title='RPC versions pinned for rolling upgrades')
+
+_UPGRADE_LEVEL = r'^(auto|[0-9]+\.[0-9]+)$'
+_UPGRADE_LEVEL_HELP = (
+    'RPC version cap of %(binary)s: the newest RPC API version of '
+    '%(binary)s that the %(api)s sends, each object at the version a '
+    '%(binary)s of that RPC version reads. Unset: the newest this code '
+    'knows. During a rolling upgrade, while some %(binary)s services run '
+    'an older release than the %(api)s, set "auto": the RPC version of '
+    'the oldest %(binary)s in the services table, read once per API '
+    'process (restart or reload the API when the last one is upgraded); '
+    'or set that version, "X.Y". "tether-manage status upgrade check" '
+    'shows what the setting pins to.')
+
+upgrade_levels_opts = [
+    cfg.StrOpt('volume', regex=_UPGRADE_LEVEL,
+               help=_UPGRADE_LEVEL_HELP % {
+                   'binary': 'tether-volume', 'api': 'volume API'}),
+    cfg.StrOpt('compute', regex=_UPGRADE_LEVEL,
+               help=_UPGRADE_LEVEL_HELP % {
+                   'binary': 'tether-compute', 'api': 'compute API'}),
+]
+
 # Options of the libvirt compute driver (tether-compute).
 libvirt_group = cfg.OptGroup('libvirt', title='The libvirt compute driver')
 
@@ -204,6 +230,8 @@ for _group, _opts in ((volume_group, volume_client_opts),
     clients.register_keystoneauth_opts(CONF, _group.name)
 CONF.register_group(libvirt_group)
 CONF.register_opts(libvirt_opts, group=libvirt_group)
+CONF.register_group(upgrade_levels_group)
+CONF.register_opts(upgrade_levels_opts, group=upgrade_levels_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
 CONF.set_default('connection', 'sqlite:///$state_path/compute.sqlite',
                  group=compute_database_group)
@@ -239,4 +267,5 @@ def list_opts():
         (volume_group, volume_client_opts + clients.keystoneauth_opts()),
         (compute_group,
          compute_client_opts + clients.keystoneauth_opts()),
+        (upgrade_levels_group, upgrade_levels_opts),
     ]

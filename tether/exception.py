@@ -146,6 +146,14 @@ class AttachmentDisconnectFailed(BackendOperationFailed):
                'attachment is %(status)s: delete it again.')
 
 
+class ServiceTooOld(Invalid):
+    """An RPC version pin (rolling upgrade) holds the client below what
+    the request needs."""
+    msg_fmt = ('%(what)s needs %(binary)s RPC version %(version)s; '
+               '[upgrade_levels] %(option)s holds the API at %(pinned)s '
+               'while a rolling upgrade of %(binary)s is not finished')
+
+
 class VolumeBackendAPIException(TetherException):
     msg_fmt = 'Volume backend error: %(data)s'
 

@@ -3,28 +3,50 @@
 import oslo_messaging as messaging
 from oslo_config import cfg
 
+from tether.compute import version as compute_version
+from tether import context as t_context
+from tether.db.compute import services as db_services
+from tether.objects import fields
 from tether import rpc
 
 CONF = cfg.CONF
 TOPIC = 'tether-compute'
+BINARY = fields.ServiceBinary.COMPUTE
+
+
+def _oldest_service():
+    """(RPC version, what) of the oldest tether-compute in the services
+    table (by service version), or None if none has registered."""
+    rows = db_services.get_all(t_context.get_admin_context(), binary=BINARY)
+    if not rows:
+        return None
+    oldest = min(rows, key=lambda r: r.version or 0)
+    return (compute_version.rpc_version_of(oldest.version),
+            '%d (%s)' % (oldest.version or 0, oldest.host))
 
 
 class ComputeAPI:
     """Client side of the compute manager's RPC API.
 
-    API version history:
+    API version history (tether.compute.version has the objects of each,
+    and the RPC version of each service version):
 
     * 1.0 - build_and_run_instance, terminate_instance, start_instance,
             stop_instance, reboot_instance, attach_volume (a call),
-            detach_volume, extend_volume
+            detach_volume, extend_volume; Instance 1.0
     """
 
-    RPC_API_VERSION = '1.0'
+    RPC_API_VERSION = compute_version.RPC_API_VERSION
 
     def __init__(self):
         target = messaging.Target(topic=TOPIC, version='1.0')
+        # [upgrade_levels] compute: the newest version (and object
+        # versions) the managers of this deployment all read.
+        self.pin = rpc.version_pin('compute', BINARY,
+                                   compute_version.RPC_OBJECT_VERSIONS,
+                                   _oldest_service)
         self.client = rpc.get_client(
-            target, timeout=CONF.rpc_response_timeout_compute)
+            target, pin=self.pin, timeout=CONF.rpc_response_timeout_compute)
 
     def _prepare(self, host, version='1.0'):
         return self.client.prepare(server=host, version=version)
@@ -68,8 +90,9 @@ _client = None
 
 
 def get():
-    """The process's client of tether-compute, made on first use."""
+    """The process's client of tether-compute, made on first use (again
+    while ``[upgrade_levels] compute = auto`` finds no tether-compute)."""
     global _client
-    if _client is None:
+    if _client is None or not _client.pin.final:
         _client = ComputeAPI()
     return _client

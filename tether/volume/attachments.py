@@ -208,6 +208,8 @@ def update(context, attachment, connector):
         if isinstance(exc, messaging.MessagingTimeout):
             reason = ('the volume service did not answer within %d seconds'
                       % CONF.rpc_response_timeout_volume)
+        elif isinstance(exc, exception.ServiceTooOld):
+            reason = exc.msg
         else:
             reason = 'the volume service reported an error; its log says why'
         LOG.warning('Connecting attachment %s failed: %s', attachment.id,
@@ -305,6 +307,8 @@ def _delete_connected(context, attachment, volume):
             reason = ('the volume service did not answer within %d seconds; '
                       'it finishes the delete when it does, or when it '
                       'starts again' % CONF.rpc_response_timeout_volume)
+        elif isinstance(exc, exception.ServiceTooOld):
+            reason = exc.msg
         else:
             reason = 'the volume service reported an error; its log says why'
         raise exception.AttachmentDisconnectFailed(

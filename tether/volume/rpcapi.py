@@ -2,32 +2,65 @@
 
 import oslo_messaging as messaging
 from oslo_config import cfg
+from oslo_utils import versionutils
 
+from tether import context as t_context
+from tether.db import services as db_services
+from tether import exception
+from tether.objects import fields
 from tether import rpc
+from tether.volume import version as volume_version
 
 CONF = cfg.CONF
 TOPIC = 'tether-volume'
+BINARY = fields.ServiceBinary.VOLUME
+
+
+def _oldest_service():
+    """(RPC version, what) of the oldest tether-volume in the services
+    table, or None if none has registered."""
+    rows = db_services.get_all(t_context.get_admin_context(), binary=BINARY)
+    if not rows:
+        return None
+    oldest = min(rows, key=lambda r: versionutils.convert_version_to_tuple(
+        volume_version.rpc_version_of(r.rpc_current_version)))
+    found = volume_version.rpc_version_of(oldest.rpc_current_version)
+    return found, '%s (%s)' % (found, oldest.host)
 
 
 class VolumeAPI:
     """Client side of the volume manager's RPC API.
 
-    API version history:
+    API version history (tether.volume.version has the objects of each):
 
     * 1.0 - create_volume, delete_volume, extend_volume
-    * 1.1 - attachment_update, attachment_delete (synchronous calls)
+    * 1.1 - attachment_update, attachment_delete (synchronous calls);
+            Volume 1.1 (its attachments), Attachment 1.0
     """
 
-    RPC_API_VERSION = '1.1'
+    RPC_API_VERSION = volume_version.RPC_API_VERSION
 
     def __init__(self):
         target = messaging.Target(topic=TOPIC, version='1.0')
+        # [upgrade_levels] volume: the newest version (and object
+        # versions) the managers of this deployment all read.
+        self.pin = rpc.version_pin('volume', BINARY,
+                                   volume_version.RPC_OBJECT_VERSIONS,
+                                   _oldest_service)
         self.client = rpc.get_client(
-            target, timeout=CONF.rpc_response_timeout_volume)
+            target, pin=self.pin, timeout=CONF.rpc_response_timeout_volume)
 
     def _prepare(self, volume, version='1.0'):
         return self.client.prepare(server=volume.backend_host,
                                    version=version)
+
+    def _require(self, version, what):
+        """Raise ServiceTooOld if the pin holds this client below
+        ``version``: a manager older than it does not know ``what``."""
+        if not self.client.can_send_version(version):
+            raise exception.ServiceTooOld(
+                what=what, binary=BINARY, version=version,
+                pinned=self.client.version_cap, option='volume')
 
     def create_volume(self, ctxt, volume):
         self._prepare(volume).cast(ctxt, 'create_volume', volume=volume)
@@ -42,12 +75,14 @@ class VolumeAPI:
 
     def attachment_update(self, ctxt, volume, connector, attachment_id):
         """Connect the attachment; returns the connection info."""
+        self._require('1.1', 'connecting an attachment')
         return self._prepare(volume, '1.1').call(
             ctxt, 'attachment_update', volume=volume, connector=connector,
             attachment_id=attachment_id)
 
     def attachment_delete(self, ctxt, volume, attachment_id):
         """Disconnect the attachment and remove it."""
+        self._require('1.1', 'disconnecting an attachment')
         return self._prepare(volume, '1.1').call(
             ctxt, 'attachment_delete', volume=volume,
             attachment_id=attachment_id)
@@ -57,8 +92,9 @@ _client = None
 
 
 def get():
-    """The process's client of tether-volume, made on first use."""
+    """The process's client of tether-volume, made on first use (again
+    while ``[upgrade_levels] volume = auto`` finds no tether-volume)."""
     global _client
-    if _client is None:
+    if _client is None or not _client.pin.final:
         _client = VolumeAPI()
     return _client

@@ -1,0 +1,363 @@
+"""RPC version pins of rolling upgrades: the cap each client chooses
+([upgrade_levels]), the object versions it implies, what the serializer
+sends at a pin, and the version histories those rest on."""
+
+import logging
+import uuid
+
+import oslo_messaging as messaging
+from oslo_config import cfg
+from oslo_versionedobjects import fixture as ovo_fixture
+import pytest
+
+from tether.compute import rpcapi as compute_rpcapi
+from tether.compute import version as compute_version
+from tether import context as t_context
+from tether import exception
+from tether import objects
+from tether.objects import attachment as attachment_obj
+from tether.objects import base as objects_base
+from tether.objects import instance as instance_obj
+from tether.objects import volume as volume_obj
+from tether import rpc
+from tether.volume import rpcapi as volume_rpcapi
+from tether.volume import version as volume_version
+
+CONF = cfg.CONF
+VOLUME_HISTORY = volume_version.RPC_OBJECT_VERSIONS
+
+objects.register_all()
+
+
+@pytest.fixture
+def levels():
+    """Set ``[upgrade_levels]`` options; every pin is forgotten after."""
+    rpc.reset_version_pins()
+    names = []
+
+    def set_level(name, value):
+        names.append(name)
+        CONF.set_override(name, value, group='upgrade_levels')
+
+    yield set_level
+    for name in names:
+        CONF.clear_override(name, group='upgrade_levels')
+    rpc.reset_version_pins()
+
+
+class Services:
+    """``oldest_service`` of an rpcapi module over a list of records:
+    counts how often the services table is read."""
+
+    def __init__(self, *found):
+        self.found = list(found)
+        self.reads = 0
+
+    def __call__(self):
+        self.reads += 1
+        return self.found[0] if self.found else None
+
+
+def _volume_pin(oldest):
+    return rpc.version_pin('volume', 'tether-volume', VOLUME_HISTORY, oldest)
+
+
+# The version cap ----------------------------------------------------------
+
+def test_unset_sends_the_newest_versions(levels):
+    services = Services(('1.0', '1.0 (old@b)'))
+    pin = _volume_pin(services)
+    assert pin == rpc.VersionPin(rpc=None, objects=None)
+    assert services.reads == 0
+
+
+def test_an_explicit_version_pins_it_and_its_objects(levels):
+    levels('volume', '1.0')
+    services = Services(('1.1', '1.1 (new@b)'))
+    pin = _volume_pin(services)
+    assert (pin.rpc, pin.objects, pin.final) == ('1.0', {'Volume': '1.0'},
+                                                 True)
+    assert services.reads == 0
+
+
+def test_an_explicit_version_newer_than_this_code_caps_objects(levels):
+    # A cap above what this code speaks changes nothing it sends.
+    levels('volume', '1.7')
+    pin = _volume_pin(Services())
+    assert pin.rpc == '1.7'
+    assert pin.objects == VOLUME_HISTORY['1.1']
+
+
+@pytest.mark.parametrize('value', ['0.9', '2.0'])
+def test_an_explicit_version_this_code_cannot_send_is_refused(levels,
+                                                              value):
+    levels('volume', value)
+    with pytest.raises(cfg.ConfigFileValueError, match='speaks 1.0, 1.1'):
+        _volume_pin(Services())
+
+
+def test_a_malformed_level_is_refused_by_the_option():
+    with pytest.raises(ValueError):
+        CONF.set_override('volume', 'newest', group='upgrade_levels')
+
+
+def test_auto_pins_to_the_oldest_service_once_per_process(levels, caplog):
+    levels('volume', 'auto')
+    services = Services(('1.0', '1.0 (old@b)'))
+    with caplog.at_level(logging.INFO, logger='tether.rpc'):
+        pin = _volume_pin(services)
+        again = _volume_pin(services)
+    assert (pin.rpc, pin.objects, pin.final) == ('1.0', {'Volume': '1.0'},
+                                                 True)
+    assert again is pin
+    assert services.reads == 1
+    assert ('Automatically selected tether-volume RPC version 1.0 from '
+            'minimum service version 1.0 (old@b)') in caplog.text
+    rpc.reset_version_pins()
+    _volume_pin(services)
+    assert services.reads == 2
+
+
+def test_auto_with_no_service_sends_the_newest_and_asks_again(levels):
+    levels('volume', 'auto')
+    services = Services()
+    pin = _volume_pin(services)
+    assert (pin.rpc, pin.objects) == ('1.1', VOLUME_HISTORY['1.1'])
+    assert not pin.final
+    # The first tether-volume registers: the next client reads it.
+    services.found.append(('1.1', '1.1 (new@b)'))
+    pin = _volume_pin(services)
+    assert (pin.rpc, pin.final, services.reads) == ('1.1', True, 2)
+
+
+def test_auto_with_a_service_newer_than_this_code(levels):
+    levels('volume', 'auto')
+    pin = _volume_pin(Services(('1.4', '1.4 (next@b)')))
+    assert (pin.rpc, pin.objects) == ('1.1', VOLUME_HISTORY['1.1'])
+
+
+class _Row:
+    def __init__(self, host, rpc_current_version=None, version=None):
+        self.host = host
+        self.rpc_current_version = rpc_current_version
+        self.version = version
+
+
+@pytest.mark.parametrize('rows,expected', [
+    ([], None),
+    ([_Row('a@b', '1.1')], ('1.1', '1.1 (a@b)')),
+    # Mixed versions: the oldest, compared as versions, not strings.
+    ([_Row('a@b', '1.1'), _Row('c@d', '1.0'), _Row('e@f', '1.1')],
+     ('1.0', '1.0 (c@d)')),
+    # A record without a version is older than every version.
+    ([_Row('a@b', '1.1'), _Row('old@b', None)], ('1.0', '1.0 (old@b)')),
+])
+def test_the_oldest_volume_service(monkeypatch, rows, expected):
+    # The services table is a process edge here; the functional tests
+    # read the real one.
+    def get_all(context, binary=None, host=None):
+        assert binary == 'tether-volume'
+        return rows
+    monkeypatch.setattr(volume_rpcapi.db_services, 'get_all', get_all)
+    assert volume_rpcapi._oldest_service() == expected
+
+
+@pytest.mark.parametrize('rows,expected', [
+    ([], None),
+    ([_Row('h1', version=2), _Row('h2', version=1)], ('1.0', '1 (h2)')),
+    ([_Row('h1', version=2), _Row('h0', version=0)], ('1.0', '0 (h0)')),
+    ([_Row('next', version=compute_version.SERVICE_VERSION + 5)],
+     (compute_version.RPC_API_VERSION,
+      '%d (next)' % (compute_version.SERVICE_VERSION + 5))),
+])
+def test_the_oldest_compute_service(monkeypatch, rows, expected):
+    def get_all(context, binary=None, host=None):
+        assert binary == 'tether-compute'
+        return rows
+    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all', get_all)
+    assert compute_rpcapi._oldest_service() == expected
+
+
+# The histories ------------------------------------------------------------
+
+def _registered():
+    return {name: classes[0].VERSION for name, classes in
+            objects_base.TetherObjectRegistry.obj_classes().items()}
+
+
+@pytest.mark.parametrize('module', [volume_version, compute_version],
+                         ids=['volume', 'compute'])
+def test_the_newest_history_row_is_this_tree(module):
+    history = module.RPC_OBJECT_VERSIONS
+    newest = max(history, key=lambda v: tuple(map(int, v.split('.'))))
+    assert newest == module.RPC_API_VERSION
+    registered = _registered()
+    for name, version in history[newest].items():
+        assert registered[name] == version, (
+            '%s is at %s: add a row for it to %s.RPC_OBJECT_VERSIONS '
+            '(and an RPC minor version)' % (name, registered[name],
+                                           module.__name__))
+    for row in history.values():
+        for name, version in row.items():
+            assert rpc._as_tuple(version) <= rpc._as_tuple(registered[name])
+
+
+def test_object_fingerprints():
+    """A change of an object's fields needs a new version (and a row in
+    the RPC histories); then update the fingerprint here."""
+    checker = ovo_fixture.ObjectVersionChecker(
+        objects_base.TetherObjectRegistry.obj_classes())
+    expected = {
+        'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
+        'Instance': '1.0-e80161eba1e233b4cce363d3bea07020',
+        'Volume': '1.1-6063c7b5c025b281d0944baca30c9f6d',
+    }
+    assert checker.get_hashes() == expected
+
+
+def test_service_versions_name_rpc_versions_in_order():
+    rows = compute_version.SERVICE_VERSION_HISTORY
+    assert compute_version.SERVICE_VERSION == len(rows) - 1
+    versions = [rpc._as_tuple(row['compute_rpc']) for row in rows]
+    assert versions == sorted(versions)
+    assert all(row['compute_rpc'] in compute_version.RPC_OBJECT_VERSIONS
+               for row in rows)
+    assert rows[-1]['compute_rpc'] == compute_version.RPC_API_VERSION
+    assert (compute_version.OLDEST_SUPPORTED_SERVICE_VERSION <=
+            compute_version.EXTEND_COMPLETION_SERVICE_VERSION <=
+            compute_version.SERVICE_VERSION)
+
+
+def test_managers_serve_what_the_clients_send():
+    from tether.compute import manager as compute_manager
+    from tether.volume import manager as volume_manager
+    assert (volume_manager.VolumeManager.target.version ==
+            volume_rpcapi.VolumeAPI.RPC_API_VERSION ==
+            volume_version.RPC_API_VERSION)
+    assert (compute_manager.ComputeManager.target.version ==
+            compute_rpcapi.ComputeAPI.RPC_API_VERSION ==
+            compute_version.RPC_API_VERSION)
+    assert compute_manager.SERVICE_VERSION == compute_version.SERVICE_VERSION
+
+
+# Objects at the pinned version ---------------------------------------------
+
+def _volume(attachments=1):
+    volume_id = str(uuid.uuid4())
+    return volume_obj.Volume.from_trusted_values({
+        'id': volume_id, 'project_id': 'p', 'host': 'h@b#pool', 'size': 1,
+        'status': 'in-use', 'attach_status': 'attached',
+        'volume_type_id': str(uuid.uuid4()), 'bootable': False,
+        'multiattach': False, 'metadata': {}, 'admin_metadata': {},
+        'attachments': [attachment_obj.Attachment.from_trusted_values({
+            'id': str(uuid.uuid4()), 'volume_id': volume_id,
+            'attach_status': 'attached', 'connector': {'host': 'h'},
+            'connection_info': {'export': '/srv/x'}})
+            for _ in range(attachments)]})
+
+
+def _serializer(pin):
+    return rpc.RequestContextSerializer(object_versions=pin.objects)
+
+
+def _data(primitive):
+    return primitive['tether_object.data']
+
+
+def _version(primitive):
+    return primitive['tether_object.version']
+
+
+def test_a_volume_at_rpc_1_0_is_volume_1_0_without_attachments():
+    pin = rpc.pin_at(VOLUME_HISTORY, '1.0')
+    sent = _serializer(pin).serialize_entity(None, _volume())
+    assert _version(sent) == '1.0'
+    assert 'attachments' not in _data(sent)
+    assert _data(sent)['status'] == 'in-use'
+    # What a receiver makes of it (nothing backported on its side).
+    received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
+    assert received.VERSION == '1.0'
+    assert not received.obj_attr_is_set('attachments')
+    assert received.status == 'in-use'
+
+
+def test_a_volume_at_rpc_1_1_carries_its_attachments():
+    pin = rpc.pin_at(VOLUME_HISTORY, '1.1')
+    volume = _volume(attachments=2)
+    sent = _serializer(pin).serialize_entity(None, volume)
+    assert _version(sent) == '1.1'
+    children = _data(sent)['attachments']
+    assert [_version(c) for c in children] == ['1.0', '1.0']
+    received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
+    assert [a.id for a in received.attachments] == [
+        a.id for a in volume.attachments]
+
+
+def test_pinned_objects_inside_arguments_and_without_a_pin():
+    pin = rpc.pin_at(VOLUME_HISTORY, '1.0')
+    volume = _volume()
+    sent = _serializer(pin).serialize_entity(
+        None, {'volumes': [volume], 'other': 3})
+    assert _version(sent['volumes'][0]) == '1.0'
+    assert sent['other'] == 3
+    unpinned = rpc.RequestContextSerializer().serialize_entity(None, volume)
+    assert _version(unpinned) == '1.1'
+    assert len(_data(unpinned)['attachments']) == 1
+
+
+def test_a_backport_without_a_manifest():
+    # obj_make_compatible alone (no manifest) drops what 1.0 lacks.
+    primitive = _volume().obj_to_primitive(target_version='1.0')
+    assert 'attachments' not in _data(primitive)
+
+
+def test_an_instance_at_the_compute_pin():
+    pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.0')
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active')
+    sent = _serializer(pin).serialize_entity(None, instance)
+    assert _version(sent) == '1.0'
+
+
+# The clients --------------------------------------------------------------
+
+@pytest.fixture
+def transport(monkeypatch):
+    transport = messaging.get_rpc_transport(CONF, url='fake:///')
+    monkeypatch.setattr(rpc, 'TRANSPORT', transport)
+    yield transport
+    transport.cleanup()
+
+
+def test_a_pinned_volume_client_refuses_what_old_managers_lack(levels,
+                                                              transport):
+    levels('volume', '1.0')
+    client = volume_rpcapi.VolumeAPI()
+    assert client.client.version_cap == '1.0'
+    assert not client.client.can_send_version('1.1')
+    ctxt = t_context.get_admin_context()
+    with pytest.raises(exception.ServiceTooOld) as raised:
+        client.attachment_update(ctxt, _volume(0), {'host': 'h'},
+                                 str(uuid.uuid4()))
+    assert str(raised.value) == (
+        'connecting an attachment needs tether-volume RPC version 1.1; '
+        '[upgrade_levels] volume holds the API at 1.0 while a rolling '
+        'upgrade of tether-volume is not finished')
+    with pytest.raises(exception.ServiceTooOld):
+        client.attachment_delete(ctxt, _volume(0), str(uuid.uuid4()))
+
+
+def test_clients_are_made_again_while_auto_finds_no_service(
+        levels, transport, monkeypatch):
+    levels('compute', 'auto')
+    monkeypatch.setattr(compute_rpcapi, '_client', None)
+    rows = []
+    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all',
+                        lambda context, binary=None, host=None: rows)
+    first = compute_rpcapi.get()
+    assert not first.pin.final
+    rows.append(_Row('h1', version=compute_version.SERVICE_VERSION))
+    second = compute_rpcapi.get()
+    assert second is not first and second.pin.final
+    assert compute_rpcapi.get() is second
+    assert second.client.version_cap == compute_version.RPC_API_VERSION
