@@ -10,12 +10,13 @@ import sqlalchemy as sa
 
 from tests.functional import helpers
 from tether.cmd import status
-from tether.compute import manager as compute_manager
+from tether.compute import version as compute_version
+from tether.volume import version as volume_version
 
 SUCCESS, WARNING, FAILURE = 0, 1, 2
 
 
-def _write_config(path):
+def _write_config(path, extra=''):
     policy_file = path / 'policy.yaml'
     policy_file.write_text('')
     config = path / 'tether.conf'
@@ -24,8 +25,8 @@ def _write_config(path):
         '[database]\nconnection = sqlite:///%(d)s/volume.sqlite\n\n'
         '[compute_database]\nconnection = sqlite:///%(d)s/compute.sqlite\n\n'
         # An absolute path: no policy.yaml of this machine is looked up.
-        '[oslo_policy]\npolicy_file = %(p)s\n'
-        % {'d': path, 'p': policy_file})
+        '[oslo_policy]\npolicy_file = %(p)s\n%(extra)s'
+        % {'d': path, 'p': policy_file, 'extra': extra})
     return config, policy_file
 
 
@@ -70,6 +71,11 @@ def deployment(tmp_path, migrated):
                                        for c in checks}
 
         @staticmethod
+        def configure(extra):
+            """Add ``extra`` (sections and options) to the config file."""
+            _write_config(tmp_path, extra)
+
+        @staticmethod
         def sync(database='all'):
             """Copy the migrated database (and its WAL, if any)."""
             names = ['volume', 'compute'] if database == 'all' else [database]
@@ -92,16 +98,28 @@ def _add_compute_service(path, host, version):
     engine.dispose()
 
 
+def _add_volume_service(path, host, rpc_version):
+    engine = sa.create_engine('sqlite:///%s' % (path / 'volume.sqlite'))
+    with engine.begin() as connection:
+        connection.execute(sa.text(
+            "INSERT INTO services (created_at, host, binary, topic, "
+            "disabled, report_count, rpc_current_version) VALUES "
+            "(CURRENT_TIMESTAMP, :host, 'tether-volume', 'tether-volume', "
+            "0, 0, :version)"), {'host': host, 'version': rpc_version})
+    engine.dispose()
+
+
 def test_at_head_every_check_succeeds(deployment):
     deployment.sync()
     _add_compute_service(deployment.path, 'compute-current',
-                         compute_manager.SERVICE_VERSION)
+                         compute_version.SERVICE_VERSION)
     code, checks = deployment.check()
     assert code == SUCCESS, checks
     assert {name: result for name, (result, _d) in checks.items()} == {
         'Volume database schema': SUCCESS,
         'Compute database schema': SUCCESS,
         'Compute service versions': SUCCESS,
+        'RPC version pins': SUCCESS,
         'Policy file': SUCCESS}
     # Without --json: the table of oslo.upgradecheck, the same exit code.
     result = deployment.run('status', 'upgrade', 'check')
@@ -140,7 +158,7 @@ def test_an_old_database_revision_fails(deployment):
 def test_an_old_compute_service_is_a_warning_naming_its_host(deployment):
     deployment.sync()
     _add_compute_service(deployment.path, 'compute-current',
-                         compute_manager.SERVICE_VERSION)
+                         compute_version.SERVICE_VERSION)
     _add_compute_service(deployment.path, 'compute-old',
                          status.MIN_COMPUTE_SERVICE_VERSION - 1)
     code, checks = deployment.check()
@@ -155,8 +173,8 @@ def test_an_old_compute_service_is_a_warning_naming_its_host(deployment):
 def test_a_compute_service_behind_this_release_but_supported(deployment):
     deployment.sync()
     _add_compute_service(deployment.path, 'compute-current',
-                         compute_manager.SERVICE_VERSION)
-    if compute_manager.SERVICE_VERSION > status.MIN_COMPUTE_SERVICE_VERSION:
+                         compute_version.SERVICE_VERSION)
+    if compute_version.SERVICE_VERSION > status.MIN_COMPUTE_SERVICE_VERSION:
         _add_compute_service(deployment.path, 'compute-behind',
                              status.MIN_COMPUTE_SERVICE_VERSION)
     code, checks = deployment.check()
@@ -164,7 +182,7 @@ def test_a_compute_service_behind_this_release_but_supported(deployment):
     result, details = checks['Compute service versions']
     assert result == SUCCESS
     assert 'compute-current' not in details
-    if compute_manager.SERVICE_VERSION > status.MIN_COMPUTE_SERVICE_VERSION:
+    if compute_version.SERVICE_VERSION > status.MIN_COMPUTE_SERVICE_VERSION:
         assert 'compute-behind (version %d)' % (
             status.MIN_COMPUTE_SERVICE_VERSION) in details
 
@@ -195,3 +213,80 @@ def test_policy_file_that_breaks_rules_fails(deployment, text, expected):
     result, details = checks['Policy file']
     assert result == FAILURE
     assert expected in details
+
+
+# RPC version pins ([upgrade_levels]) against the services' versions.
+
+def test_unpinned_with_services_of_this_release(deployment):
+    deployment.sync()
+    _add_volume_service(deployment.path, 'host1@nfs',
+                        volume_version.RPC_API_VERSION)
+    code, checks = deployment.check()
+    result, details = checks['RPC version pins']
+    assert result == SUCCESS, details
+    assert ('[upgrade_levels] volume = (unset): the volume API sends '
+            'tether-volume RPC version %s, which all 1 service(s) read.'
+            % volume_version.RPC_API_VERSION) in details
+    assert ('[upgrade_levels] compute = (unset): no tether-compute has '
+            'registered.') in details
+
+
+def test_unpinned_with_an_older_volume_service_is_a_warning(deployment):
+    # The upgrade check of a new release, run while the managers of the
+    # old one still run: tether-volume 1.0 reads no attachments.
+    deployment.sync()
+    _add_volume_service(deployment.path, 'new@nfs', '1.1')
+    _add_volume_service(deployment.path, 'old@nfs', '1.0')
+    code, checks = deployment.check()
+    assert code == WARNING
+    result, details = checks['RPC version pins']
+    assert result == WARNING
+    assert 'which these older services do not understand: old@nfs (1.0). ' \
+        'Set it to "auto" (or 1.0)' in details
+    assert 'new@nfs' not in details
+
+
+@pytest.mark.parametrize('level,expected', [
+    ('auto', 'the volume API sends tether-volume RPC version 1.0, which '
+             'all 2 service(s) read.'),
+    ('1.0', 'the volume API sends tether-volume RPC version 1.0, which '
+            'all 2 service(s) read.'),
+])
+def test_pinned_to_the_oldest_service(deployment, level, expected):
+    deployment.sync()
+    _add_volume_service(deployment.path, 'new@nfs', '1.1')
+    _add_volume_service(deployment.path, 'old@nfs', '1.0')
+    deployment.configure('\n[upgrade_levels]\nvolume = %s\n' % level)
+    code, checks = deployment.check()
+    result, details = checks['RPC version pins']
+    assert result == SUCCESS, details
+    assert '[upgrade_levels] volume = %s: %s' % (level, expected) in details
+
+
+def test_a_pin_left_after_the_upgrade(deployment):
+    deployment.sync()
+    _add_volume_service(deployment.path, 'host1@nfs', '1.1')
+    _add_compute_service(deployment.path, 'compute1',
+                         compute_version.SERVICE_VERSION)
+    deployment.configure('\n[upgrade_levels]\nvolume = 1.0\n'
+                         'compute = auto\n')
+    code, checks = deployment.check()
+    result, details = checks['RPC version pins']
+    assert result == SUCCESS, details
+    assert 'All are at 1.1, the version of this release: unset the pin ' \
+        'to send it.' in details
+    assert ('[upgrade_levels] compute = auto: the compute API sends '
+            'tether-compute RPC version %s' % compute_version.RPC_API_VERSION
+            ) in details
+
+
+def test_a_pin_this_release_cannot_send_fails(deployment):
+    deployment.sync()
+    _add_volume_service(deployment.path, 'host1@nfs', '1.1')
+    deployment.configure('\n[upgrade_levels]\nvolume = 2.0\n')
+    code, checks = deployment.check()
+    assert code == FAILURE
+    result, details = checks['RPC version pins']
+    assert result == FAILURE
+    assert ('[upgrade_levels] volume = 2.0: this code speaks tether-volume '
+            'RPC versions 1.0, 1.1.') in details

@@ -11,12 +11,15 @@ from oslo_db import exception as db_exc
 from oslo_policy import opts as policy_opts
 from oslo_policy import policy
 from oslo_upgradecheck import upgradecheck
+from oslo_utils import versionutils
 import sqlalchemy as sa
 
 from tether.compute import version as compute_version
 from tether.db import migration
 from tether.objects import fields
 from tether import policies
+from tether import rpc
+from tether.volume import version as volume_version
 
 CONF = cfg.CONF
 Code = upgradecheck.Code
@@ -32,11 +35,72 @@ MIN_COMPUTE_SERVICE_VERSION = compute_version.OLDEST_SUPPORTED_SERVICE_VERSION
 # columns they need, never through the models of this tree.
 _SERVICES = sa.table('services', sa.column('host'), sa.column('binary'),
                      sa.column('version'))
+_VOLUME_SERVICES = sa.table('services', sa.column('host'),
+                            sa.column('binary'),
+                            sa.column('rpc_current_version'))
+
+# The APIs whose RPC clients [upgrade_levels] pins: (option, which is also
+# the database of its services; binary; services table; the column and the
+# RPC version it records; RPC versions and their objects).
+_PINNED_APIS = (
+    ('volume', fields.ServiceBinary.VOLUME, _VOLUME_SERVICES,
+     'rpc_current_version', volume_version.rpc_version_of,
+     volume_version.RPC_OBJECT_VERSIONS),
+    ('compute', fields.ServiceBinary.COMPUTE, _SERVICES, 'version',
+     compute_version.rpc_version_of, compute_version.RPC_OBJECT_VERSIONS),
+)
 
 # A reference to another rule inside a check string ("rule:admin_api").
 _RULE_REFERENCE = re.compile(r'\brule:([^\s()]+)')
 
 _DB_ERRORS = (sa.exc.SQLAlchemyError, db_exc.DBError)
+
+
+def _as_tuple(version):
+    return versionutils.convert_version_to_tuple(version)
+
+
+def _pin_report(option, binary, history, services):
+    """(code, text) of ``[upgrade_levels] <option>`` against ``services``,
+    the (host, RPC version) of each registered ``binary``."""
+    try:
+        configured = CONF.upgrade_levels[option]
+    except ValueError as exc:
+        return Code.FAILURE, '[upgrade_levels] %s: %s' % (option, exc)
+    newest = max(history, key=_as_tuple)
+    setting = '[upgrade_levels] %s = %s' % (option, configured or '(unset)')
+    if not services:
+        return Code.SUCCESS, '%s: no %s has registered.' % (setting, binary)
+    oldest = min((v for _host, v in services), key=_as_tuple)
+    if not configured:
+        pin = newest
+    elif configured == 'auto':
+        # What the API chooses (tether.rpc.version_pin) when it starts.
+        pin = min(oldest, newest, key=_as_tuple)
+    elif rpc.pin_at(history, configured) is None:
+        return Code.FAILURE, (
+            '%s: this code speaks %s RPC versions %s.'
+            % (setting, binary, ', '.join(sorted(history, key=_as_tuple))))
+    else:
+        pin = min(configured, newest, key=_as_tuple)
+    older = ['%s (%s)' % (host, v) for host, v in sorted(services)
+             if _as_tuple(v) < _as_tuple(pin)]
+    if older:
+        return Code.WARNING, (
+            '%s: the %s API of this release sends %s RPC version %s, '
+            'which these older services do not understand: %s. Set it to '
+            '"auto" (or %s) until they are upgraded.'
+            % (setting, option, binary, pin, ', '.join(older), oldest))
+    text = ('%s: the %s API sends %s RPC version %s, which all %d '
+            'service(s) read.' % (setting, option, binary, pin,
+                                  len(services)))
+    if _as_tuple(pin) < _as_tuple(newest) <= _as_tuple(oldest):
+        text += (' All are at %s, the version of this release: unset the '
+                 'pin to send it.' % newest)
+    elif configured == 'auto':
+        text += (' (Each API process chooses once, at its first call: '
+                 'restart or reload the APIs after the last upgrade.)')
+    return Code.SUCCESS, text
 
 
 def _first_line(exc):
@@ -131,6 +195,27 @@ class Checks(upgradecheck.UpgradeCommands):
                                           ', '.join(behind)))
         return Result(Code.SUCCESS, details)
 
+    def _check_rpc_pins(self):
+        reports = []
+        for (option, binary, table, column, rpc_version_of,
+             history) in _PINNED_APIS:
+            query = (sa.select(table.c.host, table.c[column])
+                     .where(table.c.binary == binary))
+            try:
+                engine = migration.DATABASES[option].get_engine()
+                with engine.connect() as connection:
+                    rows = connection.execute(query).all()
+            except _DB_ERRORS as exc:
+                reports.append((Code.FAILURE, 'The %s services cannot be '
+                                'read from the %s database: %s.'
+                                % (binary, option, _first_line(exc))))
+                continue
+            reports.append(_pin_report(
+                option, binary, history,
+                [(host, rpc_version_of(v)) for host, v in rows]))
+        return Result(max(code for code, _text in reports),
+                      ' '.join(text for _code, text in reports))
+
     def _check_policy_file(self):
         name, configured, files = _policy_files()
         if not files:
@@ -191,6 +276,7 @@ class Checks(upgradecheck.UpgradeCommands):
         ('Compute database schema', (_check_database,
                                      {'database': 'compute'})),
         ('Compute service versions', _check_compute_versions),
+        ('RPC version pins', _check_rpc_pins),
         ('Policy file', _check_policy_file),
     )
 
