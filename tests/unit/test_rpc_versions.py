@@ -195,8 +195,8 @@ def test_the_newest_history_row_is_this_tree(module):
     for name, version in history[newest].items():
         assert registered[name] == version, (
             '%s is at %s: add a row for it to %s.RPC_OBJECT_VERSIONS '
-            '(and an RPC minor version)' % (name, registered[name],
-                                           module.__name__))
+            '(and an RPC minor version)'
+            % (name, registered[name], module.__name__))
     for row in history.values():
         for name, version in row.items():
             assert rpc._as_tuple(version) <= rpc._as_tuple(registered[name])
@@ -329,8 +329,8 @@ def transport(monkeypatch):
     transport.cleanup()
 
 
-def test_a_pinned_volume_client_refuses_what_old_managers_lack(levels,
-                                                              transport):
+def test_a_pinned_volume_client_refuses_what_old_managers_lack(
+        levels, transport):
     levels('volume', '1.0')
     client = volume_rpcapi.VolumeAPI()
     assert client.client.version_cap == '1.0'
