@@ -97,7 +97,8 @@ def upgrade():
         sa.Column('object_current_version', sa.String(36)),
         sa.Column('capabilities', sa.Text),
         *_timestamps(),
-        sa.UniqueConstraint('host', 'binary', name='uniq_services0host0binary'),
+        sa.UniqueConstraint(
+            'host', 'binary', name='uniq_services0host0binary'),
     )
 
     for table, extra in (
