@@ -1,4 +1,5 @@
-"""tether: an OpenStack-compatible control plane for block storage and compute."""
+"""tether: an OpenStack-compatible control plane for block storage and
+compute."""
 
 from oslo_service import backend as _service_backend
 

@@ -1,4 +1,5 @@
-"""A running tether-volume: a manager and RPC server per backend, heartbeats."""
+"""A running tether-volume: a manager and an RPC server per backend, and
+their heartbeats."""
 
 import threading
 

@@ -1,4 +1,4 @@
-"""An in-process tether-aio on a temporary state directory, and clients for it."""
+"""An in-process tether-aio on a temporary state directory, and its clients."""
 
 import contextlib
 import os

@@ -32,7 +32,7 @@ use = call:tether.api.pipeline:pipeline_factory
 noauth = request_id faultwrap {versions} noauth volume_app
 
 [filter:http_proxy_to_wsgi]
-paste.filter_factory = oslo_middleware.http_proxy_to_wsgi:HTTPProxyToWSGI.factory
+paste.filter_factory = {proxy_factory}
 enable_proxy_headers_parsing = true
 
 [filter:volume_versions]
@@ -52,8 +52,12 @@ paste.filter_factory = tether.api.auth:noauth_factory
 """
 
 
+PROXY_FACTORY = 'oslo_middleware.http_proxy_to_wsgi:HTTPProxyToWSGI.factory'
+
+
 def custom_paste(versions='http_proxy_to_wsgi volume_versions'):
-    return textwrap.dedent(CUSTOM).format(versions=versions)
+    return textwrap.dedent(CUSTOM).format(versions=versions,
+                                          proxy_factory=PROXY_FACTORY)
 
 
 @pytest.fixture
@@ -181,7 +185,7 @@ def test_a_missing_app_stops_the_api(config_dir, tmp_path):
 
 
 def test_auth_strategy_without_a_pipeline_stops_the_api(config_dir,
-                                                       tmp_path):
+                                                        tmp_path):
     (tmp_path / 'api-paste.ini').write_text(custom_paste())
     config_dir()
     CONF.set_override('auth_strategy', 'keystone')
@@ -208,7 +212,8 @@ def test_auth_strategy_without_a_pipeline_stops_the_api(config_dir,
 ], ids=['unknown-filter', 'unknown-factory', 'unknown-module', 'not-ini'])
 def test_a_broken_file_stops_the_api(config_dir, tmp_path, broken, error):
     (tmp_path / 'api-paste.ini').write_text(
-        broken(textwrap.dedent(CUSTOM)).format(versions='volume_versions'))
+        broken(textwrap.dedent(CUSTOM)).format(
+            versions='volume_versions', proxy_factory=PROXY_FACTORY))
     config_dir()
     with pytest.raises(pipeline.ConfigurationError) as err:
         volume_app.build(CONF)

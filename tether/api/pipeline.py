@@ -122,4 +122,3 @@ def pipeline_factory(loader, global_conf, **local_conf):
     for wrap in reversed(filters):
         app = wrap(app)
     return app
-

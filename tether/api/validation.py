@@ -1,4 +1,5 @@
-"""JSON-schema validation of request bodies and query strings, per microversion."""
+"""JSON-schema validation of request bodies and query strings, per
+microversion."""
 
 import functools
 import json

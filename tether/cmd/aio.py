@@ -28,6 +28,7 @@ CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 BACKEND = 'local'
 
+
 def _default_state_dir():
     # QEMU runs as libvirt-qemu and must reach the volume files: root's
     # home (0700) is out of its reach, /var/lib is not.

@@ -189,7 +189,7 @@ def update(context, instance, values):
     return db_instances.update(context, instance.uuid, values)
 
 
-# Delete and power -------------------------------------------------------------
+# Delete and power ------------------------------------------------------------
 
 def delete(context, instance):
     """Delete a server; a second delete of it is accepted and does

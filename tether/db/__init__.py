@@ -1,1 +1,2 @@
-"""Database layer: engine and sessions, models, one query module per resource."""
+"""Database layer: engines and sessions, models, and a query module per
+resource."""

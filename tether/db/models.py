@@ -119,7 +119,8 @@ class VolumeTypeExtraSpec(_KeyValueMixin, Base):
 class Service(TimestampMixin, Base):
     __tablename__ = 'services'
     __table_args__ = (
-        sa.UniqueConstraint('host', 'binary', name='uniq_services0host0binary'),
+        sa.UniqueConstraint('host', 'binary',
+                            name='uniq_services0host0binary'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)

@@ -1,4 +1,5 @@
-"""Quota limits, usages and reservations; each change is one conditional UPDATE."""
+"""Quota limits, usages and reservations; each change is one conditional
+UPDATE."""
 
 import datetime
 

@@ -31,7 +31,7 @@ def get_by_name_or_id(context, name_or_id):
     return row
 
 
-# Writes of the types API ------------------------------------------------------
+# Writes of the types API -----------------------------------------------------
 
 SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',
              'updated_at')

@@ -1,4 +1,4 @@
-"""Queries on volumes and their metadata; every status change is conditional."""
+"""Queries on volumes and their metadata; each status change is conditional."""
 
 import sqlalchemy as sa
 from sqlalchemy import orm

@@ -30,6 +30,7 @@ LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
 SORT_KEYS = db_volumes.SORT_KEYS
 
+
 def scope(context):
     """The project a caller is confined to (None: an admin sees all)."""
     return None if context.is_admin else context.project_id

@@ -30,6 +30,7 @@ AS = state.AS
 S = state.S
 SORT_KEYS = db_attachments.SORT_KEYS
 
+
 def _obj(row):
     return attachment_obj.Attachment.from_db(row)
 
@@ -37,7 +38,8 @@ def _obj(row):
 # Reads ----------------------------------------------------------------------
 
 def get(context, attachment_id):
-    return _obj(db_attachments.get(context, attachment_id, volume_api.scope(context)))
+    return _obj(db_attachments.get(context, attachment_id,
+                                   volume_api.scope(context)))
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
@@ -109,7 +111,8 @@ def _refusal(context, row, instance_uuid):
 
 @session.writer
 def _reserve(context, volume_id, instance_uuid, mode):
-    row = db_attachments.lock_volume(context, volume_id, volume_api.scope(context))
+    row = db_attachments.lock_volume(context, volume_id,
+                                     volume_api.scope(context))
     if row.multiattach:
         won = db_volumes.conditional_update(
             context, volume_id, {}, state.FOLLOWS_ATTACHMENTS)
@@ -203,7 +206,7 @@ def update(context, attachment, connector):
     volume = _claim_connect(context, attachment, connector)
     try:
         rpcapi.get().attachment_update(context, volume, connector,
-                                    attachment.id)
+                                       attachment.id)
     except Exception as exc:  # noqa: BLE001 - every failure settles below
         if isinstance(exc, messaging.MessagingTimeout):
             reason = ('the volume service did not answer within %d seconds'

@@ -63,7 +63,6 @@ class ComputeClient:
         found = resp.json()['volumeAttachment'].get('attachment_id')
         return found == attachment_id
 
-
     def volume_extended(self, instance_uuid, volume_id):
         """Tell the server's compute host that the volume grew (or must
         grow: an extend waiting for the hypervisor).

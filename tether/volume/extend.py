@@ -178,7 +178,7 @@ def complete(context, volume_id, error):
     return outcome.volume
 
 
-# The manager's flow -----------------------------------------------------------
+# The manager's flow ----------------------------------------------------------
 
 def _instances(context, volume_id):
     """The servers the volume is attached to (attachments with one)."""

@@ -83,8 +83,8 @@ def get_all(context, is_public=True, marker=None, limit=None, offset=None,
 def create(context, name, description=None, is_public=True,
            extra_specs=None):
     row = db_types.create(
-        context, {'id': uuidutils.generate_uuid(), 'name': name, 'description': description,
-                  'is_public': is_public},
+        context, {'id': uuidutils.generate_uuid(), 'name': name,
+                  'description': description, 'is_public': is_public},
         extra_specs)
     return VolumeType.from_db(row)
 

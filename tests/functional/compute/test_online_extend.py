@@ -70,7 +70,7 @@ def _no_extend_keys(volume_id):
     assert not keys & {'extend_new_size', 'extend_reservations'}, keys
 
 
-# The hypervisor grows it ------------------------------------------------------
+# The hypervisor grows it -----------------------------------------------------
 
 def test_online_extend_of_a_file_a_guest_holds(cloud):
     user = cloud.project()
@@ -251,7 +251,7 @@ def test_a_compute_host_too_old_is_answered_by_the_api(cloud):
     assert sh.disk_capacity(server.id, target) == 1 * GiB
 
 
-# The completion action ---------------------------------------------------------
+# The completion action -------------------------------------------------------
 
 def _waiting(user, volume_id, new_size):
     """The volume as a waiting extend leaves it, through the quota and
@@ -369,7 +369,7 @@ def test_concurrent_extends_one_wins(cloud):
     assert _gigabytes(user) == (used[0] + size - 1, 0)
 
 
-# Nothing waits forever ----------------------------------------------------------
+# Nothing waits forever -------------------------------------------------------
 
 @contextlib.contextmanager
 def _timeout(aio, seconds):

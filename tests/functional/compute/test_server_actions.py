@@ -101,7 +101,6 @@ def test_actions_in_the_wrong_state_are_409_naming_it(cloud):
     assert user.wait_server(server.id, 'SHUTOFF').vm_state == 'stopped'
 
 
-
 def test_actions_of_a_server_without_a_host_are_409(cloud):
     # Nova checks the host before the state (check_instance_host).
     user = cloud.project()

@@ -1,4 +1,5 @@
-"""WSGI entry point for gunicorn or uwsgi: ``tether.api.compute.wsgi_app:application``."""
+"""WSGI entry point for gunicorn or uwsgi:
+``tether.api.compute.wsgi_app:application``."""
 
 import os
 import threading

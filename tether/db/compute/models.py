@@ -45,7 +45,8 @@ class ComputeService(TimestampMixin, Base):
     """A compute host's service record (tether-compute) and its node."""
     __tablename__ = 'services'
     __table_args__ = (
-        sa.UniqueConstraint('host', 'binary', name='uniq_services0host0binary'),
+        sa.UniqueConstraint('host', 'binary',
+                            name='uniq_services0host0binary'),
         sa.UniqueConstraint('uuid', name='uniq_services0uuid'),
     )
 

@@ -34,7 +34,7 @@ def _show(req, instance, status=200):
         status=status)
 
 
-# Create -----------------------------------------------------------------------
+# Create ----------------------------------------------------------------------
 
 def _block_devices(body):
     devices = body['block_device_mapping_v2']
@@ -95,7 +95,7 @@ def create_server(req):
     return resp
 
 
-# List -------------------------------------------------------------------------
+# List ------------------------------------------------------------------------
 
 def _search(req, all_projects_rule):
     ctx = req.context
@@ -190,7 +190,7 @@ def list_servers_detail(req):
     return _list(req, detail=True)
 
 
-# One server -------------------------------------------------------------------
+# One server ------------------------------------------------------------------
 
 @validation.query(validation.IGNORED_QUERY)
 def show_server(req):
@@ -220,4 +220,3 @@ def delete_server(req):
     instance = load_server(req, policy.DELETE)
     compute_api.delete(req.context, instance)
     return wsgi.empty_response(204)
-
