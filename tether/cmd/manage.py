@@ -10,6 +10,8 @@ from tether import context as t_context
 from tether.db import migration
 from tether.db.compute import services as db_compute_services
 from tether.db import services as db_services
+from tether import exception
+from tether.objects import fields
 
 CONF = cfg.CONF
 
@@ -53,6 +55,34 @@ def service_list(args):
                      s.heartbeat_at))
 
 
+def service_remove(args):
+    """Delete the record of a service that is gone (as cinder-manage
+    service remove): records of gone hosts hold ``[upgrade_levels] ...
+    = auto`` at their version."""
+    ctx = t_context.get_admin_context()
+    binary, host = args.service_binary, args.service_host
+    db = (db_compute_services if binary == fields.ServiceBinary.COMPUTE
+          else db_services)
+    rows = db.get_all(ctx, binary=binary, host=host)
+    if not rows:
+        print('No %s service on host %s.' % (binary, host))
+        return 1
+    if db.is_up(rows[0], CONF.service_down_time):
+        print('The %s service on host %s is up (last heartbeat %s): stop '
+              'it first.' % (binary, host, rows[0].heartbeat_at))
+        return 1
+    if db is db_compute_services:
+        try:
+            db.destroy_unused(ctx, rows[0].id)
+        except exception.ComputeServiceInUse as exc:
+            print(exc)
+            return 1
+    else:
+        db.destroy(ctx, rows[0].id)
+    print('Removed the %s service of host %s.' % (binary, host))
+    return 0
+
+
 def status_upgrade_check(args):
     return status.upgrade_check(json_output=args.json)
 
@@ -80,13 +110,23 @@ def _add_commands(subparsers):
     lst = service_sub.add_parser('list', help='list services')
     _database_arg(lst, 'all')
     lst.set_defaults(func=service_list)
+    remove = service_sub.add_parser(
+        'remove', help='delete the record of a service that is down and '
+                       'gone (a compute host must have no instance)')
+    # Not "host" and "binary": [DEFAULT]host is an option already.
+    remove.add_argument('service_binary', metavar='binary',
+                        choices=[fields.ServiceBinary.VOLUME,
+                                 fields.ServiceBinary.COMPUTE])
+    remove.add_argument('service_host', metavar='host',
+                        help='its host (host@backend for tether-volume)')
+    remove.set_defaults(func=service_remove)
     status_parser = subparsers.add_parser(
         'status', help='is this deployment ready for this code')
     status_sub = status_parser.add_subparsers(dest='action')
     upgrade = status_sub.add_parser(
         'upgrade', help='"upgrade check": databases at head, compute '
-                        'service versions, policy file; exit code 0 '
-                        'success, 1 warning, 2 failure')
+                        'service versions, RPC version pins, policy '
+                        'file; exit code 0 success, 1 warning, 2 failure')
     upgrade.add_argument('check', choices=['check'])
     upgrade.add_argument('--json', action='store_true',
                          help='print the results as JSON')
@@ -101,6 +141,6 @@ def main(argv=None):
     func = getattr(CONF.category, 'func', None)
     if func is None:
         print('Usage: tether-manage {db sync|db version|service list|'
-              'status upgrade check}')
+              'service remove|status upgrade check}')
         return 2
     return func(CONF.category)

@@ -58,6 +58,15 @@ def get_all(context, binary=None, host=None):
     return list(context.session.scalars(q))
 
 
+@session.writer
+def destroy(context, service_id):
+    """Delete a service record; False if there was none."""
+    result = context.session.execute(
+        sa.delete(models.Service).where(models.Service.id == service_id)
+        .execution_options(synchronize_session=False))
+    return result.rowcount > 0
+
+
 def is_up(service, down_time):
     if service.heartbeat_at is None:
         return False
