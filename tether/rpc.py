@@ -124,7 +124,9 @@ def _as_tuple(version):
 
 
 def pin_at(history, version):
-    """The pin of the newest row of ``history`` at or below ``version``."""
+    """A cap at ``version`` with the objects of the newest row of
+    ``history`` at or below it; None if ``version`` is older than every
+    row or of another major version (this code cannot send it)."""
     known = sorted(history, key=_as_tuple)
     rows = [v for v in known if _as_tuple(v) <= _as_tuple(version)]
     if not rows or _as_tuple(version)[0] != _as_tuple(known[-1])[0]:
