@@ -146,9 +146,10 @@ class AttachmentDisconnectFailed(BackendOperationFailed):
                'attachment is %(status)s: delete it again.')
 
 
-class ServiceTooOld(Invalid):
+class ServiceTooOld(Conflict):
     """An RPC version pin (rolling upgrade) holds the client below what
-    the request needs."""
+    the request needs: 409, as Nova answers a request its not yet upgraded
+    compute hosts cannot serve."""
     msg_fmt = ('%(what)s needs %(binary)s RPC version %(version)s; '
                '[upgrade_levels] %(option)s holds the API at %(pinned)s '
                'while a rolling upgrade of %(binary)s is not finished')

@@ -230,11 +230,42 @@ def test_auto_pins_to_the_oldest_volume_service(
     resp = http.post('/attachments', json={'attachment': {
         'volume_uuid': created['id'], 'instance_uuid': str(uuid.uuid4()),
         'connector': {'host': 'pinned-host', 'mountpoint': '/dev/vdb'}}})
-    assert resp.status_code == 500, resp.text
+    assert resp.status_code == 409, resp.text
     (fault,) = resp.json().values()
     assert ('connecting an attachment needs tether-volume RPC version 1.1; '
             '[upgrade_levels] volume holds the API at 1.0') in fault['message']
-    assert 'error_attaching' in fault['message']
+    # Refused before anything changed: no attachment, the volume as it was.
+    listed = http.get('/attachments?volume_id=%s' % created['id'])
+    assert listed.json()['attachments'] == []
+    volume = http.get('/volumes/%s' % created['id']).json()['volume']
+    assert (volume['status'], volume['attachments']) == ('available', [])
+
+    # The same for a reserved attachment given its connector later, and
+    # for the delete of one that is connected: both stay as they were.
+    pinned = volume_rpcapi._client
+    levels('volume', None)
+    rpc.reset_version_pins()
+    monkeypatch.setattr(volume_rpcapi, '_client', None)
+    assert volume_rpcapi.get().client.version_cap is None
+    attachment = http.post('/attachments', json={'attachment': {
+        'volume_uuid': created['id'],
+        'instance_uuid': str(uuid.uuid4())}}).json()['attachment']
+    connected = http.post('/attachments', json={'attachment': {
+        'volume_uuid': helpers.create_volume(http, wait_for=wait)['id'],
+        'instance_uuid': str(uuid.uuid4()),
+        'connector': {'host': 'pinned-host'}}}).json()['attachment']
+    monkeypatch.setattr(volume_rpcapi, '_client', pinned)
+    resp = http.put('/attachments/%s' % attachment['id'], json={
+        'attachment': {'connector': {'host': 'pinned-host'}}})
+    assert resp.status_code == 409, resp.text
+    assert 'connecting an attachment needs' in resp.text
+    shown = http.get('/attachments/%s' % attachment['id']).json()
+    assert shown['attachment']['status'] == 'reserved'
+    resp = http.delete('/attachments/%s' % connected['id'])
+    assert resp.status_code == 409, resp.text
+    assert 'disconnecting an attachment needs' in resp.text
+    shown = http.get('/attachments/%s' % connected['id']).json()
+    assert shown['attachment']['status'] == 'attaching'
 
 
 @pytest.fixture

@@ -140,6 +140,8 @@ def _reserve(context, volume_id, instance_uuid, mode):
 def create(context, volume, instance_uuid=None, connector=None, mode=None):
     """Reserve the volume for a new attachment; connect it if a connector
     is given. Returns the attachment."""
+    if connector:
+        rpcapi.get().check_attachment_calls('connecting an attachment')
     attachment_id = _reserve(context, volume.id, instance_uuid, mode)
     attachment = get(context, attachment_id)
     if connector:
@@ -203,6 +205,7 @@ def update(context, attachment, connector):
     """Connect a reserved attachment: the manager asks the driver."""
     mode = attachment.attach_mode or connector.get('mode') or 'rw'
     connector = dict(connector, mode=mode)
+    rpcapi.get().check_attachment_calls('connecting an attachment')
     volume = _claim_connect(context, attachment, connector)
     try:
         rpcapi.get().attachment_update(context, volume, connector,
@@ -211,8 +214,6 @@ def update(context, attachment, connector):
         if isinstance(exc, messaging.MessagingTimeout):
             reason = ('the volume service did not answer within %d seconds'
                       % CONF.rpc_response_timeout_volume)
-        elif isinstance(exc, exception.ServiceTooOld):
-            reason = exc.msg
         else:
             reason = 'the volume service reported an error; its log says why'
         LOG.warning('Connecting attachment %s failed: %s', attachment.id,
@@ -290,6 +291,7 @@ def deletion_allowed(context, attachment, compute=None):
 
 
 def _delete_connected(context, attachment, volume):
+    rpcapi.get().check_attachment_calls('disconnecting an attachment')
     claimed = state.change(
         context, attachment.id, attachment.volume_id,
         {'attach_status': state.BEING_DELETED,
@@ -310,8 +312,6 @@ def _delete_connected(context, attachment, volume):
             reason = ('the volume service did not answer within %d seconds; '
                       'it finishes the delete when it does, or when it '
                       'starts again' % CONF.rpc_response_timeout_volume)
-        elif isinstance(exc, exception.ServiceTooOld):
-            reason = exc.msg
         else:
             reason = 'the volume service reported an error; its log says why'
         raise exception.AttachmentDisconnectFailed(

@@ -54,6 +54,12 @@ class VolumeAPI:
         return self.client.prepare(server=volume.backend_host,
                                    version=version)
 
+    def check_attachment_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        attachment calls (1.1): callers check before they change anything,
+        so a refused request leaves nothing behind."""
+        self._require('1.1', what)
+
     def _require(self, version, what):
         """Raise ServiceTooOld if the pin holds this client below
         ``version``: a manager older than it does not know ``what``."""
