@@ -16,7 +16,10 @@ import collections
 
 import threading
 
+from keystoneauth1.access import service_catalog as ks_catalog
+from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import loading as ks_loading
+from keystoneauth1 import service_token
 from keystoneauth1 import session as ks_session
 from keystoneauth1 import token_endpoint
 import openstack
@@ -78,6 +81,15 @@ class Peer:
             if self._session is None:
                 auth = ks_loading.load_auth_from_conf_options(CONF,
                                                               self.group)
+                # The service's own calls carry its token also as
+                # X-Service-Token, as Nova sends a service token with its
+                # calls to Cinder: the peer's keystonemiddleware reports
+                # that token's roles (X-Service-Roles), which the peer
+                # checks before it lets a caller do what only another
+                # service may (deleting an attachment a server still uses,
+                # OSSA-2023-003).
+                auth = service_token.ServiceTokenAuthWrapper(
+                    user_auth=auth, service_auth=auth)
                 self._session = ks_loading.load_session_from_conf_options(
                     CONF, self.group, auth=auth)
             return self._session
@@ -106,8 +118,22 @@ class Peer:
             session=session, region_name=self.conf.os_region_name,
             connect_retries=self.conf.http_retries, **kwargs)
 
-    def _new_token_connection(self, token):
-        endpoint = self.endpoint()
+    def _user_endpoint(self, catalog):
+        """The peer's endpoint in a caller's catalog (the v2 format of
+        X-Service-Catalog), as Nova finds Cinder for a user: an endpoint
+        with the project in its URL names the caller's project there, not
+        this service's."""
+        if self.conf.endpoint_override or not catalog:
+            return self.endpoint()
+        try:
+            return ks_catalog.ServiceCatalogV2(catalog).url_for(
+                service_type=self.conf.catalog_info, interface='public',
+                region_name=self.conf.os_region_name)
+        except ks_exc.EndpointNotFound:
+            return self.endpoint()
+
+    def _new_token_connection(self, token, catalog=None):
+        endpoint = self._user_endpoint(catalog)
         if CONF.auth_strategy == 'noauth':
             return self._connection(
                 auth_type='admin_token',
@@ -119,12 +145,13 @@ class Peer:
             session=session,
             **{'%s_endpoint_override' % self.service: endpoint})
 
-    def with_token(self, token):
-        """The proxy of a connection acting with ``token`` (a caller's)."""
+    def with_token(self, token, catalog=None):
+        """The proxy of a connection acting with ``token`` (a caller's),
+        at the endpoint of the caller's ``catalog`` if one is given."""
         with self._lock:
             conn = self._token_connections.pop(token, None)
         if conn is None:
-            conn = self._new_token_connection(token)
+            conn = self._new_token_connection(token, catalog)
         with self._lock:
             self._token_connections[token] = conn
             while len(self._token_connections) > self.MAX_TOKEN_CONNECTIONS:

@@ -11,9 +11,14 @@ from tether import policies
 class RequestContext(o_context.RequestContext):
     """The caller of one request: who, for which project, with what roles."""
 
-    def __init__(self, *args, service_roles=None, **kwargs):
+    def __init__(self, *args, service_roles=None, service_catalog=None,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.service_roles = service_roles or []
+        # The caller's Keystone catalog (v2 format, from X-Service-Catalog):
+        # where the other service's API is for this caller's token. Not
+        # sent over RPC: only the API process acts with a caller's token.
+        self.service_catalog = service_catalog or []
         if self.is_admin is None or not self.is_admin:
             self.is_admin = 'admin' in (r.lower() for r in self.roles)
 

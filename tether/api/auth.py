@@ -1,6 +1,7 @@
 """Authentication middleware: keystonemiddleware, or noauth for development."""
 
 from keystonemiddleware import auth_token
+from oslo_serialization import jsonutils
 
 from tether.api import fault
 from tether.api import pipeline
@@ -52,6 +53,17 @@ class NoAuth:
         return self.application(environ, start_response)
 
 
+def _service_catalog(environ):
+    """The caller's catalog, as auth_token passes it (X-Service-Catalog,
+    in the v2 format), or [] if there is none or it cannot be read."""
+    try:
+        catalog = jsonutils.loads(environ.get('HTTP_X_SERVICE_CATALOG')
+                                  or '[]')
+    except ValueError:
+        return []
+    return catalog if isinstance(catalog, list) else []
+
+
 class KeystoneContext:
     """Build the request context from the headers auth_token validated."""
 
@@ -66,6 +78,7 @@ class KeystoneContext:
         service_roles = environ.get('HTTP_X_SERVICE_ROLES', '')
         ctx.service_roles = [r.strip() for r in service_roles.split(',')
                              if r.strip()]
+        ctx.service_catalog = _service_catalog(environ)
         environ[CONTEXT_KEY] = ctx
         return self.application(environ, start_response)
 

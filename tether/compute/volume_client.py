@@ -27,7 +27,8 @@ PEER = clients.Peer('volume', 'block_storage', '3')
 
 def for_user(context):
     """A client acting with the token of the caller of ``context``."""
-    return VolumeClient(PEER.with_token(context.auth_token),
+    return VolumeClient(PEER.with_token(context.auth_token,
+                                        context.service_catalog),
                         clients.request_id(context))
 
 
