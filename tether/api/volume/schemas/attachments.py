@@ -34,12 +34,17 @@ connector = {
     'additionalProperties': True,
 }
 
+# On create, as in Cinder, an empty connector is no connector: openstacksdk
+# sends {} for `openstack volume attachment create` without --connect.
+_create_connector = copy.deepcopy(connector)
+del _create_connector['minProperties']
+
 _CREATE_ATTACHMENT = {
     'type': 'object',
     'properties': {
         'volume_uuid': uuid,
         'instance_uuid': {'oneOf': [uuid, {'type': 'null'}]},
-        'connector': {'oneOf': [connector, {'type': 'null'}]},
+        'connector': {'oneOf': [_create_connector, {'type': 'null'}]},
     },
     'required': ['volume_uuid'],
     'additionalProperties': False,
