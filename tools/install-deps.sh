@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install what tether needs for one bindep profile, and nothing more.
 #
-#   tools/install-deps.sh [aio|test]      (default: test)
+#   tools/install-deps.sh [aio|test|integration]      (default: test)
 #
 # Idempotent and fast when everything is already there:
 #  1. Debian packages: `bindep -b PROFILE` lists the missing ones from
@@ -9,16 +9,18 @@
 #     them (this needs root, as on CI).
 #  2. Python packages: `pip install -e .` (plus -r test-requirements.txt for
 #     the test profile, and python-openstackclient for aio so that the
-#     `openstack` CLI of the README is there), skipped when tether is already
-#     installed from this tree and every listed requirement is satisfied.
+#     `openstack` CLI of the README is there; the integration profile adds
+#     tether's extras api and postgresql: gunicorn and the PostgreSQL
+#     driver), skipped when tether is already installed from this tree and
+#     every listed requirement is satisfied.
 #
 # PYTHON selects the interpreter (default: python3).
 set -euo pipefail
 
 profile=${1:-test}
 case "$profile" in
-    aio|test) ;;
-    *) echo "usage: $0 [aio|test]" >&2; exit 2 ;;
+    aio|test|integration) ;;
+    *) echo "usage: $0 [aio|test|integration]" >&2; exit 2 ;;
 esac
 
 cd "$(dirname "$0")/.."
@@ -55,16 +57,23 @@ fi
 # 2. Python packages -------------------------------------------------------
 req_files=(requirements.txt)
 extra=()
+# Extras of setup.cfg ([extras]) installed with tether.
+extras=()
 if [ "$profile" = test ]; then
     req_files+=(test-requirements.txt)
+elif [ "$profile" = integration ]; then
+    req_files+=(test-requirements.txt)
+    extras=(api postgresql)
 else
     extra=(python-openstackclient)
 fi
 
 # Exit 0 if tether is installed from this tree (with the entry points of
-# setup.cfg) and every requirement in the files (and the extras) is installed at a
-# version the requirement allows.
+# setup.cfg) and every requirement in the files (and the extra packages, and
+# those of the extras of setup.cfg) is installed at a version the
+# requirement allows.
 satisfied() {
+    TETHER_EXTRAS="${extras[*]}" \
     "$PYTHON" - "$PWD" "${req_files[@]}" -- "${extra[@]}" <<'EOF' 2>/dev/null
 import importlib.metadata as md
 import os
@@ -94,6 +103,8 @@ for group, text in setup_cfg['entry_points'].items():
         if (group, name.strip(), value.strip()) not in installed:
             sys.exit(1)
 lines = list(extra)
+for name in os.environ.get('TETHER_EXTRAS', '').split():
+    lines += setup_cfg['extras'][name].strip().splitlines()
 for name in files:
     with open(name) as f:
         lines += f.read().splitlines()
@@ -111,7 +122,11 @@ EOF
 
 if ! satisfied; then
     echo "install-deps: installing Python packages ($profile)"
-    args=(-e .)
+    if [ ${#extras[@]} -gt 0 ]; then
+        args=(-e ".[$(IFS=,; echo "${extras[*]}")]")
+    else
+        args=(-e .)
+    fi
     for f in "${req_files[@]}"; do
         [ "$f" = requirements.txt ] || args+=(-r "$f")
     done

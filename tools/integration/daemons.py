@@ -1,0 +1,172 @@
+"""tether's own processes in the integration deployment.
+
+As an operator runs them (etc/systemd/): the two APIs under gunicorn with
+gthread workers and the app factories of ``tether.api.*.wsgi_app``
+(configured through ``TETHER_CONFIG_FILE``), ``tether-volume`` and
+``tether-compute`` as plain processes with ``--config-file``, and
+``tether-manage db sync`` first. The commands are those of the
+interpreter this runs under (tether's environment).
+"""
+
+import os
+import sys
+import sysconfig
+
+from integration.processes import Process, run, wait_until
+from integration.services import http_status
+
+SCRIPTS = sysconfig.get_path('scripts')
+BACKEND = 'int'
+
+TETHER_CONF = """\
+[DEFAULT]
+host = {host}
+state_path = {state}
+transport_url = {transport_url}
+auth_strategy = keystone
+enabled_backends = {backend}
+# Heartbeats often enough that a restarted service is soon seen up.
+report_interval = 2
+{extra}
+[{backend}]
+volume_driver = tether.drivers.volume.nfs.NfsDriver
+# An absolute path: a directory used as an already-mounted share.
+nfs_shares = {share}
+
+[database]
+connection = {volume_db}
+
+[compute_database]
+connection = {compute_db}
+
+[keystone_authtoken]
+www_authenticate_uri = {keystone}
+auth_url = {keystone}
+auth_type = password
+project_domain_name = Default
+user_domain_name = Default
+project_name = service
+username = {service_user}
+password = {service_password}
+service_token_roles_required = true
+
+# How the compute service calls the volume API (Nova's [cinder]).
+[volume]
+auth_type = password
+auth_url = {keystone}
+project_domain_name = Default
+user_domain_name = Default
+project_name = service
+username = {service_user}
+password = {service_password}
+os_region_name = RegionOne
+
+# How the volume service calls the compute API (Cinder's [nova]).
+[compute]
+auth_type = password
+auth_url = {keystone}
+project_domain_name = Default
+user_domain_name = Default
+project_name = service
+username = {service_user}
+password = {service_password}
+os_region_name = RegionOne
+
+[libvirt]
+virt_type = qemu
+nfs_mount_point_base = {state}/mnt
+"""
+
+
+def script(name):
+    return os.path.join(SCRIPTS, name)
+
+
+class API:
+    """One tether API under gunicorn: a master and ``workers`` workers."""
+
+    def __init__(self, name, module, port, workers, conf_path, log_dir,
+                 env):
+        self.name = name
+        self.port = port
+        self.url_root = 'http://127.0.0.1:%d' % port
+        self.pidfile = os.path.join(log_dir, name + '.pid')
+        argv = [sys.executable, '-m', 'gunicorn',
+                '--name', name,
+                '--bind', '127.0.0.1:%d' % port,
+                '--workers', str(workers),
+                '--worker-class', 'gthread',
+                '--threads', '8',
+                '--graceful-timeout', '10',
+                '--pid', self.pidfile,
+                '--access-logfile', os.path.join(log_dir,
+                                                 name + '-access.log'),
+                '%s:init_application()' % module]
+        self.process = Process(name, argv,
+                               os.path.join(log_dir, name + '.log'),
+                               dict(env, TETHER_CONFIG_FILE=conf_path))
+
+    def start(self):
+        self.process.start()
+        # The version document needs no token, and its answer means a
+        # worker has built the application (configuration, policy, RPC).
+        wait_until(self._answers, 60, interval=0.2,
+                   what='%s on port %d' % (self.name, self.port))
+        return self
+
+    def _answers(self):
+        if not self.process.running():
+            raise RuntimeError('%s exited:\n%s'
+                               % (self.name, self.process.log_tail()))
+        return http_status(self.url_root + '/') in (200, 300)
+
+    def workers(self):
+        """PIDs of the gunicorn workers (children of the master)."""
+        master = self.process.pid
+        pids = []
+        for name in os.listdir('/proc'):
+            if not name.isdigit():
+                continue
+            try:
+                with open('/proc/%s/stat' % name) as f:
+                    text = f.read()
+            except OSError:
+                continue
+            fields = text[text.rindex(')') + 2:].split()
+            if int(fields[1]) == master and fields[0] not in ('Z', 'X'):
+                pids.append(int(name))
+        return sorted(pids)
+
+    def stop(self):
+        self.process.stop()
+
+
+class Manager:
+    """``tether-volume`` or ``tether-compute``."""
+
+    def __init__(self, binary, conf_path, log_dir, env):
+        self.binary = binary
+        self.conf_path = conf_path
+        self.log_dir = log_dir
+        self.env = env
+        self.process = None
+
+    def start(self):
+        self.process = Process(
+            self.binary, [script(self.binary), '--config-file',
+                          self.conf_path],
+            os.path.join(self.log_dir, self.binary + '.log'),
+            self.env).start()
+        return self
+
+    def stop(self):
+        if self.process is not None:
+            self.process.stop()
+
+    def kill(self):
+        self.process.kill()
+
+
+def db_sync(conf_path, env):
+    return run([script('tether-manage'), '--config-file', conf_path,
+                'db', 'sync', '--database', 'all'], env=env, timeout=300)

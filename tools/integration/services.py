@@ -1,0 +1,351 @@
+"""The services tether runs on: RabbitMQ, PostgreSQL, Keystone, libvirt.
+
+Each starts in its own directory under the deployment's scratch directory,
+on 127.0.0.1 and on ports of its own (none of the defaults: a tether-aio,
+a packaged RabbitMQ or PostgreSQL may run on the same machine), and stops
+without leaving a process behind. The commands are those of
+shared/reference/components-on-this-machine.md.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+from integration.processes import Process, alive, run, wait_until
+
+PG_BIN = '/usr/lib/postgresql/15/bin'
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def _chown(path, user):
+    shutil.chown(path, user, user)
+
+
+def http_status(url, timeout=5):
+    """The status of a GET of ``url``; 0 if nothing answered."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError:
+        return 0
+
+
+class RabbitMQ:
+    """A RabbitMQ node of its own: node name, ports, data and epmd."""
+
+    def __init__(self, root, ports, env, tag):
+        self.dir = os.path.join(root, 'rabbitmq')
+        self.port = ports()
+        self.dist_port = ports()
+        self.epmd_port = ports()
+        self.node = 'tether-%s@localhost' % tag
+        self.user, self.password = 'tether', 'rabbit-' + tag
+        self.env = dict(
+            env,
+            RABBITMQ_NODENAME=self.node,
+            RABBITMQ_NODE_IP_ADDRESS='127.0.0.1',
+            RABBITMQ_NODE_PORT=str(self.port),
+            RABBITMQ_DIST_PORT=str(self.dist_port),
+            ERL_EPMD_ADDRESS='127.0.0.1',
+            ERL_EPMD_PORT=str(self.epmd_port),
+            RABBITMQ_CONFIG_FILE=os.path.join(self.dir, 'rabbitmq.conf'),
+            RABBITMQ_ENABLED_PLUGINS_FILE=os.path.join(self.dir, 'plugins'),
+            RABBITMQ_MNESIA_BASE=os.path.join(self.dir, 'mnesia'),
+            RABBITMQ_LOG_BASE=os.path.join(self.dir, 'log'),
+            RABBITMQ_PID_FILE=os.path.join(self.dir, 'rabbitmq.pid'),
+            RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS=(
+                '-kernel inet_dist_use_interface {127,0,0,1}'))
+        self.process = None
+
+    @property
+    def url(self):
+        return 'rabbit://%s:%s@127.0.0.1:%d/' % (self.user, self.password,
+                                                 self.port)
+
+    def ctl(self, *args, timeout=90):
+        return run(['rabbitmqctl', '-n', self.node] + list(args),
+                   env=self.env, timeout=timeout)
+
+    def setup(self):
+        for sub in ('', 'mnesia', 'log'):
+            os.makedirs(os.path.join(self.dir, sub), exist_ok=True)
+            _chown(os.path.join(self.dir, sub), 'rabbitmq')
+        with open(self.env['RABBITMQ_CONFIG_FILE'], 'w') as f:
+            f.write('listeners.tcp.default = 127.0.0.1:%d\n'
+                    'loopback_users.guest = true\n'
+                    # A small scratch disk must not block publishers.
+                    'disk_free_limit.absolute = 50MB\n' % self.port)
+        with open(self.env['RABBITMQ_ENABLED_PLUGINS_FILE'], 'w') as f:
+            f.write('[].\n')
+
+    def start(self):
+        """Start the node (as the user rabbitmq) and wait until it serves."""
+        self.process = Process(
+            'rabbitmq', ['rabbitmq-server'],
+            os.path.join(self.dir, 'log', 'console.log'), self.env).start()
+        wait_until(self._ready, 120, interval=0.5,
+                   what='RabbitMQ to start (%s)' % self.process.log_path)
+
+    def _ready(self):
+        if not self.process.running():
+            raise RuntimeError('rabbitmq-server exited:\n'
+                               + self.process.log_tail())
+        proc = subprocess.run(
+            ['rabbitmqctl', '-n', self.node, 'await_startup',
+             '--timeout', '5'], env=self.env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return proc.returncode == 0
+
+    def create_user(self):
+        self.ctl('add_user', self.user, self.password)
+        self.ctl('set_permissions', self.user, '.*', '.*', '.*')
+
+    def stop(self):
+        if self.process is None:
+            return
+        if self.process.running():
+            try:
+                self.ctl('shutdown', timeout=60)
+            except (RuntimeError, subprocess.TimeoutExpired):
+                pass
+        self.process.stop()
+        # epmd daemonized itself out of the group; it is ours alone (its
+        # own port), so stop it too.
+        subprocess.run(['epmd', '-port', str(self.epmd_port), '-kill'],
+                       env=self.env, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def restart(self):
+        """Stop the broker entirely and start it again (the queues and
+        the messages in them that were not durable are gone)."""
+        self.ctl('shutdown', timeout=60)
+        self.process.stop()
+        self.start()
+
+
+class PostgreSQL:
+    """A PostgreSQL 15 cluster of its own (initdb), with the two databases
+    of tether."""
+
+    DATABASES = ('tether_volume', 'tether_compute')
+
+    def __init__(self, root, ports, env, tag):
+        self.dir = os.path.join(root, 'postgresql')
+        self.data = os.path.join(self.dir, 'data')
+        self.port = ports()
+        self.env = env
+        self.user, self.password = 'tether', 'db-' + tag
+        self.started = False
+
+    def url(self, database):
+        return 'postgresql+psycopg2://%s:%s@127.0.0.1:%d/%s' % (
+            self.user, self.password, self.port, database)
+
+    def _as_postgres(self, argv, timeout=120):
+        return run(['runuser', '-u', 'postgres', '--'] + argv,
+                   env=self.env, timeout=timeout, cwd='/')
+
+    def psql(self, sql, database='postgres'):
+        """Run SQL as the superuser; its rows, unaligned."""
+        return self._as_postgres(
+            [PG_BIN + '/psql', '-h', self.dir, '-p', str(self.port), '-U',
+             'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1', '-qAt',
+             '-c', sql])
+
+    def setup(self):
+        os.makedirs(self.dir, exist_ok=True)
+        _chown(self.dir, 'postgres')
+        self._as_postgres([PG_BIN + '/initdb', '-D', self.data,
+                           '--auth-local=trust',
+                           '--auth-host=scram-sha-256', '-U', 'postgres',
+                           '--no-sync', '-E', 'UTF8'])
+
+    def start(self):
+        self._as_postgres([
+            PG_BIN + '/pg_ctl', '-D', self.data,
+            '-l', os.path.join(self.dir, 'postgresql.log'), '-w',
+            '-o', '-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off '
+                  '-c max_connections=200' % (self.port, self.dir),
+            'start'])
+        self.started = True
+
+    def create_databases(self):
+        self.psql("CREATE ROLE %s LOGIN PASSWORD '%s'"
+                  % (self.user, self.password))
+        for name in self.DATABASES:
+            self.psql('CREATE DATABASE %s OWNER %s' % (name, self.user))
+
+    def stop(self):
+        if self.started:
+            self._as_postgres([PG_BIN + '/pg_ctl', '-D', self.data,
+                               '-m', 'fast', '-w', 'stop'])
+            self.started = False
+
+
+class Keystone:
+    """Keystone from PyPI, in a virtualenv of its own, under gunicorn, with
+    SQLite and fernet tokens."""
+
+    REQUIREMENTS = os.path.join(HERE, 'keystone-requirements.txt')
+
+    def __init__(self, root, ports, env, tag, venv):
+        self.dir = os.path.join(root, 'keystone')
+        self.port = ports()
+        self.env = dict(env, OS_KEYSTONE_CONFIG_DIR=self.dir)
+        self.venv = venv
+        self.admin_password = 'admin-' + tag
+        self.process = None
+
+    @property
+    def url(self):
+        return 'http://127.0.0.1:%d/v3' % self.port
+
+    @classmethod
+    def ensure_venv(cls, venv, log=print):
+        """Create the virtualenv, unless it holds keystone-requirements.txt
+        as it is now."""
+        with open(cls.REQUIREMENTS, 'rb') as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        stamp = os.path.join(venv, 'tether-requirements.sha256')
+        try:
+            with open(stamp) as f:
+                if f.read().strip() == digest:
+                    return
+        except OSError:
+            pass
+        log('integration: installing Keystone into %s' % venv)
+        shutil.rmtree(venv, ignore_errors=True)
+        # The base interpreter, not the virtualenv this may run in.
+        python = getattr(sys, '_base_executable', sys.executable)
+        run([python, '-m', 'venv', venv], timeout=300)
+        run([os.path.join(venv, 'bin', 'pip'), 'install', '-q',
+             '--disable-pip-version-check', '-r', cls.REQUIREMENTS],
+            timeout=900)
+        with open(stamp, 'w') as f:
+            f.write(digest + '\n')
+
+    def manage(self, *args):
+        return run([os.path.join(self.venv, 'bin', 'keystone-manage'),
+                    '--config-file', os.path.join(self.dir, 'keystone.conf')]
+                   + list(args), env=self.env, timeout=300)
+
+    def setup(self):
+        os.makedirs(os.path.join(self.dir, 'log'), exist_ok=True)
+        with open(os.path.join(self.dir, 'keystone.conf'), 'w') as f:
+            f.write(KEYSTONE_CONF.format(dir=self.dir))
+        with open(os.path.join(self.dir, 'gunicorn.conf.py'), 'w') as f:
+            f.write(KEYSTONE_GUNICORN.format(dir=self.dir, port=self.port))
+        self.manage('db_sync')
+        for what in ('fernet_setup', 'credential_setup'):
+            self.manage(what, '--keystone-user', 'root',
+                        '--keystone-group', 'root')
+        self.manage('bootstrap', '--bootstrap-password', self.admin_password,
+                    '--bootstrap-admin-url', self.url,
+                    '--bootstrap-internal-url', self.url,
+                    '--bootstrap-public-url', self.url,
+                    '--bootstrap-region-id', 'RegionOne')
+
+    def start(self):
+        # Keystone parses sys.argv: gunicorn gets everything from its
+        # configuration file, and no argument.
+        self.process = Process(
+            'keystone', [os.path.join(self.venv, 'bin', 'gunicorn')],
+            os.path.join(self.dir, 'log', 'gunicorn.log'), self.env,
+            cwd=self.dir).start()
+        wait_until(lambda: self._answers(), 60, interval=0.2,
+                   what='Keystone at %s' % self.url)
+
+    def _answers(self):
+        if not self.process.running():
+            raise RuntimeError('Keystone exited:\n'
+                               + self.process.log_tail())
+        return http_status(self.url) == 200
+
+    def stop(self):
+        if self.process is not None:
+            self.process.stop()
+
+
+KEYSTONE_CONF = """\
+[DEFAULT]
+log_file = {dir}/log/keystone.log
+[database]
+connection = sqlite:///{dir}/keystone.db
+[token]
+provider = fernet
+[fernet_tokens]
+key_repository = {dir}/fernet-keys/
+[credential]
+key_repository = {dir}/credential-keys/
+"""
+
+KEYSTONE_GUNICORN = """\
+wsgi_app = 'keystone.wsgi.api:application'
+bind = '127.0.0.1:{port}'
+workers = 2
+threads = 4
+worker_class = 'gthread'
+pidfile = '{dir}/gunicorn.pid'
+accesslog = '{dir}/log/access.log'
+raw_env = ['OS_KEYSTONE_CONFIG_DIR={dir}']
+"""
+
+
+class Libvirt:
+    """libvirt's qemu:///system: started by tools/start-libvirt.sh if it
+    does not answer yet, and then stopped again; left alone if it was
+    running (a libvirtd may be shared)."""
+
+    URI = 'qemu:///system'
+
+    def __init__(self, env):
+        self.env = env
+        self.started = False
+
+    def answers(self):
+        return subprocess.run(
+            ['virsh', '-c', self.URI, 'version'], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=30).returncode == 0
+
+    def start(self):
+        self.started = not self.answers()
+        # Also when it runs: start-libvirt.sh fixes the mode of /dev/kvm.
+        run([os.path.join(REPO, 'tools', 'start-libvirt.sh')], env=self.env,
+            timeout=180)
+
+    def virsh(self, *args, check=True):
+        return run(['virsh', '-c', self.URI] + list(args), env=self.env,
+                   check=check, timeout=120)
+
+    def domain_exists(self, name):
+        return subprocess.run(
+            ['virsh', '-c', self.URI, 'domstate', name],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, timeout=60).returncode == 0
+
+    def remove_domain(self, name):
+        """Destroy and undefine a domain; gone already is fine."""
+        self.virsh('destroy', name, check=False)
+        self.virsh('undefine', name, check=False)
+
+    def stop(self):
+        if not self.started:
+            return
+        for name in ('libvirtd', 'virtlogd'):
+            try:
+                with open('/run/%s.pid' % name) as f:
+                    pid = int(f.read().strip())
+                os.kill(pid, 15)
+            except (OSError, ValueError):
+                continue
+            wait_until(lambda: not alive(pid), 60,
+                       what='%s (pid %d) to stop' % (name, pid))
+        self.started = False
