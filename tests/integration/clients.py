@@ -30,7 +30,8 @@ def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
             return value
         if time.monotonic() > deadline:
             raise AssertionError('timed out after %ss waiting for %s'
-                                 % (timeout, what))
+                                 % (timeout, what() if callable(what)
+                                    else what))
         time.sleep(interval)
 
 

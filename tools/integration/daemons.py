@@ -9,6 +9,7 @@ interpreter this runs under (tether's environment).
 """
 
 import os
+import signal
 import sys
 import sysconfig
 
@@ -71,6 +72,13 @@ project_name = service
 username = {service_user}
 password = {service_password}
 os_region_name = RegionOne
+
+[oslo_messaging_rabbit]
+# Quorum queues are durable: the casts sent to a manager while it is down
+# (or not yet consuming again) stay queued across a restart of RabbitMQ.
+# With the default transient queues they are dropped, and their volumes
+# stay creating until tether-volume restarts and reconciles them.
+rabbit_quorum_queue = true
 
 [libvirt]
 virt_type = qemu
@@ -136,6 +144,22 @@ class API:
             if int(fields[1]) == master and fields[0] not in ('Z', 'X'):
                 pids.append(int(name))
         return sorted(pids)
+
+    def kill_worker(self):
+        """SIGKILL one worker, as a crash ends it; wait until the master
+        has started another. The PID of the one killed."""
+        before = self.workers()
+        os.kill(before[0], signal.SIGKILL)
+        wait_until(lambda: (before[0] not in self.workers() and
+                            len(self.workers()) == len(before)), 60,
+                   what='gunicorn to replace worker %d' % before[0])
+        return before[0]
+
+    def restart(self):
+        """Stop the master and its workers (SIGTERM: they finish the
+        requests they have) and start them again."""
+        self.stop()
+        self.start()
 
     def stop(self):
         self.process.stop()

@@ -103,6 +103,7 @@ class Deployment:
         self.libvirt = services.Libvirt(self.env)
         self.volume_port = ports()
         self.compute_port = ports()
+        self.users = dict(USERS)
         self.passwords = {name: '%s-%s' % (name, self.tag) for name in USERS}
         self.passwords['admin'] = self.keystone.admin_password
         self.project_ids = {}
@@ -168,13 +169,8 @@ class Deployment:
         self.project_ids['admin'] = identity.find_project(
             'admin', domain_id='default').id
         for name, (project, role_names) in USERS.items():
-            user = identity.create_user(
-                name=name, password=self.passwords[name],
-                domain_id='default',
-                default_project_id=projects[project].id)
-            for role in role_names:
-                identity.assign_project_role_to_user(
-                    projects[project], user, roles[role])
+            self._create_user(identity, name, projects[project],
+                              [roles[r] for r in role_names])
         volume_url = 'http://127.0.0.1:%d/v3/%%(project_id)s' % (
             self.volume_port)
         compute_url = 'http://127.0.0.1:%d/v2.1' % self.compute_port
@@ -190,6 +186,28 @@ class Deployment:
                     service_id=service.id, interface=interface, url=url,
                     region_id=REGION)
         conn.close()
+
+    def _create_user(self, identity, name, project, roles):
+        user = identity.create_user(
+            name=name, password=self.passwords[name], domain_id='default',
+            default_project_id=project.id)
+        for role in roles:
+            identity.assign_project_role_to_user(project, user, role)
+
+    def add_project(self, name, role='member'):
+        """A new project ``name`` with a user ``name`` of ``role`` in it
+        (a cloud of clouds.yaml too); its ID."""
+        conn = self.connection('admin')
+        identity = conn.identity
+        project = identity.create_project(name=name, domain_id='default')
+        self.project_ids[name] = project.id
+        self.users[name] = (name, [role])
+        self.passwords[name] = '%s-%s' % (name, self.tag)
+        self._create_user(identity, name, project,
+                          [identity.find_role(role)])
+        conn.close()
+        self._write_clouds_yaml()
+        return project.id
 
     def _write_config(self):
         os.makedirs(self.state_dir, exist_ok=True)
@@ -247,7 +265,7 @@ class Deployment:
 
     def cloud(self, user):
         """The clouds.yaml entry of ``user``."""
-        project = 'admin' if user == 'admin' else USERS[user][0]
+        project = 'admin' if user == 'admin' else self.users[user][0]
         return {
             'auth': {'auth_url': self.keystone.url, 'username': user,
                      'password': self.passwords[user],
@@ -264,13 +282,17 @@ class Deployment:
         admin)."""
         import openstack
         cloud = self.cloud(user)
+        # gunicorn closes a kept-alive connection after 2 idle seconds: a
+        # request sent on it as it closes meets a closed connection before
+        # the server read it. Send such a request again.
+        kwargs.setdefault('connect_retries', 3)
         return openstack.connect(
             auth_type='password', region_name=REGION,
             interface='public', **cloud['auth'], **kwargs)
 
     def _write_clouds_yaml(self):
         clouds = {'int-' + user: self.cloud(user)
-                  for user in ['admin'] + list(USERS)}
+                  for user in ['admin'] + list(self.users)}
         with open(self.clouds_yaml, 'w') as f:
             yaml.safe_dump({'clouds': clouds}, f, default_flow_style=False)
 
@@ -309,7 +331,7 @@ class Deployment:
             try:
                 conn = self.connection('admin')
                 for server in conn.compute.servers(all_projects=True):
-                    conn.compute.delete_server(server.id, force=True)
+                    conn.compute.delete_server(server.id)
                     conn.compute.wait_for_delete(server, wait=60)
                 conn.close()
             except Exception as exc:  # noqa: BLE001 - best effort
