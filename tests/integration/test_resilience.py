@@ -200,8 +200,8 @@ def test_rabbitmq_restarts_during_creates_an_extend_and_an_attach(
         assert cloud.disk_target(server.id, path)
 
 
-def test_tether_volume_killed_during_creates_and_extends(cloud, project,
-                                                        server):
+def test_tether_volume_killed_during_creates_and_extends(
+        cloud, project, server):
     grow = {_available_volume(cloud): 2 for _ in range(3)}
     with Creates(cloud) as creates:
         calls = [_extend(cloud, volume_id, size)

@@ -19,9 +19,9 @@ def test_a_volume_from_create_to_delete(cloud):
     assert os.path.getsize(path) == GiB
 
     listed = cloud.openstack('member', 'volume', 'list', '-f', 'json')
-    assert {'ID': created['id'], 'Name': name, 'Status': 'available',
-            'Size': 1} in [{k: v[k] for k in ('ID', 'Name', 'Status',
-                                             'Size')} for v in listed]
+    columns = ('ID', 'Name', 'Status', 'Size')
+    assert (created['id'], name, 'available', 1) in [
+        tuple(v[k] for k in columns) for v in listed]
     shown = cloud.openstack('member', 'volume', 'show', name, '-f', 'json')
     assert (shown['id'], shown['status'], shown['size'],
             shown['description']) == (created['id'], 'available', 1,

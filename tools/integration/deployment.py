@@ -406,8 +406,8 @@ def main(argv=None):
           '  openstack --os-cloud int-member volume list\n'
           '  (clouds: %s)\n'
           '  logs: %s\nCtrl-C stops it.'
-          % (dep.clouds_yaml, ', '.join('int-' + u for u in
-                                         ['admin'] + list(USERS)),
+          % (dep.clouds_yaml,
+             ', '.join('int-' + u for u in ['admin'] + list(dep.users)),
              dep.log_dir), flush=True)
     stop = []
     signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
