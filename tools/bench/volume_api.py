@@ -15,7 +15,11 @@ for the workloads of shared/reference/performance-anchors.md:
 
 and the peak RSS (VmHWM) of the server process. By default it starts its
 own tether-aio on a temporary state directory and a free port, with
-unlimited quotas; --url targets one that is already running.
+unlimited quotas; --url targets one that is already running; --deployment
+starts the integration deployment instead (tools/integration/: RabbitMQ,
+PostgreSQL, Keystone, the volume API under gunicorn with --api-workers
+workers, tether-volume as a process of its own) and runs the same workloads
+there, with Keystone tokens.
 """
 
 import argparse
@@ -115,6 +119,48 @@ class OwnServer:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+class DeploymentServer:
+    """The integration deployment (tools/integration/deployment.py), and a
+    Keystone project (with a member user and its token) per bench project.
+    """
+
+    def __init__(self, api_workers):
+        tools = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        sys.path.insert(0, tools)
+        from integration import deployment
+        self.deployment = deployment.Deployment(api_workers=api_workers)
+        self.deployment.start()
+        self.url = self.deployment.volume_api.url_root
+        self.admin = self.deployment.connection('admin')
+
+    def project(self, name):
+        project_id = self.deployment.add_project(name)
+        token = self.deployment.connection(name).auth_token
+        # The create workload makes thousands of volumes in one project.
+        resp = self.admin.block_storage.put(
+            '/os-quota-sets/%s' % project_id,
+            json={'quota_set': {'volumes': -1, 'gigabytes': -1}})
+        if resp.status_code != 200:
+            raise SystemExit('cannot set the quotas of %s: %s'
+                             % (name, resp.text))
+        return Project(name, project_id, token)
+
+    def pids(self):
+        """The processes whose memory is reported: name -> PID."""
+        api = self.deployment.volume_api
+        pids = {'tether-volume-api master': api.process.pid}
+        for i, pid in enumerate(api.workers()):
+            pids['tether-volume-api worker %d' % (i + 1)] = pid
+        pids['tether-volume'] = self.deployment.volume_manager.process.pid
+        return pids
+
+    def stop(self):
+        self.deployment.stop()
+
+    def cleanup(self):
+        pass
+
+
 def memory_of(pid):
     """(VmHWM, VmRSS) of a process in KiB, or None if it cannot be read."""
     try:
@@ -132,14 +178,29 @@ def memory_of(pid):
 
 # HTTP -----------------------------------------------------------------------
 
+class Project:
+    """A project as the clients address it: its ID in the URL, and the
+    token they send (noauth's ``bench:<project>`` unless one is given)."""
+
+    def __init__(self, name, project_id=None, token=None):
+        self.name = name
+        self.id = project_id or name
+        self.token = token or 'bench:%s' % name
+
+    def __str__(self):
+        return self.name
+
+
 class Client:
     """One persistent HTTP/1.1 connection, as one user of one project."""
 
     def __init__(self, base_url, project, microversion=None):
+        if not isinstance(project, Project):
+            project = Project(project)
         parts = urllib.parse.urlsplit(base_url)
         self.host, self.port = parts.hostname, parts.port or 80
-        self.prefix = parts.path.rstrip('/') + '/v3/' + project
-        self.headers = {'X-Auth-Token': 'bench:%s' % project,
+        self.prefix = parts.path.rstrip('/') + '/v3/' + project.id
+        self.headers = {'X-Auth-Token': project.token,
                         'Accept': 'application/json'}
         if microversion:
             self.headers['OpenStack-API-Version'] = 'volume ' + microversion
@@ -199,7 +260,7 @@ def make_volumes(base_url, project, count, concurrency=8):
     return ids
 
 
-def wait_settled(base_url, project, timeout=600):
+def wait_settled(base_url, project, timeout=900):
     """Wait until no volume of ``project`` is still being created."""
     client = Client(base_url, project)
     deadline = time.monotonic() + timeout
@@ -385,6 +446,14 @@ def parse_args(argv):
                         'create workload. Default: start a tether-aio.')
     p.add_argument('--pid', type=int,
                    help='With --url: the server process, for its peak RSS.')
+    p.add_argument('--deployment', action='store_true',
+                   help='Start the integration deployment (RabbitMQ, '
+                        'PostgreSQL, Keystone, separate daemons; as root) '
+                        'instead of a tether-aio, and measure its volume '
+                        'API.')
+    p.add_argument('--api-workers', type=int, default=2,
+                   help='With --deployment: gunicorn workers of the volume '
+                        'API.')
     p.add_argument('--workloads', default=','.join(WORKLOADS),
                    help='Comma-separated subset of %s.' % ', '.join(WORKLOADS))
     p.add_argument('--concurrency', default='1,8',
@@ -430,52 +499,71 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     server = None
+    pids = {}
     if args.url:
-        base_url, pid = args.url.rstrip('/'), args.pid
+        base_url = args.url.rstrip('/')
+        if args.pid:
+            pids['server'] = args.pid
         if base_url.endswith('/v3'):
             base_url = base_url[:-3]
+    elif args.deployment:
+        print('starting the integration deployment ...', flush=True)
+        server = DeploymentServer(args.api_workers)
+        base_url = server.url
+        print('deployment in %s: volume API at %s (%d gunicorn workers)'
+              % (server.deployment.dir, base_url, args.api_workers),
+              flush=True)
     else:
         print('starting tether-aio ...', flush=True)
         server = OwnServer(args.state_dir, args.server_arg)
-        base_url, pid = server.url, server.pid
+        base_url = server.url
+        pids['server'] = server.pid
         print('tether-aio pid %d at %s (state %s)'
-              % (pid, base_url, server.state_dir), flush=True)
+              % (server.pid, base_url, server.state_dir), flush=True)
     run_tag = uuid.uuid4().hex[:8]
+    projects = {}
+
+    def project(kind):
+        """The bench project of a kind (list, create, attach)."""
+        if kind not in projects:
+            name = 'bench-%s-%s' % (kind, run_tag)
+            projects[kind] = (server.project(name) if args.deployment
+                              else Project(name))
+        return projects[kind]
+
     ctx = {'limit': args.limit}
     rows = []
-    memory = None
+    memory = {}
     try:
         if {'list', 'show'} & set(args.workloads):
-            project = 'bench-list-' + run_tag
             t0 = time.monotonic()
-            ctx['show_ids'] = make_volumes(base_url, project,
+            ctx['show_ids'] = make_volumes(base_url, project('list'),
                                            args.list_volumes)
-            wait_settled(base_url, project)
+            wait_settled(base_url, project('list'))
             print('made %d volumes in %s in %.1fs'
-                  % (args.list_volumes, project, time.monotonic() - t0),
-                  flush=True)
+                  % (args.list_volumes, project('list'),
+                     time.monotonic() - t0), flush=True)
         if 'attach' in args.workloads:
             # One volume per client thread: a volume takes one attachment.
             ctx['attach_volumes'] = make_volumes(
-                base_url, 'bench-attach-' + run_tag, max(args.concurrency))
-            wait_settled(base_url, 'bench-attach-' + run_tag)
+                base_url, project('attach'), max(args.concurrency))
+            wait_settled(base_url, project('attach'))
         for workload in args.workloads:
-            project = {'create': 'bench-create-',
-                       'attach': 'bench-attach-'}.get(
-                workload, 'bench-list-') + run_tag
+            target = project({'create': 'create',
+                              'attach': 'attach'}.get(workload, 'list'))
             factory = FACTORIES[workload](ctx)
             expected = EXPECTED_STATUS[workload]
             count = args.requests or DEFAULT_REQUESTS[workload]
             if args.warmup:
-                run_once(base_url, project, factory, 1, args.warmup, None,
+                run_once(base_url, target, factory, 1, args.warmup, None,
                          expected, args.microversion)
             for conc in args.concurrency:
                 reps = []
                 for _ in range(args.repeat):
                     if workload == 'create':
-                        wait_settled(base_url, project)
+                        wait_settled(base_url, target)
                     rate, lat, errors, total = run_once(
-                        base_url, project, factory, conc, count,
+                        base_url, target, factory, conc, count,
                         args.duration, expected, args.microversion)
                     reps.append({'rps': rate,
                                  'p50_ms': percentile(lat, 50) * 1000,
@@ -495,22 +583,26 @@ def main(argv=None):
                 rows.append(row)
                 print_row(row, header=len(rows) == 1)
             if workload == 'create':
-                wait_settled(base_url, project)
-        memory = memory_of(pid) if pid else None
+                wait_settled(base_url, target)
+        if args.deployment:
+            pids = server.pids()
+        memory = {name: memory_of(pid) for name, pid in pids.items()}
     finally:
         if server is not None:
             server.stop()
             server.cleanup()
     print()
-    if memory and memory[0]:
-        print('server peak RSS (VmHWM): %.1f MiB; RSS at the end: %.1f MiB'
-              % (memory[0] / 1024.0, (memory[1] or 0) / 1024.0))
-    else:
+    if not memory:
         print('server peak RSS: unknown (pass --pid with --url)')
+    for name, values in memory.items():
+        if values and values[0]:
+            print('%s peak RSS (VmHWM): %.1f MiB; RSS at the end: %.1f MiB'
+                  % (name, values[0] / 1024.0, (values[1] or 0) / 1024.0))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': rows,
-                       'peak_rss_kib': memory[0] if memory else None,
+                       'peak_rss_kib': {name: v[0] if v else None
+                                        for name, v in memory.items()},
                        'args': {k: v for k, v in vars(args).items()
                                 if k != 'json'}}, f, indent=1)
     return 1 if any(r['errors'] for r in rows) else 0
