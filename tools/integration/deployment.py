@@ -368,9 +368,15 @@ class Deployment:
             except Exception as exc:  # noqa: BLE001 - stop the others
                 problems.append('stopping %s failed: %s'
                                 % (type(part).__name__, exc))
-        left = processes.leftovers(self.tag)
-        if left:
-            problems.append('processes still running: %s' % left)
+        # A parent that outlives its child by a moment (tini, whose
+        # libvirtd was stopped) is given that moment.
+        try:
+            processes.wait_until(
+                lambda: not processes.leftovers(self.tag, self.dir), 15,
+                what='the last processes to end')
+        except TimeoutError:
+            problems.append('processes still running: %s'
+                            % processes.leftovers(self.tag, self.dir))
         if remove and self.own_workdir:
             shutil.rmtree(self.dir, ignore_errors=True)
         if problems:

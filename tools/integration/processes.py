@@ -68,11 +68,20 @@ def group_members(pgid):
     return members
 
 
-def leftovers(tag):
-    """Live processes started by the run ``tag`` (and their children):
-    a list of (pid, command line)."""
-    needle = ('%s=%s' % (RUN_VARIABLE, tag)).encode()
+def leftovers(tag, path=None):
+    """Live processes started by the run ``tag`` (and their children), and
+    those whose command line names ``path`` (as ``ps`` shows it): a list
+    of (pid, command line)."""
     found = []
+    if path:
+        out = subprocess.run(['ps', '-eo', 'pid=,stat=,args='],
+                             stdout=subprocess.PIPE, text=True).stdout
+        for line in out.splitlines():
+            pid, stat, args = (line.split(None, 2) + ['', ''])[:3]
+            if path in args and not stat.startswith(('Z', 'X')) and \
+                    int(pid) != os.getpid():
+                found.append((int(pid), args))
+    needle = ('%s=%s' % (RUN_VARIABLE, tag)).encode()
     for pid in _pids():
         if pid == os.getpid():
             continue
@@ -81,7 +90,8 @@ def leftovers(tag):
                 environ = f.read().split(b'\0')
         except OSError:
             continue
-        if needle in environ and alive(pid):
+        if needle in environ and alive(pid) and \
+                pid not in [p for p, _ in found]:
             try:
                 with open('/proc/%d/cmdline' % pid, 'rb') as f:
                     cmd = f.read().replace(b'\0', b' ').decode(
