@@ -12,6 +12,7 @@ configuration) after the session; its logs are printed when a test failed.
 
 import os
 import sys
+import time
 
 import pytest
 
@@ -30,12 +31,24 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: 'test_resilience' in item.nodeid)
 
 
+TIMINGS = {}
+
+
+def pytest_terminal_summary(terminalreporter):
+    if TIMINGS:
+        terminalreporter.write_line(
+            'integration deployment: ' + ', '.join(
+                '%s %.1fs' % item for item in TIMINGS.items()))
+
+
 @pytest.fixture(scope='session')
 def deployment(request):
     if os.geteuid() != 0:
         pytest.skip('the integration deployment runs as root '
                     '(RabbitMQ, PostgreSQL and libvirt)')
-    dep = int_deployment.Deployment().start()
+    dep = int_deployment.Deployment()
+    dep.timings = TIMINGS
+    dep.start()
     try:
         yield dep
     finally:
@@ -44,7 +57,9 @@ def deployment(request):
         keep = bool(os.environ.get('TETHER_INTEGRATION_KEEP'))
         # Raises if a process of the deployment, or a guest of one of its
         # servers, was still there (it is then stopped or removed).
+        t0 = time.monotonic()
         dep.stop(remove=not keep)
+        TIMINGS['stop'] = time.monotonic() - t0
         if keep:
             sys.stderr.write('integration: kept %s\n' % dep.dir)
 
