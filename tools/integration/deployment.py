@@ -144,8 +144,12 @@ class Deployment:
             self._step('db sync', daemons.db_sync, self.conf_path, self.env)
             self._step('tether daemons', self._start_tether)
         except BaseException:
-            self.log('integration: start failed; logs in %s' % self.log_dir)
-            self.stop(remove=False)
+            self.log('integration: start failed; the logs:\n'
+                     + self.log_tails())
+            try:
+                self.stop(remove=False)
+            except Exception as exc:  # noqa: BLE001 - the first error wins
+                self.log('integration: and stopping failed: %s' % exc)
             raise
         self._write_clouds_yaml()
         return self
@@ -383,13 +387,23 @@ class Deployment:
             raise RuntimeError('; '.join(problems))
 
     def log_tails(self, chars=3000):
-        """The end of every log of the tether daemons."""
+        """The end of every log: the tether daemons', then those of
+        Keystone, RabbitMQ and PostgreSQL."""
+        paths = [os.path.join(self.log_dir, name)
+                 for name in sorted(os.listdir(self.log_dir))
+                 if name.endswith('.log') and
+                 not name.endswith('-access.log')]
+        paths += [os.path.join(self.keystone.dir, 'log', 'keystone.log'),
+                  os.path.join(self.keystone.dir, 'log', 'gunicorn.log'),
+                  os.path.join(self.rabbit.dir, 'log', 'console.log'),
+                  os.path.join(self.db.dir, 'postgresql.log')]
         out = []
-        for name in sorted(os.listdir(self.log_dir)):
-            if name.endswith('.log') and not name.endswith('-access.log'):
-                with open(os.path.join(self.log_dir, name),
-                          errors='replace') as f:
-                    out.append('==> %s <==\n%s' % (name, f.read()[-chars:]))
+        for path in paths:
+            try:
+                with open(path, errors='replace') as f:
+                    out.append('==> %s <==\n%s' % (path, f.read()[-chars:]))
+            except OSError:
+                continue
         return '\n'.join(out)
 
     def __enter__(self):
