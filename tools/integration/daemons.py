@@ -1,20 +1,23 @@
 """tether's own processes in the integration deployment.
 
 As an operator runs them (etc/systemd/): the two APIs under gunicorn with
-gthread workers and the app factories of ``tether.api.*.wsgi_app``
-(configured through ``TETHER_CONFIG_FILE``), ``tether-volume`` and
+the arguments of their units' ExecStart (gthread workers, the app
+factories of ``tether.api.*.wsgi_app``) but another address and number of
+workers, configured through ``TETHER_CONFIG_FILE``; ``tether-volume`` and
 ``tether-compute`` as plain processes with ``--config-file``, and
 ``tether-manage db sync`` first. The commands are those of the
 interpreter this runs under (tether's environment).
 """
 
 import os
+import re
+import shlex
 import signal
 import sys
 import sysconfig
 
 from integration.processes import Process, run, wait_until
-from integration.services import http_status
+from integration.services import REPO, http_status
 
 SCRIPTS = sysconfig.get_path('scripts')
 BACKEND = 'int'
@@ -90,26 +93,29 @@ def script(name):
     return os.path.join(SCRIPTS, name)
 
 
-class API:
-    """One tether API under gunicorn: a master and ``workers`` workers."""
+def unit_gunicorn_args(unit, port, workers):
+    """gunicorn's arguments in the ExecStart of a systemd unit of
+    etc/systemd/, bound to 127.0.0.1:``port`` with ``workers`` workers."""
+    with open(os.path.join(REPO, 'etc', 'systemd', unit)) as f:
+        text = f.read().replace('\\\n', ' ')
+    exec_start = re.search(r'^ExecStart=(.*)$', text, re.M).group(1)
+    args = shlex.split(exec_start)[1:]   # without the virtualenv's gunicorn
+    args[args.index('--bind') + 1] = '127.0.0.1:%d' % port
+    args[args.index('--workers') + 1] = str(workers)
+    return args
 
-    def __init__(self, name, module, port, workers, conf_path, log_dir,
-                 env):
+
+class API:
+    """One tether API under gunicorn, run as its systemd unit runs it (the
+    unit's gunicorn arguments), on 127.0.0.1:``port`` with ``workers``
+    workers."""
+
+    def __init__(self, name, port, workers, conf_path, log_dir, env):
         self.name = name
         self.port = port
         self.url_root = 'http://127.0.0.1:%d' % port
-        self.pidfile = os.path.join(log_dir, name + '.pid')
-        argv = [sys.executable, '-m', 'gunicorn',
-                '--name', name,
-                '--bind', '127.0.0.1:%d' % port,
-                '--workers', str(workers),
-                '--worker-class', 'gthread',
-                '--threads', '8',
-                '--graceful-timeout', '10',
-                '--pid', self.pidfile,
-                '--access-logfile', os.path.join(log_dir,
-                                                 name + '-access.log'),
-                '%s:init_application()' % module]
+        argv = [sys.executable, '-m', 'gunicorn'] + unit_gunicorn_args(
+            name + '.service', port, workers)
         self.process = Process(name, argv,
                                os.path.join(log_dir, name + '.log'),
                                dict(env, TETHER_CONFIG_FILE=conf_path))

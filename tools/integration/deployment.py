@@ -235,13 +235,11 @@ class Deployment:
         self.compute_manager = daemons.Manager(
             'tether-compute', self.conf_path, self.log_dir, self.env).start()
         self.volume_api = daemons.API(
-            'tether-volume-api', 'tether.api.volume.wsgi_app',
-            self.volume_port, self.api_workers, self.conf_path,
-            self.log_dir, self.env).start()
+            'tether-volume-api', self.volume_port, self.api_workers,
+            self.conf_path, self.log_dir, self.env).start()
         self.compute_api = daemons.API(
-            'tether-compute-api', 'tether.api.compute.wsgi_app',
-            self.compute_port, self.api_workers, self.conf_path,
-            self.log_dir, self.env).start()
+            'tether-compute-api', self.compute_port, self.api_workers,
+            self.conf_path, self.log_dir, self.env).start()
         self.wait_services_up()
 
     def wait_services_up(self, timeout=90):

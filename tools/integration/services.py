@@ -292,6 +292,7 @@ bind = '127.0.0.1:{port}'
 workers = 2
 threads = 4
 worker_class = 'gthread'
+keepalive = 75
 pidfile = '{dir}/gunicorn.pid'
 accesslog = '{dir}/log/access.log'
 raw_env = ['OS_KEYSTONE_CONFIG_DIR={dir}']
