@@ -12,7 +12,8 @@ from tether import clients
 CONF = cfg.CONF
 
 default_opts = [
-    cfg.StrOpt('host', default=socket.gethostname(), sample_default='<hostname>',
+    cfg.StrOpt('host', default=socket.gethostname(),
+               sample_default='<hostname>',
                help='Name of this host, as services and volumes record it.'),
     cfg.StrOpt('state_path', default='/var/lib/tether',
                help='Top-level directory for tether state.'),
@@ -64,7 +65,8 @@ quota_opts = [
     cfg.IntOpt('quota_volumes', default=10,
                help='Default number of volumes per project (-1: unlimited).'),
     cfg.IntOpt('quota_gigabytes', default=1000,
-               help='Default total GiB of volumes per project (-1: unlimited).'),
+               help='Default total GiB of volumes per project '
+                    '(-1: unlimited).'),
     cfg.IntOpt('quota_per_volume_gigabytes', default=-1,
                help='Default largest volume in GiB (-1: unlimited).'),
     cfg.IntOpt('reservation_expire', default=86400, min=1,
