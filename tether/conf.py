@@ -74,6 +74,14 @@ quota_opts = [
     cfg.IntOpt('reservation_clean_interval', default=600, min=1,
                help='Seconds between sweeps that roll back expired '
                     'reservations.'),
+    cfg.IntOpt('volume_operation_timeout', default=300, min=0,
+               help='Seconds a volume of this backend may stay creating '
+                    'or deleting, unchanged and not being worked on by '
+                    'tether-volume, before tether-volume creates or deletes '
+                    'it again: the API that claimed it stopped before its '
+                    'message was sent, or the message was lost. Both '
+                    'operations may be repeated. 0 turns this off (a '
+                    'restart of tether-volume still takes them up).'),
     cfg.IntOpt('extend_completion_timeout', default=300, min=1,
                help='Seconds a volume may stay extending (an attached '
                     'volume waits for its compute host to grow it and '

@@ -103,6 +103,11 @@ class VolumeService:
                      max(1, min(60, CONF.extend_completion_timeout / 4)),
                      self._settle_overdue_extends),
         ]
+        if CONF.volume_operation_timeout:
+            self.periodics.append(Periodic(
+                'stale-operations',
+                max(1, min(60, CONF.volume_operation_timeout / 4)),
+                self._redrive_stale_operations))
         for p in self.periodics:
             p.start()
 
@@ -116,6 +121,13 @@ class VolumeService:
             if count:
                 LOG.warning('%s: settled %d overdue extends', backend.host,
                             count)
+
+    def _redrive_stale_operations(self):
+        for backend in self.backends:
+            count = backend.manager.redrive_stale_operations(self.context)
+            if count:
+                LOG.warning('%s: took up %d stale creates and deletes',
+                            backend.host, count)
 
     def _expire_reservations(self):
         in_flight = [v.id for v in db_volumes.get_all(

@@ -6,18 +6,23 @@ while the volume service is stopped, as the API's claims leave them; the
 rules are those of the docstring of ``tether.volume.flows.reconcile``.
 """
 
+import datetime
 import os
 import queue
 import signal
 import subprocess
 import threading
 
+from oslo_config import cfg
+from oslo_utils import timeutils
 import requests
 
 from tests.functional import helpers
 from tests.functional.helpers import GiB
 from tether.db import quotas as db_quotas
 from tether.db import volumes as db_volumes
+
+CONF = cfg.CONF
 
 
 def _set_status(volume_id, status, **values):
@@ -229,3 +234,70 @@ def test_deleting_a_create_that_never_recorded_its_share(aio, wait):
     assert not os.path.exists(path)
     assert helpers.usage(http.project) == {'volumes': (0, 0),
                                            'gigabytes': (0, 0)}
+
+
+# Stale operations: no message drives them ----------------------------------
+
+def _long_ago():
+    """Older than the timeout the tests pass (100 s), younger than the
+    periodic's own (300 s): only the test's call takes these up."""
+    return timeutils.utcnow() - datetime.timedelta(seconds=200)
+
+
+def test_stale_creates_and_deletes_are_taken_up_again(aio, wait):
+    """An API that stopped after its claim but before its cast leaves a
+    volume creating or deleting with nothing on the way to the manager:
+    the periodic re-drive finishes it, and leaves alone what is recent or
+    what the manager is working on."""
+    http = aio.http()
+    created = [helpers.create_volume(http, size=s, wait_for=wait)
+               for s in (1, 2, 1, 1)]
+    stale_create, stale_delete, recent, busy = created
+    _set_status(stale_create['id'], 'creating', provider_location=None,
+                updated_at=_long_ago())
+    os.unlink(aio.volume_path(stale_create['id']))
+    _set_status(stale_delete['id'], 'deleting', updated_at=_long_ago())
+    _set_status(recent['id'], 'deleting')
+    _set_status(busy['id'], 'deleting', updated_at=_long_ago())
+
+    manager = aio.impl.volume_service.backends[0].manager
+    with manager._exclusive(busy['id']) as taken:
+        assert taken
+        assert manager.redrive_stale_operations(
+            helpers.admin_context(), timeout=100) == 2
+
+    shown = http.get('/volumes/%s' % stale_create['id']).json()['volume']
+    assert (shown['status'], shown['size']) == ('available', 1)
+    assert helpers.virtual_size(aio.volume_path(stale_create['id'])) == (
+        GiB, 'raw')
+    assert http.get('/volumes/%s' % stale_delete['id']).status_code == 404
+    assert not os.path.exists(aio.volume_path(stale_delete['id']))
+    for left in (recent, busy):
+        shown = http.get('/volumes/%s' % left['id']).json()['volume']
+        assert shown['status'] == 'deleting'
+        assert os.path.exists(aio.volume_path(left['id']))
+    # The deleted volume's quota is given back, nothing stays reserved.
+    assert helpers.usage(http.project) == {'volumes': (3, 0),
+                                           'gigabytes': (3, 0)}
+
+    # Once it is stale and no one works on it, the busy one goes too.
+    assert manager.redrive_stale_operations(
+        helpers.admin_context(), timeout=100) == 1
+    assert http.get('/volumes/%s' % busy['id']).status_code == 404
+    _set_status(recent['id'], 'available')
+
+
+def test_the_volume_service_redrives_stale_operations_by_itself(aio, wait):
+    http = aio.http()
+    volume = helpers.create_volume(http, size=1, wait_for=wait)
+    aio.restart_volume_service(before_start=lambda: CONF.set_override(
+        'volume_operation_timeout', 2))
+    try:
+        _set_status(volume['id'], 'deleting', updated_at=_long_ago())
+        wait(lambda: http.get('/volumes/%s' % volume['id']).status_code
+             == 404, timeout=15, what='the re-drive of a stale delete')
+        assert not os.path.exists(aio.volume_path(volume['id']))
+    finally:
+        aio.restart_volume_service(
+            before_start=lambda: CONF.clear_override(
+                'volume_operation_timeout'))

@@ -5,6 +5,8 @@ in, so a redelivered message or a reconciliation after a restart is a no-op
 rather than a second run.
 """
 
+import datetime
+
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
@@ -80,6 +82,18 @@ def delete_volume(context, driver, volume_id):
                                       [S.DELETING])
         return
     finish_delete(context, volume)
+
+
+# Operations no message drives ---------------------------------------------
+
+def stale(context, host, timeout):
+    """The volumes of ``host`` creating or deleting, unchanged for over
+    ``timeout`` seconds."""
+    before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
+    return [volume_obj.Volume.from_db(row)
+            for row in db_volumes.get_all_by_host(
+                context, host, [S.CREATING, S.DELETING],
+                unchanged_since=before)]
 
 
 # Reconciliation after a restart -----------------------------------------

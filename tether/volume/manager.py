@@ -1,6 +1,10 @@
 """tether-volume's RPC endpoint for one backend (``host@backend``)."""
 
+import contextlib
+import threading
+
 import oslo_messaging as messaging
+from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import importutils
 
@@ -11,6 +15,7 @@ from tether.volume import extend
 from tether.volume import flows
 from tether.volume import version as volume_version
 
+CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -25,6 +30,23 @@ class VolumeManager:
         self.configuration = configuration
         driver_cls = importutils.import_class(configuration.volume_driver)
         self.driver = driver_cls(configuration, host)
+        # Volumes a create or delete of this process works on: a message
+        # and the re-drive of a stale operation never run one twice at once.
+        self._working = set()
+        self._working_lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def _exclusive(self, volume_id):
+        """True (held until the block ends) unless it is being worked on."""
+        with self._working_lock:
+            taken = volume_id not in self._working
+            self._working.add(volume_id)
+        try:
+            yield taken
+        finally:
+            if taken:
+                with self._working_lock:
+                    self._working.discard(volume_id)
 
     def init_host(self, context):
         self.driver.do_setup()
@@ -48,14 +70,46 @@ class VolumeManager:
     # RPC methods ------------------------------------------------------------
 
     def create_volume(self, context, volume):
-        flows.create_volume(context, self.driver, volume.id)
+        with self._exclusive(volume.id) as taken:
+            if taken:
+                flows.create_volume(context, self.driver, volume.id)
+            else:
+                LOG.info('Volume %s is being created already', volume.id)
 
     def delete_volume(self, context, volume):
-        flows.delete_volume(context, self.driver, volume.id)
+        with self._exclusive(volume.id) as taken:
+            if taken:
+                flows.delete_volume(context, self.driver, volume.id)
+            else:
+                LOG.info('Volume %s is being worked on already', volume.id)
 
     def extend_volume(self, context, volume, new_size, reservations):
         extend.extend_volume(context, self.driver, self.host, volume.id,
                              new_size, reservations)
+
+    def redrive_stale_operations(self, context, timeout=None):
+        """Periodic (not RPC): create or delete again the volumes left
+        ``creating`` or ``deleting`` longer than
+        ``[DEFAULT] volume_operation_timeout`` that no one works on. Both
+        flows may be repeated: the driver keeps a whole file and deletes a
+        missing one, and each flow acts only from the claimed status.
+        Returns how many it took up."""
+        timeout = (CONF.volume_operation_timeout if timeout is None
+                   else timeout)
+        count = 0
+        for volume in flows.stale(context, self.host, timeout):
+            with self._exclusive(volume.id) as taken:
+                if not taken:
+                    continue
+                LOG.warning('Volume %s has been %s for over %ss and no '
+                            'message drives it: taking it up again',
+                            volume.id, volume.status, timeout)
+                if volume.status == fields.VolumeStatus.CREATING:
+                    flows.create_volume(context, self.driver, volume.id)
+                else:
+                    flows.delete_volume(context, self.driver, volume.id)
+                count += 1
+        return count
 
     def settle_overdue_extends(self, context):
         """Periodic: settle extends that waited too long (not RPC)."""
