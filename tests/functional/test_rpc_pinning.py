@@ -103,21 +103,6 @@ def old_volume_backend(aio):
 
 
 @pytest.fixture
-def levels():
-    rpc.reset_version_pins()
-    names = []
-
-    def set_level(name, value):
-        names.append(name)
-        CONF.set_override(name, value, group='upgrade_levels')
-
-    yield set_level
-    for name in names:
-        CONF.clear_override(name, group='upgrade_levels')
-    rpc.reset_version_pins()
-
-
-@pytest.fixture
 def old_volume_record(aio):
     """An old tether-volume (RPC 1.0) in the aio's services table, down
     (no backend is scheduled there); removed afterwards."""

@@ -29,22 +29,6 @@ VOLUME_HISTORY = volume_version.RPC_OBJECT_VERSIONS
 objects.register_all()
 
 
-@pytest.fixture
-def levels():
-    """Set ``[upgrade_levels]`` options; every pin is forgotten after."""
-    rpc.reset_version_pins()
-    names = []
-
-    def set_level(name, value):
-        names.append(name)
-        CONF.set_override(name, value, group='upgrade_levels')
-
-    yield set_level
-    for name in names:
-        CONF.clear_override(name, group='upgrade_levels')
-    rpc.reset_version_pins()
-
-
 class Services:
     """``oldest_service`` of an rpcapi module over a list of records:
     counts how often the services table is read."""

@@ -1,11 +1,15 @@
 """What every tether command does first, and the built-in WSGI server."""
 
 import signal
+import sys
 import threading
 
 from cheroot import wsgi as cheroot_wsgi
 from oslo_config import cfg
 from oslo_log import log as logging
+
+from tether.api import pipeline
+from tether import rpc
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -60,3 +64,26 @@ def wait_for_signal():
     signal.signal(signal.SIGTERM, _handler)
     while not stop.wait(1):
         pass
+
+
+def serve_api(argv, description, name, build, opt_prefix):
+    """The body of an API command: configuration, the app from
+    api-paste.ini, the threaded server on ``[DEFAULT] <opt_prefix>_listen``,
+    ``_listen_port`` and ``_threads``, until a signal. 1 when the app
+    cannot be loaded (the log says why)."""
+    parse_args(sys.argv[1:] if argv is None else argv, description)
+    rpc.init(CONF)
+    try:
+        application = build(CONF)
+    except pipeline.ConfigurationError as exc:
+        LOG.critical('%s', exc)
+        rpc.cleanup()
+        return 1
+    server = WSGIServer(name, application, CONF[opt_prefix + '_listen'],
+                        CONF[opt_prefix + '_listen_port'],
+                        CONF[opt_prefix + '_threads'])
+    server.start()
+    wait_for_signal()
+    server.stop()
+    rpc.cleanup()
+    return None

@@ -22,6 +22,15 @@ from integration.services import REPO, http_status
 SCRIPTS = sysconfig.get_path('scripts')
 BACKEND = 'int'
 
+# The service user's credentials, in each section that authenticates.
+SERVICE_CREDENTIALS = """\
+project_domain_name = Default
+user_domain_name = Default
+project_name = service
+username = {service_user}
+password = {service_password}
+"""
+
 TETHER_CONF = """\
 [DEFAULT]
 host = {host}
@@ -47,34 +56,19 @@ connection = {compute_db}
 www_authenticate_uri = {keystone}
 auth_url = {keystone}
 auth_type = password
-project_domain_name = Default
-user_domain_name = Default
-project_name = service
-username = {service_user}
-password = {service_password}
-service_token_roles_required = true
+{credentials}service_token_roles_required = true
 
 # How the compute service calls the volume API (Nova's [cinder]).
 [volume]
 auth_type = password
 auth_url = {keystone}
-project_domain_name = Default
-user_domain_name = Default
-project_name = service
-username = {service_user}
-password = {service_password}
-os_region_name = RegionOne
+{credentials}os_region_name = RegionOne
 
 # How the volume service calls the compute API (Cinder's [nova]).
 [compute]
 auth_type = password
 auth_url = {keystone}
-project_domain_name = Default
-user_domain_name = Default
-project_name = service
-username = {service_user}
-password = {service_password}
-os_region_name = RegionOne
+{credentials}os_region_name = RegionOne
 
 [oslo_messaging_rabbit]
 # Quorum queues are durable: the casts sent to a manager while it is down
@@ -87,6 +81,13 @@ rabbit_quorum_queue = true
 virt_type = qemu
 nfs_mount_point_base = {state}/mnt
 """
+
+
+def tether_conf(**values):
+    """tether.conf of the deployment: TETHER_CONF filled in with
+    ``values``."""
+    credentials = SERVICE_CREDENTIALS.format(**values)
+    return TETHER_CONF.format(credentials=credentials, **values)
 
 
 def script(name):

@@ -219,7 +219,7 @@ class Deployment:
         for path in (self.state_dir, self.share_dir):
             os.chmod(path, 0o755)
         with open(self.conf_path, 'w') as f:
-            f.write(daemons.TETHER_CONF.format(
+            f.write(daemons.tether_conf(
                 host=self.host, state=self.state_dir,
                 transport_url=self.rabbit.url, backend=daemons.BACKEND,
                 share=self.share_dir, extra=self.tether_options,

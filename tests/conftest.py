@@ -1,0 +1,25 @@
+"""Fixtures of more than one test suite."""
+
+from oslo_config import cfg
+import pytest
+
+from tether import rpc
+
+CONF = cfg.CONF
+
+
+@pytest.fixture
+def levels():
+    """Set ``[upgrade_levels]`` options (the RPC pinning tests, unit and
+    functional); every pin is forgotten before and after."""
+    rpc.reset_version_pins()
+    names = []
+
+    def set_level(name, value):
+        names.append(name)
+        CONF.set_override(name, value, group='upgrade_levels')
+
+    yield set_level
+    for name in names:
+        CONF.clear_override(name, group='upgrade_levels')
+    rpc.reset_version_pins()
