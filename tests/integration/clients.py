@@ -5,8 +5,10 @@ import json
 import os
 import subprocess
 import sysconfig
-import time
 import uuid
+
+# tools/ is on sys.path (conftest.py puts it there, before this loads).
+from integration import processes
 
 OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
 GiB = 1024 ** 3
@@ -22,17 +24,12 @@ class CLIError(Exception):
 
 
 def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
-    """Poll ``predicate`` until it returns a true value; return that."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError('timed out after %ss waiting for %s'
-                                 % (timeout, what() if callable(what)
-                                    else what))
-        time.sleep(interval)
+    """Poll ``predicate`` until it returns a true value; return that. A
+    timeout fails the test (AssertionError)."""
+    try:
+        return processes.wait_until(predicate, timeout, interval, what)
+    except TimeoutError as exc:
+        raise AssertionError(str(exc)) from None
 
 
 def unique(prefix):

@@ -103,7 +103,9 @@ def leftovers(tag, path=None):
 
 
 def wait_until(predicate, timeout, interval=0.1, what='condition'):
-    """Poll ``predicate`` until it returns a true value; return it."""
+    """Poll ``predicate`` until it returns a true value; return it.
+    ``what`` (a text, or a callable giving it) names it in the
+    TimeoutError."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -111,7 +113,8 @@ def wait_until(predicate, timeout, interval=0.1, what='condition'):
             return value
         if time.monotonic() > deadline:
             raise TimeoutError('timed out after %.0fs waiting for %s'
-                               % (timeout, what))
+                               % (timeout, what() if callable(what)
+                                  else what))
         time.sleep(interval)
 
 
