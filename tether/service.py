@@ -1,8 +1,6 @@
 """A running tether-volume: a manager and an RPC server per backend, and
 their heartbeats."""
 
-import threading
-
 import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -14,32 +12,13 @@ from tether.db import services as db_services
 from tether.db import volumes as db_volumes
 from tether.objects import base as objects_base
 from tether.objects import fields
+from tether import periodic
 from tether import rpc
 from tether.volume import manager as volume_manager
 from tether.volume import rpcapi as volume_rpcapi
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
-
-
-class Periodic(threading.Thread):
-    """Call ``fn`` every ``interval`` seconds until stopped."""
-
-    def __init__(self, name, interval, fn):
-        super().__init__(name=name, daemon=True)
-        self.interval = interval
-        self.fn = fn
-        self.stopping = threading.Event()
-
-    def run(self):
-        while not self.stopping.wait(self.interval):
-            try:
-                self.fn()
-            except Exception:  # noqa: BLE001 - keep the loop alive
-                LOG.exception('Periodic task %s failed', self.name)
-
-    def stop(self):
-        self.stopping.set()
 
 
 class Backend:
@@ -94,17 +73,20 @@ class VolumeService:
         for backend in self.backends:
             backend.start(self.context)
         self.periodics = [
-            Periodic('heartbeat', CONF.report_interval, self._heartbeat),
-            Periodic('reservation-expiry', CONF.reservation_clean_interval,
-                     self._expire_reservations),
+            periodic.Periodic('heartbeat', CONF.report_interval,
+                              self._heartbeat),
+            periodic.Periodic('reservation-expiry',
+                              CONF.reservation_clean_interval,
+                              self._expire_reservations),
             # A few checks per timeout: an overdue extend waits at most a
             # quarter of the timeout (or a minute) more.
-            Periodic('overdue-extends',
-                     max(1, min(60, CONF.extend_completion_timeout / 4)),
-                     self._settle_overdue_extends),
+            periodic.Periodic('overdue-extends',
+                              max(1, min(60,
+                                         CONF.extend_completion_timeout / 4)),
+                              self._settle_overdue_extends),
         ]
         if CONF.volume_operation_timeout:
-            self.periodics.append(Periodic(
+            self.periodics.append(periodic.Periodic(
                 'stale-operations',
                 max(1, min(60, CONF.volume_operation_timeout / 4)),
                 self._redrive_stale_operations))

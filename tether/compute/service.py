@@ -11,8 +11,8 @@ from tether.compute import rpcapi as compute_rpcapi
 from tether import context as t_context
 from tether.db.compute import instances as db_instances
 from tether.db.compute import services as db_services
+from tether import periodic
 from tether import rpc
-from tether import service as t_service
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -56,9 +56,9 @@ class ComputeService:
                                   server=self.host)
         self.server = rpc.get_server(target, [self.manager])
         self.server.start()
-        self.periodics = [t_service.Periodic('compute-heartbeat',
-                                             CONF.report_interval,
-                                             self.report)]
+        self.periodics = [periodic.Periodic('compute-heartbeat',
+                                            CONF.report_interval,
+                                            self.report)]
         for p in self.periodics:
             p.start()
         LOG.info('Compute service %s started', self.host)
