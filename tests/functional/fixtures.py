@@ -13,10 +13,10 @@ from tests.functional import libvirt_fixture
 from tether.cmd import aio as aio_cmd
 from tether import conf as t_conf
 from tether import context as t_context
-from tether.db.compute import instances as db_instances
+from tether.db.compute import instance as db_instances
 from tether.db import session
 from tether import policies
-from tether import service
+from tether.volume import service
 
 CONF = cfg.CONF
 

@@ -6,8 +6,8 @@ import sys
 import threading
 
 from tether import context as t_context
-from tether.db import quotas as db_quotas
-from tether.db import volumes as db_volumes
+from tether.db.volume import quota as db_quotas
+from tether.db.volume import volume as db_volumes
 from tether import exception
 
 GiB = 1024 ** 3

@@ -8,7 +8,7 @@ import uuid
 import sqlalchemy as sa
 
 from tests.functional import helpers
-from tether.db import models
+from tether.db.volume import models
 from tether.db import session as db_session
 
 CONNECTOR = {'host': 'race-host', 'mountpoint': '/dev/vdb'}

@@ -10,8 +10,8 @@ import json
 import os
 
 from tests.functional import helpers
-from tether.db import attachments as db_attachments
-from tether.db import volumes as db_volumes
+from tether.db.volume import attachment as db_attachments
+from tether.db.volume import volume as db_volumes
 
 CONNECTOR = {'host': 'recovery-host'}
 

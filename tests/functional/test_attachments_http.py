@@ -7,7 +7,7 @@ send is sent too; the messages name the problem.
 import uuid
 
 from tests.functional import helpers
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 
 CONNECTOR = {'host': 'story-host', 'mountpoint': '/dev/vdc'}
 

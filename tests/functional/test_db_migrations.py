@@ -13,7 +13,7 @@ from alembic.autogenerate import compare_metadata
 from tests.functional import helpers
 from tether.db.compute import models as compute_models
 from tether.db import migration
-from tether.db import models as volume_models
+from tether.db.volume import models as volume_models
 
 MODELS = {'volume': volume_models, 'compute': compute_models}
 DATABASES = pytest.mark.parametrize('database', sorted(MODELS))

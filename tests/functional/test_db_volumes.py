@@ -1,10 +1,10 @@
-"""Queries of tether.db.volumes against the real database."""
+"""Queries of tether.db.volume.volume against the real database."""
 
 import uuid
 
 from tests.functional import helpers
-from tether.db import volume_types
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume_type as volume_types
+from tether.db.volume import volume as db_volumes
 
 
 def _row(host, status='creating', size=1):

@@ -5,8 +5,8 @@ rather than waiting for its interval.
 """
 
 from tests.functional import helpers
-from tether.db import quotas as db_quotas
-from tether.db import volumes as db_volumes
+from tether.db.volume import quota as db_quotas
+from tether.db.volume import volume as db_volumes
 
 
 def _reserve(project, gigabytes, resource_id=None, expire_seconds=-1):

@@ -1,6 +1,6 @@
 """Quota over HTTP: limits refuse with 413, usage stays exact on every path.
 
-Limits are set and usage is read through the DB layer (tether.db.quotas);
+Limits are set and usage is read through the DB layer (tether.db.volume.quota);
 everything else goes through the volume API.
 """
 

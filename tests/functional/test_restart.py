@@ -19,8 +19,8 @@ import requests
 
 from tests.functional import helpers
 from tests.functional.helpers import GiB
-from tether.db import quotas as db_quotas
-from tether.db import volumes as db_volumes
+from tether.db.volume import quota as db_quotas
+from tether.db.volume import volume as db_volumes
 
 CONF = cfg.CONF
 

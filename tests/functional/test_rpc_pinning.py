@@ -21,11 +21,11 @@ import sqlalchemy as sa
 from tests.functional import helpers
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import version as compute_version
-from tether.db.compute import services as db_compute_services
-from tether.db import models
-from tether.db import services as db_services
+from tether.db.compute import service as db_compute_services
+from tether.db.volume import models
+from tether.db.volume import service as db_services
 from tether.db import session as db_session
-from tether.db import volume_types
+from tether.db.volume import volume_type as volume_types
 from tether import exception
 from tether.objects import instance as instance_obj
 from tether.objects import volume as volume_obj

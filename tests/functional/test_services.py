@@ -8,8 +8,8 @@ import pytest
 import sqlalchemy as sa
 
 from tests.functional import helpers
-from tether.db import models
-from tether.db import services as db_services
+from tether.db.volume import models
+from tether.db.volume import service as db_services
 from tether.db import session as db_session
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.functional import helpers
 from tests.functional.helpers import GiB
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 
 LATEST = '3.71'
 
@@ -407,7 +407,7 @@ def many_volumes(aio):
 
 
 def _default_type_id(ctx):
-    from tether.db import volume_types
+    from tether.db.volume import volume_type as volume_types
     return volume_types.get_by_name_or_id(ctx, '__DEFAULT__').id
 
 

@@ -12,9 +12,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2] / 'tether'
 
-VOLUME = ('tether.volume', 'tether.api.volume', 'tether.db.models',
-          'tether.db.volumes', 'tether.db.quotas', 'tether.db.attachments',
-          'tether.db.volume_types', 'tether.db.services',
+VOLUME = ('tether.volume', 'tether.api.volume', 'tether.db.volume',
           'tether.drivers.volume')
 COMPUTE = ('tether.compute', 'tether.api.compute', 'tether.db.compute',
            'tether.drivers.virt')

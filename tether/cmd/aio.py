@@ -21,7 +21,7 @@ from tether import conf as t_conf
 from tether.db import migration
 from tether import objects
 from tether import rpc
-from tether import service
+from tether.volume import service
 from tether.volume import compute_client
 
 CONF = cfg.CONF

@@ -8,8 +8,8 @@ from tether.cmd import common
 from tether.cmd import status
 from tether import context as t_context
 from tether.db import migration
-from tether.db.compute import services as db_compute_services
-from tether.db import services as db_services
+from tether.db.compute import service as db_compute_services
+from tether.db.volume import service as db_services
 from tether import exception
 from tether.objects import fields
 

@@ -7,7 +7,7 @@ from oslo_config import cfg
 from tether.cmd import common
 from tether import objects
 from tether import rpc
-from tether import service
+from tether.volume import service
 
 CONF = cfg.CONF
 

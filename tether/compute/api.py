@@ -16,11 +16,11 @@ from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import version as compute_version
 from tether.compute import volume_client
-from tether.db.compute import block_devices as db_bdms
-from tether.db.compute import flavors as db_flavors
-from tether.db.compute import instance_actions as db_actions
-from tether.db.compute import instances as db_instances
-from tether.db.compute import services as db_services
+from tether.db.compute import block_device_mapping as db_bdms
+from tether.db.compute import flavor as db_flavors
+from tether.db.compute import instance_action as db_actions
+from tether.db.compute import instance as db_instances
+from tether.db.compute import service as db_services
 from tether import exception
 from tether.objects import fields
 

@@ -5,7 +5,7 @@ import traceback
 
 from oslo_log import log as logging
 
-from tether.db.compute import instance_actions as db_actions
+from tether.db.compute import instance_action as db_actions
 
 LOG = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 from oslo_utils import uuidutils
 
-from tether.db.compute import flavors as db_flavors
+from tether.db.compute import flavor as db_flavors
 from tether import exception
 
 SORT_KEYS = db_flavors.SORT_KEYS

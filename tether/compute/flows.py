@@ -12,8 +12,8 @@ from oslo_utils import excutils
 from oslo_utils import timeutils
 
 from tether.compute import volume_client
-from tether.db.compute import block_devices as db_bdms
-from tether.db.compute import instances as db_instances
+from tether.db.compute import block_device_mapping as db_bdms
+from tether.db.compute import instance as db_instances
 from tether.drivers.virt import driver as virt_driver
 from tether.drivers.virt.power_state import PowerState
 from tether import exception

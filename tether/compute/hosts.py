@@ -11,8 +11,8 @@ import re
 from oslo_config import cfg
 from oslo_utils import uuidutils
 
-from tether.db.compute import instances as db_instances
-from tether.db.compute import services as db_services
+from tether.db.compute import instance as db_instances
+from tether.db.compute import service as db_services
 from tether import exception
 from tether.objects import fields
 

@@ -1,7 +1,7 @@
 """The actions of a server and their events, as the API shows them."""
 
-from tether.db.compute import instance_actions as db_actions
-from tether.db.compute import instances as db_instances
+from tether.db.compute import instance_action as db_actions
+from tether.db.compute import instance as db_instances
 from tether import exception
 
 

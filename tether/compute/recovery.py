@@ -19,8 +19,8 @@ from oslo_log import log as logging
 from tether.compute import flows
 from tether.compute import volume_client
 from tether.compute import volume_flows
-from tether.db.compute import block_devices as db_bdms
-from tether.db.compute import instances as db_instances
+from tether.db.compute import block_device_mapping as db_bdms
+from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
 from tether import exception
 from tether.objects import fields

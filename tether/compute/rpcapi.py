@@ -5,7 +5,7 @@ from oslo_config import cfg
 
 from tether.compute import version as compute_version
 from tether import context as t_context
-from tether.db.compute import services as db_services
+from tether.db.compute import service as db_services
 from tether.objects import fields
 from tether import rpc
 

@@ -4,13 +4,13 @@ A host is a candidate if its tether-compute is up and enabled (and in the
 requested zone); its usable room is its memory and vCPUs times the
 allocation ratios, less the memory reserved for the host. The claim
 itself, which counts what the host already runs, is made when the
-instance is inserted (tether.db.compute.instances.create_on_host), so
+instance is inserted (tether.db.compute.instance.create_on_host), so
 concurrent boots never overcommit a host.
 """
 
 from oslo_config import cfg
 
-from tether.db.compute import services as db_services
+from tether.db.compute import service as db_services
 from tether.objects import fields
 
 CONF = cfg.CONF

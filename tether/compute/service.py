@@ -9,8 +9,8 @@ import oslo_messaging as messaging
 from tether.compute import manager as compute_manager
 from tether.compute import rpcapi as compute_rpcapi
 from tether import context as t_context
-from tether.db.compute import instances as db_instances
-from tether.db.compute import services as db_services
+from tether.db.compute import instance as db_instances
+from tether.db.compute import service as db_services
 from tether import periodic
 from tether import rpc
 

@@ -5,7 +5,7 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 
 from tether.compute import volume_client
-from tether.db.compute import block_devices as db_bdms
+from tether.db.compute import block_device_mapping as db_bdms
 from tether import exception
 from tether.objects import fields
 

@@ -11,11 +11,11 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
-from tether.db import attachments as db_attachments
-from tether.db import quotas as db_quotas
+from tether.db.volume import attachment as db_attachments
+from tether.db.volume import quota as db_quotas
 from tether.db import session
-from tether.db import volume_types as db_types
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume_type as db_types
+from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects import volume as volume_obj

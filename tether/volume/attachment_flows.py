@@ -10,8 +10,8 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
-from tether.db import attachments as db_attachments
-from tether.db import volumes as db_volumes
+from tether.db.volume import attachment as db_attachments
+from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import volume as volume_obj
 from tether.volume import attachment_state as state

@@ -13,9 +13,9 @@ from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
-from tether.db import attachments as db_attachments
+from tether.db.volume import attachment as db_attachments
 from tether.db import session
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import attachment as attachment_obj
 from tether.objects import volume as volume_obj

@@ -23,10 +23,10 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
-from tether.db import attachments as db_attachments
-from tether.db import quotas as db_quotas
+from tether.db.volume import attachment as db_attachments
+from tether.db.volume import quota as db_quotas
 from tether.db import session
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 from tether.drivers.volume import driver as base_driver
 from tether import exception
 from tether.objects import fields

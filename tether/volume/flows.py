@@ -10,9 +10,9 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from tether.db import quotas as db_quotas
+from tether.db.volume import quota as db_quotas
 from tether.db import session
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects import volume as volume_obj

@@ -8,7 +8,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_utils import importutils
 
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import attachment_flows
 from tether.volume import extend

@@ -2,7 +2,7 @@
 
 from oslo_config import cfg
 
-from tether.db import quotas as db_quotas
+from tether.db.volume import quota as db_quotas
 from tether.db import session
 from tether import exception
 

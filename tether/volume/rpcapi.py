@@ -5,7 +5,7 @@ from oslo_config import cfg
 from oslo_utils import versionutils
 
 from tether import context as t_context
-from tether.db import services as db_services
+from tether.db.volume import service as db_services
 from tether import exception
 from tether.objects import fields
 from tether import rpc

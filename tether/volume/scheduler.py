@@ -2,7 +2,7 @@
 
 from oslo_config import cfg
 
-from tether.db import services as db_services
+from tether.db.volume import service as db_services
 from tether.objects import fields
 
 CONF = cfg.CONF

@@ -6,7 +6,7 @@ import datetime
 from oslo_config import cfg
 from oslo_utils import uuidutils
 
-from tether.db import volume_types as db_types
+from tether.db.volume import volume_type as db_types
 from tether import exception
 
 CONF = cfg.CONF

@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 
 from tether import context as t_context
-from tether.db.compute import instance_actions as db_actions
-from tether.db.compute import instances as db_instances
+from tether.db.compute import instance_action as db_actions
+from tether.db.compute import instance as db_instances
 from tether.db.compute import models
-from tether.db.compute import services as db_services
+from tether.db.compute import service as db_services
 from tether.db import session
 
 STATS = {

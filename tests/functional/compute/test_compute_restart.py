@@ -13,7 +13,7 @@ import pytest
 from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 from tether.compute import service as compute_service
-from tether.db.compute import instances as db_instances
+from tether.db.compute import instance as db_instances
 
 
 @pytest.fixture

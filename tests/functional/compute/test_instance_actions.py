@@ -11,8 +11,8 @@ import openstack
 import pytest
 
 from tether import context as t_context
-from tether.db.compute import instance_actions as db_actions
-from tether.db.compute import instances as db_instances
+from tether.db.compute import instance_action as db_actions
+from tether.db.compute import instance as db_instances
 
 ADMIN = ('admin', 'admin')
 ACTION = {'action', 'instance_uuid', 'request_id', 'user_id', 'project_id',

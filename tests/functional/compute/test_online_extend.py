@@ -19,8 +19,8 @@ import pytest
 from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 from tests import qemu_guest
-from tether.db.compute import services as db_services
-from tether.db import volumes as db_volumes
+from tether.db.compute import service as db_services
+from tether.db.volume import volume as db_volumes
 
 CONF = cfg.CONF
 GiB = sh.GiB
@@ -256,7 +256,7 @@ def test_a_compute_host_too_old_is_answered_by_the_api(cloud):
 def _waiting(user, volume_id, new_size):
     """The volume as a waiting extend leaves it, through the quota and
     volume database layers (so that no compute host answers first)."""
-    from tether.db import quotas as db_quotas
+    from tether.db.volume import quota as db_quotas
     from tether.volume import quota
     ctx = helpers.admin_context()
     row = helpers.db_volume(volume_id)

@@ -14,7 +14,7 @@ import pytest
 
 from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 
 
 GiB = sh.GiB

@@ -3,7 +3,7 @@
 from alembic import context
 import sqlalchemy as sa
 
-from tether.db import models
+from tether.db.volume import models
 
 config = context.config
 target_metadata = models.Base.metadata

@@ -6,7 +6,7 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
 
-from tether.db import models
+from tether.db.volume import models
 from tether.db import session
 
 

@@ -3,9 +3,9 @@
 import sqlalchemy as sa
 from sqlalchemy import orm
 
-from tether.db import models
+from tether.db.volume import models
 from tether.db import session
-from tether.db import volumes as db_volumes
+from tether.db.volume import volume as db_volumes
 from tether import exception
 
 A = models.VolumeAttachment

@@ -3,7 +3,7 @@
 import sqlalchemy as sa
 from sqlalchemy import orm
 
-from tether.db import models
+from tether.db.volume import models
 from tether.db import session
 from tether import exception
 

@@ -7,9 +7,9 @@ from oslo_log import log as logging
 
 from tether import conf as t_conf
 from tether import context as t_context
-from tether.db import quotas as db_quotas
-from tether.db import services as db_services
-from tether.db import volumes as db_volumes
+from tether.db.volume import quota as db_quotas
+from tether.db.volume import service as db_services
+from tether.db.volume import volume as db_volumes
 from tether.objects import base as objects_base
 from tether.objects import fields
 from tether import periodic

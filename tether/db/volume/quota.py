@@ -8,7 +8,7 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 
-from tether.db import models
+from tether.db.volume import models
 from tether.db import session
 from tether import exception
 

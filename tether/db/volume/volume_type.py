@@ -4,7 +4,7 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as db_utils
 
-from tether.db import models
+from tether.db.volume import models
 from tether.db import session
 from tether import exception
 

@@ -1,0 +1,1 @@
+"""The volume service database: models and one query module per resource."""
