@@ -27,8 +27,8 @@ from tether.db.volume import service as db_services
 from tether.db import session as db_session
 from tether.db.volume import volume_type as volume_types
 from tether import exception
-from tether.objects import instance as instance_obj
-from tether.objects import volume as volume_obj
+from tether.objects.compute import instance as instance_obj
+from tether.objects.volume import volume as volume_obj
 from tether import rpc
 from tether.volume import rpcapi as volume_rpcapi
 

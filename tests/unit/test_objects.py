@@ -3,7 +3,7 @@
 import datetime
 import uuid
 
-from tether.objects import volume as volume_obj
+from tether.objects.volume import volume as volume_obj
 
 VALUES = {
     'id': str(uuid.uuid4()), 'project_id': 'p', 'user_id': 'u',

@@ -17,7 +17,7 @@ from tether import conf as t_conf
 from tether.drivers import qemu_img
 from tether.drivers.volume import remotefs
 from tether import exception
-from tether.objects import volume as volume_obj
+from tether.objects.volume import volume as volume_obj
 
 GiB = 1024 ** 3
 

@@ -8,7 +8,7 @@ from oslo_config import cfg
 from tether import conf as t_conf
 from tether.drivers.volume import nfs
 from tether import exception
-from tether.objects import volume as volume_obj
+from tether.objects.volume import volume as volume_obj
 
 
 def _driver(share, **overrides):

@@ -15,10 +15,10 @@ from tether.compute import version as compute_version
 from tether import context as t_context
 from tether import exception
 from tether import objects
-from tether.objects import attachment as attachment_obj
+from tether.objects.volume import attachment as attachment_obj
 from tether.objects import base as objects_base
-from tether.objects import instance as instance_obj
-from tether.objects import volume as volume_obj
+from tether.objects.compute import instance as instance_obj
+from tether.objects.volume import volume as volume_obj
 from tether import rpc
 from tether.volume import rpcapi as volume_rpcapi
 from tether.volume import version as volume_version

@@ -2,6 +2,6 @@
 
 
 def register_all():
-    __import__('tether.objects.attachment')
-    __import__('tether.objects.instance')
-    __import__('tether.objects.volume')
+    __import__('tether.objects.volume.attachment')
+    __import__('tether.objects.compute.instance')
+    __import__('tether.objects.volume.volume')

@@ -18,7 +18,7 @@ from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
-from tether.objects import volume as volume_obj
+from tether.objects.volume import volume as volume_obj
 from tether.volume import extend as extend_flows
 from tether.volume import flows
 from tether.volume import quota

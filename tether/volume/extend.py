@@ -30,7 +30,7 @@ from tether.db.volume import volume as db_volumes
 from tether.drivers.volume import driver as base_driver
 from tether import exception
 from tether.objects import fields
-from tether.objects import volume as volume_obj
+from tether.objects.volume import volume as volume_obj
 from tether import rpc
 from tether.volume import compute_client
 

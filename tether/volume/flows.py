@@ -15,7 +15,7 @@ from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
-from tether.objects import volume as volume_obj
+from tether.objects.volume import volume as volume_obj
 from tether.volume import extend
 
 LOG = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ import sqlalchemy as sa
 from tether.db.compute import models
 from tether.db import session
 from tether import exception
-from tether.objects import instance as instance_obj
+from tether.objects.compute import instance as instance_obj
 
 db = session.COMPUTE
 

@@ -3,7 +3,7 @@
 from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
-from tether.objects import attachment
+from tether.objects.volume import attachment
 from tether.objects import base
 from tether.objects import fields as t_fields
 

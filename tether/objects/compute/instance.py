@@ -2,7 +2,7 @@
 
 from oslo_versionedobjects import fields
 
-from tether.objects import attachment as attachment_obj
+from tether.objects.volume import attachment as attachment_obj
 from tether.objects import base
 from tether.objects import fields as t_fields
 

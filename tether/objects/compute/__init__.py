@@ -1,0 +1,1 @@
+"""Objects of the compute service, one module per resource."""

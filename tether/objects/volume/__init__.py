@@ -1,0 +1,1 @@
+"""Objects of the volume service, one module per resource."""
