@@ -1,9 +1,25 @@
-"""Every state enum of the volume and compute services (versionedobjects)."""
+"""Every state enum of the volume and compute services, and the field
+types their objects share (oslo.versionedobjects)."""
 
 from oslo_versionedobjects import fields
 
 BaseEnumField = fields.BaseEnumField
 Enum = fields.Enum
+
+
+class _JSONObject(fields.FieldType):
+    """A JSON object (a dict of anything JSON can hold)."""
+
+    @staticmethod
+    def coerce(obj, attr, value):
+        if not isinstance(value, dict):
+            raise ValueError('%s must be a JSON object, not %r'
+                             % (attr, type(value).__name__))
+        return value
+
+
+class JSONObjectField(fields.AutoTypedField):
+    AUTO_TYPE = _JSONObject()
 
 
 class VolumeStatus(Enum):

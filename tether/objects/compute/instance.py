@@ -2,11 +2,8 @@
 
 from oslo_versionedobjects import fields
 
-from tether.objects.volume import attachment as attachment_obj
 from tether.objects import base
 from tether.objects import fields as t_fields
-
-JSONObjectField = attachment_obj.JSONObjectField
 
 
 @base.TetherObjectRegistry.register
@@ -26,7 +23,7 @@ class Instance(base.TetherObject):
         'availability_zone': fields.StringField(nullable=True),
         # The flavor as it was at boot: id, name, memory_mb, vcpus,
         # root_gb, ephemeral_gb, swap, extra_specs.
-        'flavor': JSONObjectField(),
+        'flavor': t_fields.JSONObjectField(),
         'memory_mb': fields.IntegerField(),
         'vcpus': fields.IntegerField(),
         'vm_state': t_fields.VmStateField(),
@@ -35,8 +32,8 @@ class Instance(base.TetherObject):
         'launched_at': fields.DateTimeField(nullable=True),
         'terminated_at': fields.DateTimeField(nullable=True),
         'locked': fields.BooleanField(),
-        'metadata': JSONObjectField(),
-        'fault': JSONObjectField(nullable=True),
+        'metadata': t_fields.JSONObjectField(),
+        'fault': t_fields.JSONObjectField(nullable=True),
         'deleted': fields.BooleanField(),
         'deleted_at': fields.DateTimeField(nullable=True),
         'created_at': fields.DateTimeField(nullable=True),

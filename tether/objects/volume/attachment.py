@@ -7,21 +7,6 @@ from tether.objects import base
 from tether.objects import fields as t_fields
 
 
-class _JSONObject(fields.FieldType):
-    """A JSON object (a dict of anything JSON can hold)."""
-
-    @staticmethod
-    def coerce(obj, attr, value):
-        if not isinstance(value, dict):
-            raise ValueError('%s must be a JSON object, not %r'
-                             % (attr, type(value).__name__))
-        return value
-
-
-class JSONObjectField(fields.AutoTypedField):
-    AUTO_TYPE = _JSONObject()
-
-
 def _loads(text):
     return jsonutils.loads(text) if text else None
 
@@ -43,8 +28,8 @@ class Attachment(base.TetherObject):
         'detach_time': fields.DateTimeField(nullable=True),
         'attach_status': t_fields.VolumeAttachStatusField(),
         'attach_mode': fields.StringField(nullable=True),
-        'connection_info': JSONObjectField(nullable=True),
-        'connector': JSONObjectField(nullable=True),
+        'connection_info': t_fields.JSONObjectField(nullable=True),
+        'connector': t_fields.JSONObjectField(nullable=True),
         'created_at': fields.DateTimeField(nullable=True),
         'updated_at': fields.DateTimeField(nullable=True),
     }
