@@ -4,7 +4,7 @@ from oslo_config import cfg
 
 from tether import context as t_context
 from tether import policies
-from tether.policies import volumes as volume_policy
+from tether.policies.volume import volumes as volume_policy
 
 CONF = cfg.CONF
 

@@ -7,16 +7,16 @@ import time
 from oslo_config import cfg
 from oslo_policy import policy
 
-from tether.policies import attachments
-from tether.policies import availability_zones
+from tether.policies.volume import attachments
+from tether.policies.volume import availability_zones
 from tether.policies import base
 from tether.policies import compute
-from tether.policies import limits
-from tether.policies import quota_sets
-from tether.policies import services
-from tether.policies import type_extra_specs
-from tether.policies import types
-from tether.policies import volumes
+from tether.policies.volume import limits
+from tether.policies.volume import quota_sets
+from tether.policies.volume import services
+from tether.policies.volume import type_extra_specs
+from tether.policies.volume import types
+from tether.policies.volume import volumes
 
 # One module per resource; each has list_rules().
 _MODULES = [base, volumes, quota_sets, limits, types, type_extra_specs,

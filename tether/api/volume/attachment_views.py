@@ -1,7 +1,7 @@
 """Serialize attachments (Cinder's shapes; connection info where allowed)."""
 
 from tether.api import wsgi
-from tether.policies import attachments as policy
+from tether.policies.volume import attachments as policy
 
 
 def _time(value):

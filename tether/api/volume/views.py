@@ -4,7 +4,7 @@ from urllib import parse
 
 from tether.api import microversion
 from tether.api.volume import attachment_views
-from tether.policies import volumes as policy
+from tether.policies.volume import volumes as policy
 
 
 def _link(req, volume_id):

@@ -13,7 +13,7 @@ from tether.api.volume.schemas import attachments as schema
 from tether.api.volume import views as volume_views
 from tether import exception
 from tether.objects import fields
-from tether.policies import attachments as policy
+from tether.policies.volume import attachments as policy
 from tether.volume import api as volume_api
 from tether.volume import attachments as attachments_api
 from tether.volume import compute_client

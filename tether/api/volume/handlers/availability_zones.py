@@ -3,7 +3,7 @@
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import availability_zones as schema
-from tether.policies import availability_zones as policy
+from tether.policies.volume import availability_zones as policy
 from tether.volume import services as volume_services
 
 

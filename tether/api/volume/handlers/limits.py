@@ -4,7 +4,7 @@ from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import limits as schema
-from tether.policies import limits as policy
+from tether.policies.volume import limits as policy
 from tether.volume import quota
 
 # Cinder's names for the limits tether has (snapshots and backups: none).

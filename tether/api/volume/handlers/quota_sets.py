@@ -6,7 +6,7 @@ from tether.api import fault
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import quota_sets as schema
-from tether.policies import quota_sets as policy
+from tether.policies.volume import quota_sets as policy
 from tether.volume import quota
 
 

@@ -5,7 +5,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import services as schema
 from tether.objects import fields
-from tether.policies import services as policy
+from tether.policies.volume import services as policy
 from tether.volume import services as volume_services
 
 

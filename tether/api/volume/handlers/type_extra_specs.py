@@ -6,7 +6,7 @@ from tether.api import wsgi
 from tether.api.volume.handlers import types
 from tether.api.volume.schemas import type_extra_specs as schema
 from tether import exception
-from tether.policies import type_extra_specs as policy
+from tether.policies.volume import type_extra_specs as policy
 from tether.volume import types as volume_types
 
 

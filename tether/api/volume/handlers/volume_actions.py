@@ -7,7 +7,7 @@ from tether.api import wsgi
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
 from tether.objects import fields
-from tether.policies import volumes as policy
+from tether.policies.volume import volumes as policy
 from tether.volume import api as volume_api
 
 

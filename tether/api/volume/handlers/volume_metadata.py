@@ -6,7 +6,7 @@ from tether.api import wsgi
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
 from tether import exception
-from tether.policies import volumes as policy
+from tether.policies.volume import volumes as policy
 from tether.volume import api as volume_api
 
 

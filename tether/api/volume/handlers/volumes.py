@@ -11,7 +11,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import volumes as schema
 from tether.api.volume import views
-from tether.policies import volumes as policy
+from tether.policies.volume import volumes as policy
 from tether.volume import api as volume_api
 
 CONF = cfg.CONF

@@ -1,0 +1,1 @@
+"""Policy rules of the volume API (Cinder's names and defaults)."""
