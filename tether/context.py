@@ -4,7 +4,7 @@ from oslo_context import context as o_context
 from oslo_db.sqlalchemy import enginefacade
 
 from tether import exception
-from tether import policies
+from tether.policies import enforcer
 
 
 @enginefacade.transaction_context_provider
@@ -36,7 +36,7 @@ class RequestContext(o_context.RequestContext):
         """Check ``action`` against policy; raise PolicyNotAuthorized."""
         if target is None:
             target = {'project_id': self.project_id, 'user_id': self.user_id}
-        allowed = policies.authorize(self, action, target)
+        allowed = enforcer.authorize(self, action, target)
         if not allowed and fatal:
             raise exception.PolicyNotAuthorized(action=action)
         return allowed

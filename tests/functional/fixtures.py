@@ -15,7 +15,7 @@ from tether import conf as t_conf
 from tether import context as t_context
 from tether.db.compute import instance as db_instances
 from tether.db import session
-from tether import policies
+from tether.policies import enforcer
 from tether.volume import service
 
 CONF = cfg.CONF
@@ -53,7 +53,7 @@ class AIO:
         shutil.rmtree(self.own_share_dir, ignore_errors=True)
         session.VOLUME.reset()
         session.COMPUTE.reset()
-        policies.reset()
+        enforcer.reset()
 
     def remove_guests(self):
         """Remove the guests of every server this aio knows of."""

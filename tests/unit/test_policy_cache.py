@@ -1,12 +1,21 @@
 """Policy decisions are remembered only for identical callers and targets."""
 
 from oslo_config import cfg
+import pytest
 
 from tether import context as t_context
-from tether import policies
+from tether.policies import enforcer
+from tether.policies import volume as volume_policies
 from tether.policies.volume import volumes as volume_policy
 
 CONF = cfg.CONF
+
+
+@pytest.fixture(autouse=True)
+def volume_rules():
+    """The volume API's rules, registered as its app registers them."""
+    CONF([], project='tether')
+    enforcer.init(rules=volume_policies.list_rules())
 
 
 def _ctx(project, roles, **kwargs):
@@ -38,11 +47,11 @@ def test_roles_are_part_of_the_decision():
 def test_every_credential_is_in_the_key():
     creds_a = _ctx('p1', ['member'], user_domain_id='d1').to_policy_values()
     creds_b = _ctx('p1', ['member'], user_domain_id='d2').to_policy_values()
-    assert policies._key('x', {}, creds_a) != policies._key('x', {}, creds_b)
+    assert enforcer._key('x', {}, creds_a) != enforcer._key('x', {}, creds_b)
 
 
 def test_unhashable_target_is_decided_without_cache():
-    assert policies._key('x', {'a': object.__new__(_Unhashable)}, {}) is None
+    assert enforcer._key('x', {'a': object.__new__(_Unhashable)}, {}) is None
 
 
 class _Unhashable:

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from tether.compute import version as compute_version
 from tether.db import migration
 from tether.objects import fields
-from tether import policies
+from tether.policies import registry as policy_registry
 from tether import rpc
 from tether.volume import version as volume_version
 
@@ -227,7 +227,7 @@ class Checks(upgradecheck.UpgradeCommands):
             return Result(Code.SUCCESS, 'No policy file: the defaults in '
                                         'code apply.')
         defaults = {}
-        for rule in policies.list_rules():
+        for rule in policy_registry.list_rules():
             defaults[rule.name] = rule.check_str
             if getattr(rule, 'deprecated_rule', None):
                 defaults[rule.deprecated_rule.name] = (

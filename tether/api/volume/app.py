@@ -7,7 +7,8 @@ from tether.api.volume import routes
 from tether.api.volume import versions
 from tether.api import wsgi
 from tether import objects
-from tether import policies
+from tether.policies import enforcer
+from tether.policies import volume as volume_policies
 
 # The composite of api-paste.ini that is the whole volume API.
 PASTE_APP = 'osapi_volume'
@@ -22,7 +23,7 @@ def app_factory(global_conf, **local_conf):
     """paste app: the volume API's router, innermost in every pipeline."""
     conf = pipeline.current_conf()
     objects.register_all()
-    policies.init(conf)
+    enforcer.init(conf, volume_policies.list_rules())
     return wsgi.Router(versions.SERVICE, routes.declarations())
 
 

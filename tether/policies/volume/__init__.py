@@ -1,1 +1,20 @@
 """Policy rules of the volume API (Cinder's names and defaults)."""
+
+import itertools
+
+from tether.policies.volume import attachments
+from tether.policies.volume import availability_zones
+from tether.policies.volume import limits
+from tether.policies.volume import quota_sets
+from tether.policies.volume import services
+from tether.policies.volume import type_extra_specs
+from tether.policies.volume import types
+from tether.policies.volume import volumes
+
+_MODULES = [volumes, quota_sets, limits, types, type_extra_specs, services,
+            availability_zones, attachments]
+
+
+def list_rules():
+    return list(itertools.chain.from_iterable(
+        m.list_rules() for m in _MODULES))
