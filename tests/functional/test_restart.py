@@ -3,7 +3,7 @@
 A crash mid-operation is simulated by putting volumes (created normally)
 back into ``creating``, ``deleting`` or ``extending`` through the DB layer
 while the volume service is stopped, as the API's claims leave them; the
-rules are those of the docstring of ``tether.volume.flows.reconcile``.
+rules are those of the docstring of ``tether.volume.ops.volumes.reconcile``.
 """
 
 import datetime

@@ -5,7 +5,7 @@ import pytest
 from tether import context as t_context
 from tether.objects.volume import attachment as attachment_obj
 from tether.volume import attachment_state as state
-from tether.volume import attachments
+from tether.volume.api import attachments
 from tether.volume import compute_client
 
 

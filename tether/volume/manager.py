@@ -10,9 +10,9 @@ from oslo_utils import importutils
 
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
-from tether.volume import attachment_flows
-from tether.volume import extend
-from tether.volume import flows
+from tether.volume.ops import attachments as attachment_flows
+from tether.volume.ops import volume_actions as extend
+from tether.volume.ops import volumes as flows
 from tether.volume import version as volume_version
 
 CONF = cfg.CONF

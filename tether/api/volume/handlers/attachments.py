@@ -14,8 +14,8 @@ from tether.api.volume import views as volume_views
 from tether import exception
 from tether.objects import fields
 from tether.policies.volume import attachments as policy
-from tether.volume import api as volume_api
-from tether.volume import attachments as attachments_api
+from tether.volume.api import volumes as volume_api
+from tether.volume.api import attachments as attachments_api
 from tether.volume import compute_client
 
 CONF = cfg.CONF

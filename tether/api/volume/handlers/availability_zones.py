@@ -4,7 +4,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import availability_zones as schema
 from tether.policies.volume import availability_zones as policy
-from tether.volume import services as volume_services
+from tether.volume.api import services as volume_services
 
 
 @validation.query(schema.LIST_QUERY)

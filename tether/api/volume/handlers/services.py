@@ -6,7 +6,7 @@ from tether.api import wsgi
 from tether.api.volume.schemas import services as schema
 from tether.objects import fields
 from tether.policies.volume import services as policy
-from tether.volume import services as volume_services
+from tether.volume.api import services as volume_services
 
 
 def _view(req, svc):

@@ -7,7 +7,7 @@ from tether.api.volume.handlers import types
 from tether.api.volume.schemas import type_extra_specs as schema
 from tether import exception
 from tether.policies.volume import type_extra_specs as policy
-from tether.volume import types as volume_types
+from tether.volume.api import types as volume_types
 
 
 def _visible_specs(req):

@@ -10,7 +10,7 @@ from tether.api.volume.schemas import types as schema
 from tether.api.volume import views
 from tether.policies.volume import type_extra_specs as specs_policy
 from tether.policies.volume import types as policy
-from tether.volume import types as volume_types
+from tether.volume.api import types as volume_types
 
 CONF = cfg.CONF
 

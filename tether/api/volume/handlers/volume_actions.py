@@ -8,7 +8,7 @@ from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
 from tether.objects import fields
 from tether.policies.volume import volumes as policy
-from tether.volume import api as volume_api
+from tether.volume.api import volumes as volume_api
 
 
 @validation.body(schema.EXTEND)

@@ -7,7 +7,7 @@ from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
 from tether import exception
 from tether.policies.volume import volumes as policy
-from tether.volume import api as volume_api
+from tether.volume.api import volumes as volume_api
 
 
 @validation.query(schema.NO_QUERY)

@@ -12,7 +12,7 @@ from tether.api import wsgi
 from tether.api.volume.schemas import volumes as schema
 from tether.api.volume import views
 from tether.policies.volume import volumes as policy
-from tether.volume import api as volume_api
+from tether.volume.api import volumes as volume_api
 
 CONF = cfg.CONF
 

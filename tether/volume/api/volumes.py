@@ -19,8 +19,8 @@ from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
-from tether.volume import extend as extend_flows
-from tether.volume import flows
+from tether.volume.ops import volume_actions as extend_flows
+from tether.volume.ops import volumes as flows
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import scheduler
@@ -151,7 +151,7 @@ def extend(context, volume, new_size, allow_attached=False):
     ``volume`` is as the caller read it: the claim holds only if its
     status and size are still those. ``allow_attached`` (3.42) lets an
     ``in-use`` volume be extended: its server's hypervisor grows the disk
-    (see tether.volume.extend).
+    (see tether.volume.ops.volume_actions).
     """
     if new_size <= volume.size:
         raise exception.InvalidInput(
@@ -200,7 +200,7 @@ def _undo_extend(context, volume_id, reservations):
 
 def complete_extend(context, volume_id, error):
     """os-extend_volume_completion: the compute host grew the volume (or
-    could not); see tether.volume.extend."""
+    could not); see tether.volume.ops.volume_actions."""
     return extend_flows.complete(context, volume_id, error)
 
 

@@ -19,7 +19,7 @@ from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
-from tether.volume import api as volume_api
+from tether.volume.api import volumes as volume_api
 from tether.volume import attachment_state as state
 from tether.volume import compute_client
 from tether.volume import rpcapi

@@ -16,7 +16,7 @@ from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
-from tether.volume import extend
+from tether.volume.ops import volume_actions as extend
 
 LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
@@ -103,7 +103,7 @@ def reconcile(context, driver, host):
 
     * ``creating``: create again (the driver keeps a whole file).
     * ``deleting``: delete again (a missing file is fine).
-    * ``extending``: see tether.volume.extend.reconcile.
+    * ``extending``: see tether.volume.ops.volume_actions.reconcile.
     """
     volumes = db_volumes.get_all_by_host(
         context, host, [S.CREATING, S.DELETING, S.EXTENDING])

@@ -1,0 +1,5 @@
+"""The volume service in the API process: the rules of each resource.
+
+A state change is claimed with one conditional UPDATE before any work is
+cast to a manager.
+"""
