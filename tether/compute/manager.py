@@ -5,11 +5,11 @@ from oslo_config import cfg
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
-from tether.compute import events
-from tether.compute import flows
-from tether.compute import recovery
+from tether.compute.ops import instance_actions as events
+from tether.compute.ops import servers as flows
+from tether.compute.ops import recovery
 from tether.compute import version as compute_version
-from tether.compute import volume_flows
+from tether.compute.ops import volume_attachments as volume_flows
 from tether.drivers.virt import driver as virt_driver
 from tether.objects import fields
 

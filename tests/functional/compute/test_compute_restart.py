@@ -5,7 +5,7 @@ behind its back with virsh, and crashes in the middle of an operation
 are simulated by writing the states the API's claims leave through the
 compute database layer (the manager that would have finished them is
 down). A new ComputeService then starts, as after a crash, and the rules
-of tether.compute.recovery apply.
+of tether.compute.ops.recovery apply.
 """
 
 import pytest

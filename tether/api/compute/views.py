@@ -3,7 +3,7 @@
 import hashlib
 
 from tether.api import microversion
-from tether.compute import api as compute_api
+from tether.compute.api import servers as compute_api
 from tether.objects import fields
 from tether.policies.compute import servers as policy
 

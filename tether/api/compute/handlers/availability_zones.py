@@ -8,7 +8,7 @@ its enabled services is up.
 from tether.api.compute.schemas import availability_zones as schema
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import hosts
+from tether.compute.api import services as hosts
 from tether.policies.compute import availability_zones as policy
 
 

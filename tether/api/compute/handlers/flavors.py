@@ -12,7 +12,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import flavors as compute_flavors
+from tether.compute.api import flavors as compute_flavors
 from tether.policies.compute import flavors as policy
 
 CONF = cfg.CONF

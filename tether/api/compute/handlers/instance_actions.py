@@ -10,7 +10,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import instance_actions as actions_api
+from tether.compute.api import instance_actions as actions_api
 from tether.policies.compute import instance_actions as policy
 
 CONF = cfg.CONF

@@ -6,7 +6,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import api as compute_api
+from tether.compute.api import servers as compute_api
 from tether.policies.compute import servers as policy
 
 

@@ -3,7 +3,7 @@
 from tether.api.compute.schemas import server_external_events as schema
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import api as compute_api
+from tether.compute.api import servers as compute_api
 from tether import exception
 from tether.policies.compute import server_external_events as policy
 

@@ -13,7 +13,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import hosts
+from tether.compute.api import services as hosts
 from tether.policies.compute import services as policy
 
 

@@ -8,7 +8,7 @@ from tether.api.compute.schemas import volume_attachments as schema
 from tether.api.compute import views
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute import api as compute_api
+from tether.compute.api import servers as compute_api
 from tether import exception
 from tether.objects import fields
 from tether.policies.compute import volume_attachments as policy

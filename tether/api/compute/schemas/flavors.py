@@ -3,7 +3,7 @@
 import copy
 
 from tether.api import validation
-from tether.compute import flavors as compute_flavors
+from tether.compute.api import flavors as compute_flavors
 
 # Nova ignores query parameters it does not know, and from 2.75 rejects
 # them; show and delete take none.

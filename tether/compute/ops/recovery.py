@@ -16,9 +16,9 @@ libvirt may be shared (tests, other tools).
 
 from oslo_log import log as logging
 
-from tether.compute import flows
+from tether.compute.ops import servers as flows
 from tether.compute import volume_client
-from tether.compute import volume_flows
+from tether.compute.ops import volume_attachments as volume_flows
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
