@@ -6,7 +6,7 @@ from urllib import parse
 from oslo_config import cfg
 from oslo_utils import strutils
 
-from tether.api.compute import paging
+from tether.api import listing as paging
 from tether.api.compute.schemas import flavors as schema
 from tether.api import fault
 from tether.api import microversion

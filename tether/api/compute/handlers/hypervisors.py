@@ -11,7 +11,7 @@ from oslo_config import cfg
 from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
-from tether.api.compute import paging
+from tether.api import listing as paging
 from tether.api.compute.schemas import hypervisors as schema
 from tether.api import fault
 from tether.api import microversion

@@ -3,9 +3,9 @@
 from oslo_config import cfg
 from oslo_utils import timeutils
 
-from tether.api.compute import paging
+from tether.api import listing as paging
 from tether.api.compute.schemas import instance_actions as schema
-from tether.api.compute import views
+from tether.api.compute.views import servers as views
 from tether.api import fault
 from tether.api import microversion
 from tether.api import validation

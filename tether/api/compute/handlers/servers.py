@@ -6,7 +6,7 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 
 from tether.api.compute.schemas import servers as schema
-from tether.api.compute import views
+from tether.api.compute.views import servers as views
 from tether.api import fault
 from tether.api import microversion
 from tether.api import validation

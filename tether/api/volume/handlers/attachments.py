@@ -8,9 +8,9 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.api.volume import attachment_views as views
+from tether.api.volume.views import attachments as views
 from tether.api.volume.schemas import attachments as schema
-from tether.api.volume import views as volume_views
+from tether.api.volume.views import volumes as volume_views
 from tether import exception
 from tether.objects import fields
 from tether.policies.volume import attachments as policy

@@ -7,7 +7,7 @@ from tether.api import fault
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import types as schema
-from tether.api.volume import views
+from tether.api.volume.views import volumes as views
 from tether.policies.volume import type_extra_specs as specs_policy
 from tether.policies.volume import types as policy
 from tether.volume.api import types as volume_types

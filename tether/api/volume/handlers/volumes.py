@@ -10,7 +10,7 @@ from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import volumes as schema
-from tether.api.volume import views
+from tether.api.volume.views import volumes as views
 from tether.policies.volume import volumes as policy
 from tether.volume.api import volumes as volume_api
 

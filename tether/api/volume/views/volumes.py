@@ -3,7 +3,7 @@
 from urllib import parse
 
 from tether.api import microversion
-from tether.api.volume import attachment_views
+from tether.api.volume.views import attachments as attachment_views
 from tether.policies.volume import volumes as policy
 
 

@@ -1,0 +1,1 @@
+"""The compute API's response bodies, one module per resource."""

@@ -1,0 +1,1 @@
+"""The volume API's response bodies, one module per resource."""
