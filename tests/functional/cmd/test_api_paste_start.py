@@ -16,9 +16,9 @@ import time
 import pytest
 import requests
 
-from tests.unit import test_api_paste
+from tests.unit.api import test_api_paste
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 UNIT = ROOT / 'etc' / 'systemd' / 'tether-volume-api.service'
 
 

@@ -5,10 +5,10 @@ import sqlalchemy as sa
 
 # The deployment of the upgrade check's tests: a config and both
 # databases at head.
-from tests.functional.test_manage_status import _add_compute_service
-from tests.functional.test_manage_status import _add_volume_service
-from tests.functional.test_manage_status import deployment  # noqa: F401
-from tests.functional.test_manage_status import migrated  # noqa: F401
+from tests.functional.cmd.test_manage_status import _add_compute_service
+from tests.functional.cmd.test_manage_status import _add_volume_service
+from tests.functional.cmd.test_manage_status import deployment  # noqa: F401
+from tests.functional.cmd.test_manage_status import migrated  # noqa: F401
 
 
 def _hosts(path, database):

@@ -13,7 +13,7 @@ from tether.api import pipeline
 from tether.api.volume import app as volume_app
 
 CONF = cfg.CONF
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / 'etc' / 'tether' / 'api-paste.ini'
 KEYSTONE_URI = 'http://127.0.0.1:5000/v3'
 

@@ -1,0 +1,1 @@
+"""Functional tests of the commands (tether-manage, the API commands)."""

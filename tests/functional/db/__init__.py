@@ -1,0 +1,1 @@
+"""Database tests: migrations and queries on the real database."""

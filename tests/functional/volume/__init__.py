@@ -1,0 +1,1 @@
+"""Functional tests of the volume service, over its API."""

@@ -1,0 +1,1 @@
+"""Unit tests of the volume service and its drivers."""
