@@ -32,6 +32,20 @@ class RequestContext(o_context.RequestContext):
         kwargs.setdefault('service_roles', values.get('service_roles'))
         return super().from_dict(values, **kwargs)
 
+    @property
+    def project_scope(self):
+        """The project whose resources this caller may see: None for an
+        administrator, who sees every project's."""
+        return None if self.is_admin else self.project_id
+
+    def list_scope(self, all_projects=False, project_id=None):
+        """The project a list is confined to: the caller's own, unless an
+        administrator asks for every project's (``all_projects``; None) or
+        for one project's (``all_projects`` and ``project_id``)."""
+        if self.is_admin and all_projects:
+            return project_id
+        return self.project_id
+
     def can(self, action, target=None, fatal=True):
         """Check ``action`` against policy; raise PolicyNotAuthorized."""
         if target is None:

@@ -8,8 +8,8 @@ from tether import exception
 def get_instance(context, instance_uuid, include_deleted=False):
     """The server of the caller's project (any project for admins), or
     InstanceNotFound; ``include_deleted`` finds deleted servers too."""
-    project_id = None if context.is_admin else context.project_id
-    return db_instances.get(context, instance_uuid, project_id=project_id,
+    return db_instances.get(context, instance_uuid,
+                            project_id=context.project_scope,
                             deleted=None if include_deleted else False)
 
 

@@ -32,13 +32,8 @@ TaskState = fields.TaskState
 Action = fields.InstanceAction
 
 
-def scope(context):
-    """The project a caller is confined to (None: an admin sees all)."""
-    return None if context.is_admin else context.project_id
-
-
 def get(context, instance_uuid):
-    return db_instances.get(context, instance_uuid, scope(context))
+    return db_instances.get(context, instance_uuid, context.project_scope)
 
 
 def get_any(context, instance_uuid):

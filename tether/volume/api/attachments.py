@@ -19,7 +19,6 @@ from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
-from tether.volume.api import volumes as volume_api
 from tether.volume import attachment_state as state
 from tether.volume import compute_client
 from tether.volume import rpcapi
@@ -39,18 +38,15 @@ def _obj(row):
 
 def get(context, attachment_id):
     return _obj(db_attachments.get(context, attachment_id,
-                                   volume_api.scope(context)))
+                                   context.project_scope))
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
             marker=None, limit=None, sort_keys=None, sort_dirs=None,
             offset=None):
-    if context.is_admin and all_tenants:
-        scope = project_id
-    else:
-        scope = context.project_id
     rows = db_attachments.get_all(
-        context, scope, filters=filters, marker=marker, limit=limit,
+        context, context.list_scope(all_tenants, project_id),
+        filters=filters, marker=marker, limit=limit,
         sort_keys=sort_keys or ('created_at', 'id'),
         sort_dirs=sort_dirs or ('desc', 'desc'), offset=offset)
     return [_obj(r) for r in rows]
@@ -112,7 +108,7 @@ def _refusal(context, row, instance_uuid):
 @session.writer
 def _reserve(context, volume_id, instance_uuid, mode):
     row = db_attachments.lock_volume(context, volume_id,
-                                     volume_api.scope(context))
+                                     context.project_scope)
     if row.multiattach:
         won = db_volumes.conditional_update(
             context, volume_id, {}, state.FOLLOWS_ATTACHMENTS)
@@ -232,7 +228,7 @@ def update(context, attachment, connector):
 @session.writer
 def complete(context, attachment_id):
     """``attaching`` (connected) -> ``attached``; the volume is in-use."""
-    row = db_attachments.get(context, attachment_id, volume_api.scope(context))
+    row = db_attachments.get(context, attachment_id, context.project_scope)
     if row.attach_status == AS.ATTACHED:
         return
     volume = db_attachments.lock_volume(context, row.volume_id)

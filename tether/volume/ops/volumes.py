@@ -10,13 +10,13 @@ import datetime
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
-from tether.db.volume import quota as db_quotas
 from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
 from tether.volume.ops import volume_actions as extend
+from tether.volume import volume_state
 
 LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
@@ -58,17 +58,6 @@ def create_volume(context, driver, volume_id):
         LOG.warning('Volume %s changed state while it was created', volume_id)
 
 
-@session.writer
-def finish_delete(context, volume):
-    """Remove a ``deleting`` volume's row and give its quota back, at once."""
-    if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
-        db_quotas.release_in_transaction(
-            context, volume.project_id,
-            {'volumes': 1, 'gigabytes': volume.size})
-        db_quotas.rollback(context, db_quotas.get_reservations_for(
-            context, volume.id))
-
-
 def delete_volume(context, driver, volume_id):
     volume = _fresh(context, volume_id)
     if volume is None or volume.status != S.DELETING:
@@ -81,7 +70,7 @@ def delete_volume(context, driver, volume_id):
                                       {'status': S.ERROR_DELETING},
                                       [S.DELETING])
         return
-    finish_delete(context, volume)
+    volume_state.finish_delete(context, volume)
 
 
 # Operations no message drives ---------------------------------------------

@@ -8,7 +8,7 @@ from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
 from tether.objects import fields
 from tether.policies.volume import volumes as policy
-from tether.volume.api import volumes as volume_api
+from tether.volume.api import volume_actions as actions_api
 
 
 @validation.body(schema.EXTEND)
@@ -18,8 +18,8 @@ def extend_volume(req):
         req.context.can(policy.EXTEND_ATTACHED,
                         {'project_id': volume.project_id})
     new_size = int(req.validated['os-extend']['new_size'])
-    volume_api.extend(req.context, volume, new_size,
-                      allow_attached=microversion.at_least(req, '3.42'))
+    actions_api.extend(req.context, volume, new_size,
+                       allow_attached=microversion.at_least(req, '3.42'))
     return wsgi.empty_response(202)
 
 
@@ -27,10 +27,10 @@ def extend_volume(req):
 def reset_status(req):
     volume = volumes.load_volume(req, policy.RESET_STATUS)
     body = req.validated['os-reset_status']
-    volume_api.reset_status(req.context, volume.id,
-                            status=body.get('status'),
-                            attach_status=body.get('attach_status'),
-                            migration_status=body.get('migration_status'))
+    actions_api.reset_status(req.context, volume.id,
+                             status=body.get('status'),
+                             attach_status=body.get('attach_status'),
+                             migration_status=body.get('migration_status'))
     return wsgi.empty_response(202)
 
 
@@ -41,7 +41,7 @@ def extend_volume_completion(req):
     # in any project.
     ctx = req.context
     ctx.can(policy.EXTEND_COMPLETION, {'project_id': ctx.project_id})
-    volume_api.complete_extend(
+    actions_api.complete_extend(
         ctx, req.urlvars['volume_id'],
         req.validated['os-extend_volume_completion']['error'])
     return wsgi.empty_response(202)

@@ -7,7 +7,7 @@ from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
 from tether import exception
 from tether.policies.volume import volumes as policy
-from tether.volume.api import volumes as volume_api
+from tether.volume.api import volume_metadata as metadata_api
 
 
 @validation.query(schema.NO_QUERY)
@@ -19,7 +19,7 @@ def list_metadata(req):
 @validation.body(schema.METADATA)
 def create_metadata(req):
     volume = volumes.load_volume(req, policy.CREATE_METADATA)
-    metadata = volume_api.update_metadata(
+    metadata = metadata_api.update_metadata(
         req.context, volume.id, req.validated['metadata'])
     return wsgi.json_response({'metadata': metadata})
 
@@ -27,7 +27,7 @@ def create_metadata(req):
 @validation.body(schema.METADATA)
 def replace_metadata(req):
     volume = volumes.load_volume(req, policy.UPDATE_METADATA)
-    metadata = volume_api.update_metadata(
+    metadata = metadata_api.update_metadata(
         req.context, volume.id, req.validated['metadata'],
         delete_others=True)
     return wsgi.json_response({'metadata': metadata})
@@ -52,12 +52,12 @@ def update_metadata_item(req):
         raise fault.HTTPError(400, 'The key in the body (%s) differs from '
                                    'the key in the URL (%s).'
                               % (next(iter(meta)), key))
-    volume_api.update_metadata(req.context, volume.id, meta)
+    metadata_api.update_metadata(req.context, volume.id, meta)
     return wsgi.json_response({'meta': meta})
 
 
 @validation.query(schema.NO_QUERY)
 def delete_metadata_item(req):
     volume = volumes.load_volume(req, policy.DELETE_METADATA)
-    volume_api.delete_metadata(req.context, volume.id, req.urlvars['key'])
+    metadata_api.delete_metadata(req.context, volume.id, req.urlvars['key'])
     return wsgi.empty_response(200)

@@ -12,6 +12,7 @@ from tether.api import wsgi
 from tether.api.volume.schemas import volumes as schema
 from tether.api.volume.views import volumes as views
 from tether.policies.volume import volumes as policy
+from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
 
 CONF = cfg.CONF
@@ -162,8 +163,8 @@ def update_volume(req):
             values[key] = body[alias]
     volume_id = req.urlvars['volume_id']
     if 'metadata' in body:
-        volume_api.update_metadata(req.context, volume_id, body['metadata'],
-                                   delete_others=True)
+        metadata_api.update_metadata(req.context, volume_id,
+                                     body['metadata'], delete_others=True)
     volume = volume_api.update(req.context, volume_id, values)
     return wsgi.json_response({'volume': _detail(req, volume)})
 

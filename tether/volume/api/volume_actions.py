@@ -1,0 +1,120 @@
+"""The actions on a volume that change its state (os-extend,
+os-extend_volume_completion, os-reset_status), in the API process."""
+
+from oslo_utils import excutils
+
+from tether.db.volume import attachment as db_attachments
+from tether.db.volume import quota as db_quotas
+from tether.db import session
+from tether.db.volume import volume as db_volumes
+from tether import exception
+from tether.objects import fields
+from tether.objects.volume import volume as volume_obj
+from tether.volume import extend_state
+from tether.volume import quota
+from tether.volume import rpcapi
+
+S = fields.VolumeStatus
+
+
+def extend(context, volume, new_size, allow_attached=False):
+    """Claim ``extending``, reserve the quota, ask the backend.
+
+    ``volume`` is as the caller read it: the claim holds only if its
+    status and size are still those. ``allow_attached`` (3.42) lets an
+    ``in-use`` volume be extended: its server's hypervisor grows the disk
+    (see tether.volume.extend_state).
+    """
+    if new_size <= volume.size:
+        raise exception.InvalidInput(
+            reason='new size %(new)sG must be greater than the current size '
+                   '%(size)sG' % {'new': new_size, 'size': volume.size})
+    limits = quota.check_per_volume_size(context, volume.project_id,
+                                         new_size)
+    statuses = [S.AVAILABLE, S.IN_USE] if allow_attached else [S.AVAILABLE]
+    reservations = _claim_extend(context, volume, new_size, limits,
+                                 statuses)
+    volume.status = S.EXTENDING
+    try:
+        rpcapi.get().extend_volume(context, volume, new_size, reservations)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            extend_state.abandon(context, volume.id, reservations)
+
+
+@db_quotas.retry_on_duplicate
+@session.writer
+def _claim_extend(context, volume, new_size, limits, statuses):
+    """Claim ``extending`` (from one of ``statuses``) and reserve the
+    quota, at once.
+
+    One transaction: no writer (an os-reset_status) can come between the
+    claim and the reservation and leave the reservation behind; over quota,
+    the claim is undone with it. The size was read before: the claim holds
+    only if it is unchanged, or the reservation would be for the wrong
+    delta.
+    """
+    # From the status read before (if it changed since, the claim fails
+    # naming the new one): it is where a rolled-back extend returns.
+    expected = [volume.status] if volume.status in statuses else statuses
+    db_volumes.transition(
+        context, volume.id,
+        {'status': S.EXTENDING, 'previous_status': volume.status},
+        expected, context.project_scope, expected_size=volume.size)
+    return quota.reserve(context, volume.project_id,
+                         {'gigabytes': new_size - volume.size},
+                         limits=limits, resource_id=volume.id)
+
+
+def complete_extend(context, volume_id, error):
+    """os-extend_volume_completion: the compute host grew the volume (or
+    could not). Unlike the manager's own settlement, a volume with nothing
+    to settle is the caller's error (VolumeNotExtending)."""
+    outcome = extend_state.settle(context, volume_id, error, waiting=True)
+    extend_state.report(
+        context, outcome,
+        why='its compute host could not grow it' if error else None)
+    return outcome.volume
+
+
+@session.writer
+def reset_status(context, volume_id, status=None, attach_status=None,
+                 migration_status=None):
+    """Admin override of a volume's status; settles an extend in flight."""
+    if status in fields.RESET_STATUS_REFUSED:
+        raise exception.InvalidInput(
+            reason='os-reset_status cannot set status %s' % status)
+    # The volume's lock: no attachment changes while this decides.
+    current = db_attachments.lock_volume(context, volume_id)
+    attached = fields.VolumeAttachStatus.ATTACHED in \
+        db_attachments.statuses_of_volume(context, volume_id)
+    if status == S.IN_USE and not attached:
+        raise exception.InvalidInput(
+            reason='cannot set status in-use: the volume has no attached '
+                   'attachment')
+    if attach_status == fields.VolumeAttachStatus.ATTACHED and not attached:
+        raise exception.InvalidInput(
+            reason='cannot set attach_status attached: the volume has no '
+                   'attached attachment')
+    if attach_status == fields.VolumeAttachStatus.DETACHED:
+        # As Cinder: the administrator says nothing is attached any more;
+        # the attachments go (without asking the backend).
+        db_attachments.destroy_all_for_volume(context, volume_id)
+    values = {}
+    if status:
+        values['status'] = status
+    if attach_status:
+        values['attach_status'] = attach_status
+    if current.status == S.EXTENDING and status and status != S.EXTENDING:
+        # The extend in flight is abandoned: give its reservations back
+        # (those a waiting extend stored are the same ones) and forget
+        # what it waited for.
+        db_quotas.rollback(context,
+                           db_quotas.get_reservations_for(context, volume_id))
+        db_volumes.admin_metadata_remove(
+            context, volume_id, (volume_obj.EXTEND_NEW_SIZE,
+                                 volume_obj.EXTEND_RESERVATIONS))
+    if values:
+        # Conditional on the status read above, so a concurrent transition
+        # between the read and this write makes the reset fail loudly.
+        db_volumes.transition(context, volume_id, values, [current.status])
