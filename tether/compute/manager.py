@@ -5,11 +5,12 @@ from oslo_config import cfg
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
-from tether.compute.ops import instance_actions as events
-from tether.compute.ops import servers as flows
+from tether.compute.ops import instance_actions
+from tether.compute.ops import server_actions
+from tether.compute.ops import servers
 from tether.compute.ops import recovery
 from tether.compute import version as compute_version
-from tether.compute.ops import volume_attachments as volume_flows
+from tether.compute.ops import volume_attachments
 from tether.drivers.virt import driver as virt_driver
 from tether.objects import fields
 
@@ -51,50 +52,51 @@ class ComputeManager:
                      self.host, count)
 
     def _event(self, context, instance, name):
-        return events.recorded(context, instance.uuid, 'compute_' + name,
-                               self.host)
+        return instance_actions.recorded(context, instance.uuid,
+                                         'compute_' + name, self.host)
 
     # RPC methods ------------------------------------------------------------
 
     @_per_instance
     def build_and_run_instance(self, context, instance):
         with self._event(context, instance, '_do_build_and_run_instance'):
-            flows.build(context, self, instance)
+            servers.build(context, self, instance)
 
     @_per_instance
     def terminate_instance(self, context, instance):
         with self._event(context, instance, 'terminate_instance'):
-            flows.terminate(context, self, instance)
+            servers.terminate(context, self, instance)
 
     @_per_instance
     def start_instance(self, context, instance):
         with self._event(context, instance, 'start_instance'):
-            flows.start(context, self, instance)
+            server_actions.start(context, self, instance)
 
     @_per_instance
     def stop_instance(self, context, instance):
         with self._event(context, instance, 'stop_instance'):
-            flows.stop(context, self, instance, CONF.shutdown_timeout)
+            server_actions.stop(context, self, instance, CONF.shutdown_timeout)
 
     @_per_instance
     def reboot_instance(self, context, instance, reboot_type):
         with self._event(context, instance, 'reboot_instance'):
-            flows.reboot(context, self, instance, instance.task_state)
+            server_actions.reboot(context, self, instance, instance.task_state)
 
     @_per_instance
     def attach_volume(self, context, instance, volume_id):
         with self._event(context, instance, 'attach_volume'):
-            return volume_flows.attach(context, self, instance, volume_id)
+            return volume_attachments.attach(context, self, instance,
+                                             volume_id)
 
     @_per_instance
     def detach_volume(self, context, instance, volume_id):
         with self._event(context, instance, 'detach_volume'):
-            volume_flows.detach(context, self, instance, volume_id)
+            volume_attachments.detach(context, self, instance, volume_id)
 
     @_per_instance
     def extend_volume(self, context, instance, volume_id):
         with self._event(context, instance, 'extend_volume'):
-            volume_flows.extend(context, self, instance, volume_id)
+            volume_attachments.extend(context, self, instance, volume_id)
 
     # The host -------------------------------------------------------------
 

@@ -10,9 +10,9 @@ from oslo_utils import importutils
 
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
-from tether.volume.ops import attachments as attachment_flows
-from tether.volume.ops import volume_actions as extend
-from tether.volume.ops import volumes as flows
+from tether.volume.ops import attachments
+from tether.volume.ops import volume_actions
+from tether.volume.ops import volumes
 from tether.volume import version as volume_version
 
 CONF = cfg.CONF
@@ -50,11 +50,11 @@ class VolumeManager:
 
     def init_host(self, context):
         self.driver.do_setup()
-        count = flows.reconcile(context, self.driver, self.host)
+        count = volumes.reconcile(context, self.driver, self.host)
         if count:
             LOG.info('%s: reconciled %d volumes left mid-operation',
                      self.host, count)
-        count = attachment_flows.reconcile(context, self.driver, self.host)
+        count = attachments.reconcile(context, self.driver, self.host)
         if count:
             LOG.info('%s: reconciled %d attachments left mid-operation',
                      self.host, count)
@@ -72,20 +72,20 @@ class VolumeManager:
     def create_volume(self, context, volume):
         with self._exclusive(volume.id) as taken:
             if taken:
-                flows.create_volume(context, self.driver, volume.id)
+                volumes.create_volume(context, self.driver, volume.id)
             else:
                 LOG.info('Volume %s is being created already', volume.id)
 
     def delete_volume(self, context, volume):
         with self._exclusive(volume.id) as taken:
             if taken:
-                flows.delete_volume(context, self.driver, volume.id)
+                volumes.delete_volume(context, self.driver, volume.id)
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
 
     def extend_volume(self, context, volume, new_size, reservations):
-        extend.extend_volume(context, self.driver, self.host, volume.id,
-                             new_size, reservations)
+        volume_actions.extend_volume(context, self.driver, self.host,
+                                     volume.id, new_size, reservations)
 
     def redrive_stale_operations(self, context, timeout=None):
         """Periodic (not RPC): create or delete again the volumes left
@@ -97,7 +97,7 @@ class VolumeManager:
         timeout = (CONF.volume_operation_timeout if timeout is None
                    else timeout)
         count = 0
-        for volume in flows.stale(context, self.host, timeout):
+        for volume in volumes.stale(context, self.host, timeout):
             with self._exclusive(volume.id) as taken:
                 if not taken:
                     continue
@@ -105,23 +105,23 @@ class VolumeManager:
                             'message drives it: taking it up again',
                             volume.id, volume.status, timeout)
                 if volume.status == fields.VolumeStatus.CREATING:
-                    flows.create_volume(context, self.driver, volume.id)
+                    volumes.create_volume(context, self.driver, volume.id)
                 else:
-                    flows.delete_volume(context, self.driver, volume.id)
+                    volumes.delete_volume(context, self.driver, volume.id)
                 count += 1
         return count
 
     def settle_overdue_extends(self, context):
         """Periodic: settle extends that waited too long (not RPC)."""
-        return extend.settle_overdue(context, self.driver, self.host)
+        return volume_actions.settle_overdue(context, self.driver, self.host)
 
     def attachment_update(self, context, volume, connector, attachment_id):
-        return attachment_flows.connect(context, self.driver, volume.id,
-                                        attachment_id, connector)
+        return attachments.connect(context, self.driver, volume.id,
+                                   attachment_id, connector)
 
     def attachment_delete(self, context, volume, attachment_id):
-        attachment_flows.disconnect(context, self.driver, volume.id,
-                                    attachment_id)
+        attachments.disconnect(context, self.driver, volume.id,
+                               attachment_id)
 
 
 BINARY = fields.ServiceBinary.VOLUME

@@ -1,4 +1,5 @@
-"""Business rules of the compute API (runs in the API process).
+"""Servers (``/servers``) in the API process: reads, create, update,
+delete.
 
 Servers boot from volumes only. The volume service is called with the
 caller's token (its policies and tenancy decide what the caller may use),
@@ -7,14 +8,11 @@ the compute hosts over RPC.
 
 from oslo_config import cfg
 from oslo_log import log as logging
-import oslo_messaging as messaging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
-from tether.compute.ops import servers as flows
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
-from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import flavor as db_flavors
@@ -22,6 +20,7 @@ from tether.db.compute import instance_action as db_actions
 from tether.db.compute import instance as db_instances
 from tether.db.compute import service as db_services
 from tether import exception
+from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 
 CONF = cfg.CONF
@@ -167,7 +166,7 @@ def create(context, name, flavor_ref, block_devices, availability_zone=None,
         return db_instances.update(
             context, instance_uuid,
             {'vm_state': VmState.ERROR, 'task_state': None,
-             'fault': flows.fault_of(exc)})
+             'fault': instance_obj.fault_of(exc)})
     compute_rpcapi.get().build_and_run_instance(context, instance)
     return instance
 
@@ -184,7 +183,7 @@ def update(context, instance, values):
     return db_instances.update(context, instance.uuid, values)
 
 
-# Delete and power ------------------------------------------------------------
+# Delete ------------------------------------------------------------
 
 def delete(context, instance):
     """Delete a server; a second delete of it is accepted and does
@@ -213,164 +212,10 @@ def delete(context, instance):
     compute_rpcapi.get().terminate_instance(context, instance)
 
 
-def _check_host(instance, action):
+def check_host(instance, action):
     """A server that never got a host has nothing to act on (Nova's
     check_instance_host)."""
     if instance.host is None:
         raise exception.InstanceNotReady(
             instance_id=instance.uuid,
             reason="it has no compute host, so it cannot '%s'" % action)
-
-
-def _power(context, instance, action, vm_states, task_state, cast):
-    _check_host(instance, action)
-    instance = db_instances.update(
-        context, instance.uuid, {'task_state': task_state},
-        expected_vm_state=vm_states, expected_task_state=None,
-        action=action)
-    db_actions.action_start(context, instance.uuid, action)
-    cast(context, instance)
-
-
-def start(context, instance):
-    _power(context, instance, Action.START, (VmState.STOPPED,),
-           TaskState.POWERING_ON, compute_rpcapi.get().start_instance)
-
-
-def stop(context, instance):
-    _power(context, instance, Action.STOP, (VmState.ACTIVE, VmState.ERROR),
-           TaskState.POWERING_OFF, compute_rpcapi.get().stop_instance)
-
-
-def reboot(context, instance, reboot_type):
-    if reboot_type == 'SOFT':
-        states, task = (VmState.ACTIVE,), TaskState.REBOOTING
-    else:
-        states = (VmState.ACTIVE, VmState.STOPPED, VmState.ERROR)
-        task = TaskState.REBOOTING_HARD
-
-    def cast(ctxt, inst):
-        compute_rpcapi.get().reboot_instance(ctxt, inst, reboot_type)
-    _power(context, instance, Action.REBOOT, states, task, cast)
-
-
-# Volumes --------------------------------------------------------------------
-
-_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
-
-
-def _check_volume_action(instance, action):
-    _check_host(instance, action)
-    if instance.vm_state not in _ATTACHABLE_VM_STATES:
-        raise exception.InstanceInvalidState(
-            action=action, instance_id=instance.uuid, attr='vm_state',
-            state=instance.vm_state)
-    if instance.task_state is not None:
-        raise exception.InstanceInvalidState(
-            action=action, instance_id=instance.uuid, attr='task_state',
-            state=instance.task_state)
-
-
-def attach_volume(context, instance, volume_id, tag=None,
-                  delete_on_termination=False):
-    """Attach a volume to a server; returns its block device row."""
-    _check_volume_action(instance, 'attach_volume')
-    row = db_bdms.create(context, instance.uuid, db_bdms.new_values(
-        volume_id, tag=tag, delete_on_termination=delete_on_termination,
-        status=fields.BdmStatus.ATTACHING))
-    client = volume_client.for_user(context)
-    try:
-        volume = client.get_volume(volume_id)
-        if volume['status'] != 'available':
-            raise exception.InvalidVolume(
-                reason="volume %s is %s; only an available volume can be "
-                       "attached" % (volume_id, volume['status']))
-        try:
-            attachment = client.create_attachment(volume_id, instance.uuid)
-        except exception.VolumeAPIError as exc:
-            raise exception.InvalidVolume(reason=str(exc))
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            db_bdms.destroy(context, row.id)
-    db_bdms.update(context, row.id, {'attachment_id': attachment['id'],
-                                     'volume_size': volume['size']})
-    db_actions.action_start(context, instance.uuid, Action.ATTACH_VOLUME)
-    # A call: the answer names the device, and a failure (after which the
-    # compute host removed the row and the attachment) reaches the caller.
-    try:
-        compute_rpcapi.get().attach_volume(context, instance, volume_id)
-    except messaging.MessagingTimeout:
-        # The host may still finish (or roll back) the attach.
-        raise exception.ComputeHostUnavailable(host=instance.host)
-    except exception.VirtError as exc:
-        raise exception.VolumeAttachFailed(
-            volume_id=volume_id, instance_id=instance.uuid, reason=exc)
-    return db_bdms.get_by_volume(context, instance.uuid, volume_id)
-
-
-def detach_volume(context, instance, volume_id):
-    _check_volume_action(instance, 'detach_volume')
-    row = db_bdms.get_by_volume(context, instance.uuid, volume_id)
-    if row.boot_index == 0:
-        raise exception.InvalidVolume(
-            reason='volume %s is the root disk of server %s; it cannot be '
-                   'detached' % (volume_id, instance.uuid))
-    if not db_bdms.update(context, row.id,
-                          {'status': fields.BdmStatus.DETACHING},
-                          expected_status=fields.BdmStatus.ATTACHED):
-        raise exception.InvalidVolume(
-            reason='volume %s is %s on server %s; only an attached volume '
-                   'can be detached' % (volume_id, row.status,
-                                        instance.uuid))
-    db_actions.action_start(context, instance.uuid, Action.DETACH_VOLUME)
-    compute_rpcapi.get().detach_volume(context, instance, volume_id)
-
-
-# External events ------------------------------------------------------------
-
-# The compute service version that grows a volume extending for the
-# volume service and answers it.
-EXTEND_COMPLETION_SERVICE_VERSION = (
-    compute_version.EXTEND_COMPLETION_SERVICE_VERSION)
-
-
-def _refuse_waiting_extend(context, instance, volume_id):
-    """The host of ``instance`` is too old to answer an extend that waits
-    for it: if the volume waits, answer for it (error); True if so."""
-    client = volume_client.as_service(context)
-    try:
-        volume = client.get_volume(volume_id)
-    except exception.TetherException as exc:
-        LOG.warning('Could not read volume %s for volume-extended: %s',
-                    volume_id, exc)
-        return False
-    if volume['status'] != 'extending':
-        return False
-    LOG.warning('The compute service of host %s (of server %s) is too old '
-                'to extend volume %s for the volume service; answering '
-                'that it failed', instance.host, instance.uuid, volume_id)
-    try:
-        client.complete_extend(volume_id, error=True)
-    except exception.TetherException:
-        LOG.exception('Could not send the completion of volume %s',
-                      volume_id)
-    return True
-
-
-def external_event(context, instance, name, tag):
-    """Act on one accepted event; returns nothing (codes are the API's)."""
-    if name == 'volume-extended':
-        db_actions.action_start(context, instance.uuid,
-                                Action.EXTEND_VOLUME)
-        if (scheduler.service_version(context, instance.host) <
-                EXTEND_COMPLETION_SERVICE_VERSION and
-                _refuse_waiting_extend(context, instance, tag)):
-            db_actions.action_finish(context, instance.uuid,
-                                     context.request_id)
-            return
-        compute_rpcapi.get().extend_volume(context, instance, tag)
-    else:
-        # tether has no networking and no power-update source: the event
-        # is accepted, as Nova accepts events it has nothing to do for.
-        LOG.info('Event %s for instance %s needs nothing of tether',
-                 name, instance.uuid)

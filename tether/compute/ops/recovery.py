@@ -16,13 +16,14 @@ libvirt may be shared (tests, other tools).
 
 from oslo_log import log as logging
 
-from tether.compute.ops import servers as flows
+from tether.compute.ops import servers
 from tether.compute import volume_client
-from tether.compute.ops import volume_attachments as volume_flows
+from tether.compute.ops import volume_attachments
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
 from tether import exception
+from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ def _settle_power(context, host, instance, expected_task_state):
     if state is None:
         values = {'vm_state': VmState.ERROR, 'power_state':
                   PowerState.NOSTATE,
-                  'fault': flows.fault_of(Interrupted(
+                  'fault': instance_obj.fault_of(Interrupted(
                       'The guest of this server is gone from the '
                       'hypervisor.'))}
     elif state in (PowerState.RUNNING, PowerState.PAUSED):
@@ -83,7 +84,7 @@ def _reconcile_volumes(context, host, instance):
             db_bdms.destroy(context, bdm.id)
             count += 1
         elif bdm.status == fields.BdmStatus.DETACHING:
-            volume_flows.detach(context, host, instance, bdm.volume_id)
+            volume_attachments.detach(context, host, instance, bdm.volume_id)
             count += 1
     return count
 
@@ -92,18 +93,18 @@ def reconcile_instance(context, host, instance):
     """Settle one instance; True if anything changed."""
     task = instance.task_state
     if task == TaskState.DELETING:
-        flows.terminate(context, host, instance)
+        servers.terminate(context, host, instance)
         return True
     if task in _BUILDING or instance.vm_state == VmState.BUILDING:
         # build() cleans up and records the fault when its next
         # conditional update fails; here nothing runs it any more.
         host.driver.destroy(instance.uuid)
-        flows._release_volumes(context, volume_client.as_service(context),
-                               instance.uuid)
+        servers.release_volumes(context, volume_client.as_service(context),
+                                instance.uuid)
         db_instances.update(
             context, instance.uuid,
             {'vm_state': VmState.ERROR, 'task_state': None,
-             'fault': flows.fault_of(Interrupted(
+             'fault': instance_obj.fault_of(Interrupted(
                  'The build was interrupted by a restart of '
                  'tether-compute on %s.' % host.host))},
             expected_task_state=task, action='reconcile')

@@ -1,4 +1,4 @@
-"""What the compute manager does to a server: build, delete, power.
+"""What the compute manager does to a server: build and delete.
 
 Plain functions of (context, host, instance, ...), where ``host`` is the
 :class:`~tether.compute.manager.ComputeManager` (its name, driver and
@@ -17,6 +17,7 @@ from tether.db.compute import instance as db_instances
 from tether.drivers.virt import driver as virt_driver
 from tether.drivers.virt.power_state import PowerState
 from tether import exception
+from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -33,13 +34,7 @@ def guest_spec(instance):
                                 display_name=instance.display_name)
 
 
-def fault_of(exc, code=500):
-    return {'code': code, 'message': str(exc)[:255] or type(exc).__name__,
-            'details': '%s: %s' % (type(exc).__name__, exc),
-            'created': timeutils.utcnow().strftime('%Y-%m-%dT%H:%M:%SZ')}
-
-
-def _release_volumes(context, client, instance_uuid):
+def release_volumes(context, client, instance_uuid):
     """Delete the attachment of every volume of the instance and its row.
 
     The volumes go back to ``available`` (the guest no longer uses them).
@@ -107,7 +102,7 @@ def build(context, host, instance):
                 # deletes those marked delete_on_termination).
                 ctxt.reraise = False
             else:
-                _release_volumes(context, client, instance.uuid)
+                release_volumes(context, client, instance.uuid)
                 _set_error(context, instance.uuid, exc)
 
 
@@ -124,7 +119,7 @@ def _set_error(context, instance_uuid, exc):
         db_instances.update(
             context, instance_uuid,
             {'vm_state': VmState.ERROR, 'task_state': None,
-             'fault': fault_of(exc)},
+             'fault': instance_obj.fault_of(exc)},
             expected_task_state=tuple(s for s in TaskState.ALL
                                       if s != TaskState.DELETING) + (None,),
             action='error')
@@ -139,7 +134,7 @@ def terminate(context, host, instance):
     doomed = [bdm.volume_id
               for bdm in db_bdms.get_by_instance(context, instance.uuid)
               if bdm.delete_on_termination]
-    _release_volumes(context, client, instance.uuid)
+    release_volumes(context, client, instance.uuid)
     db_instances.soft_delete(context, instance.uuid)
     for volume_id in doomed:
         try:
@@ -148,53 +143,3 @@ def terminate(context, host, instance):
             LOG.exception('Could not delete volume %s of deleted instance '
                           '%s (delete_on_termination)', volume_id,
                           instance.uuid)
-
-
-def _finish_power(context, instance, values, task_state):
-    return db_instances.update(context, instance.uuid,
-                               dict(values, task_state=None),
-                               expected_task_state=task_state,
-                               action='power')
-
-
-def _fail_power(context, instance, task_state):
-    """Put a failed power action's task back; the state is libvirt's."""
-    try:
-        db_instances.update(context, instance.uuid, {'task_state': None},
-                            expected_task_state=task_state,
-                            action='power')
-    except (exception.InstanceInvalidState, exception.InstanceNotFound):
-        pass
-
-
-def start(context, host, instance):
-    try:
-        host.driver.power_on(instance.uuid)
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            _fail_power(context, instance, TaskState.POWERING_ON)
-    _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
-                                      'power_state': PowerState.RUNNING},
-                  TaskState.POWERING_ON)
-
-
-def stop(context, host, instance, timeout):
-    try:
-        host.driver.power_off(instance.uuid, timeout)
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            _fail_power(context, instance, TaskState.POWERING_OFF)
-    _finish_power(context, instance, {'vm_state': VmState.STOPPED,
-                                      'power_state': PowerState.SHUTDOWN},
-                  TaskState.POWERING_OFF)
-
-
-def reboot(context, host, instance, task_state):
-    try:
-        host.driver.reboot(instance.uuid)
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            _fail_power(context, instance, task_state)
-    _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
-                                      'power_state': PowerState.RUNNING},
-                  task_state)

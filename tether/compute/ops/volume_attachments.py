@@ -1,5 +1,5 @@
 """What the compute manager does with a server's volumes: attach, detach,
-extend (plain functions, as in flows.py)."""
+extend (plain functions, as in servers.py)."""
 
 from oslo_log import log as logging
 from oslo_utils import excutils

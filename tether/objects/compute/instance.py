@@ -1,9 +1,18 @@
 """The Instance object: a server of the compute service, sent over RPC."""
 
+from oslo_utils import timeutils
 from oslo_versionedobjects import fields
 
 from tether.objects import base
 from tether.objects import fields as t_fields
+
+
+def fault_of(exc, code=500):
+    """An instance's ``fault`` for an exception (what the API shows of a
+    server in ERROR)."""
+    return {'code': code, 'message': str(exc)[:255] or type(exc).__name__,
+            'details': '%s: %s' % (type(exc).__name__, exc),
+            'created': timeutils.utcnow().strftime('%Y-%m-%dT%H:%M:%SZ')}
 
 
 @base.TetherObjectRegistry.register

@@ -15,7 +15,7 @@ from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
-from tether.volume.ops import volume_actions as extend
+from tether.volume.ops import volume_actions
 from tether.volume import volume_state
 
 LOG = logging.getLogger(__name__)
@@ -104,5 +104,5 @@ def reconcile(context, driver, host):
         elif volume.status == S.DELETING:
             delete_volume(context, driver, volume.id)
         else:
-            extend.reconcile(context, driver, host, volume)
+            volume_actions.reconcile(context, driver, host, volume)
     return len(volumes)

@@ -8,7 +8,7 @@ its enabled services is up.
 from tether.api.compute.schemas import availability_zones as schema
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import services as hosts
+from tether.compute.api import availability_zones as zones_api
 from tether.policies.compute import availability_zones as policy
 
 
@@ -29,7 +29,7 @@ def _zones(req, detail):
         {'zoneName': zone.name,
          'zoneState': {'available': zone.available},
          'hosts': _hosts(zone) if detail and zone.available else None}
-        for zone in hosts.availability_zones(req.context)]})
+        for zone in zones_api.get_all(req.context)]})
 
 
 @validation.query(schema.LIST_QUERY)

@@ -17,7 +17,8 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import services as hosts
+from tether.compute.api import hypervisors as hypervisors_api
+from tether.compute.api import services as services_api
 from tether.policies.compute import hypervisors as policy
 
 CONF = cfg.CONF
@@ -114,15 +115,16 @@ def _list(req, detail):
                      'hypervisor_hostname_pattern query parameter is not '
                      'supported.')
         limit = None
-    found = hosts.get_hypervisors(ctx, hostname_pattern=pattern,
-                                  limit=limit, marker=marker)
+    found = hypervisors_api.get_all(ctx, hostname_pattern=pattern,
+                                    limit=limit, marker=marker)
     if pattern is not None and not found:
         raise fault.HTTPError(404, "No hypervisor matching '%s' could be "
                                    "found." % pattern)
     view = HypervisorView(req, with_servers)
     render = view.detail if detail else view.basic
     body = {'hypervisors': [
-        render(h, hosts.instances_on(ctx, h.host) if with_servers else None)
+        render(h, hypervisors_api.instances_on(ctx, h.host)
+               if with_servers else None)
         for h in found]}
     links = paging.next_link(req, limit, len(found),
                              str(view.id_of(found[-1])) if found else None)
@@ -152,13 +154,14 @@ def show_hypervisor(req):
     ctx.can(policy.SHOW, {})
     hypervisor_id = req.urlvars['hypervisor_id']
     if microversion.at_least(req, '2.53'):
-        if not hosts.is_uuid(hypervisor_id):
+        if not services_api.is_uuid(hypervisor_id):
             raise fault.HTTPError(400, 'Invalid uuid %s' % hypervisor_id)
-    elif not hosts.is_integer_id(hypervisor_id):
+    elif not services_api.is_integer_id(hypervisor_id):
         raise fault.HTTPError(404, "Hypervisor with ID '%s' could not be "
                                    "found." % hypervisor_id)
-    hyp = hosts.get_hypervisor(ctx, hypervisor_id)
+    hyp = hypervisors_api.get(ctx, hypervisor_id)
     with_servers = _with_servers(req)
-    servers = hosts.instances_on(ctx, hyp.host) if with_servers else None
+    servers = (hypervisors_api.instances_on(ctx, hyp.host) if with_servers
+               else None)
     return wsgi.json_response({'hypervisor': HypervisorView(
         req, with_servers).detail(hyp, servers)})

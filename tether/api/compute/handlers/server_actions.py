@@ -6,28 +6,28 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import servers as compute_api
+from tether.compute.api import server_actions as actions_api
 from tether.policies.compute import servers as policy
 
 
 @validation.body(schema.START)
 def start_server(req):
     instance = servers.load_server(req, policy.START)
-    compute_api.start(req.context, instance)
+    actions_api.start(req.context, instance)
     return wsgi.empty_response(202)
 
 
 @validation.body(schema.STOP)
 def stop_server(req):
     instance = servers.load_server(req, policy.STOP)
-    compute_api.stop(req.context, instance)
+    actions_api.stop(req.context, instance)
     return wsgi.empty_response(202)
 
 
 @validation.body(schema.REBOOT)
 def reboot_server(req):
     instance = servers.load_server(req, policy.REBOOT)
-    compute_api.reboot(req.context, instance,
+    actions_api.reboot(req.context, instance,
                        req.validated['reboot']['type'].upper())
     return wsgi.empty_response(202)
 

@@ -3,7 +3,8 @@
 from tether.api.compute.schemas import server_external_events as schema
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import servers as compute_api
+from tether.compute.api import server_external_events as events_api
+from tether.compute.api import servers as servers_api
 from tether import exception
 from tether.policies.compute import server_external_events as policy
 
@@ -16,14 +17,14 @@ def _accept(ctx, event):
     """The event's response code (and act on it if it is 200)."""
     name, tag = event['name'], event.get('tag')
     try:
-        instance = compute_api.get_any(ctx, event['server_uuid'])
+        instance = servers_api.get_any(ctx, event['server_uuid'])
     except exception.InstanceNotFound:
         return 404
     if name in TAG_REQUIRED and not tag:
         return 400
     if not instance.host:
         return 422
-    compute_api.external_event(ctx, instance, name, tag)
+    events_api.external_event(ctx, instance, name, tag)
     return 200
 
 

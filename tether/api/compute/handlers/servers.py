@@ -11,7 +11,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import servers as compute_api
+from tether.compute.api import servers as servers_api
 from tether.objects import fields
 from tether.policies.compute import servers as policy
 
@@ -22,13 +22,13 @@ def _target(instance):
 
 def load_server(req, action):
     """The server of the URL, after the policy check of ``action``."""
-    instance = compute_api.get(req.context, req.urlvars['server_id'])
+    instance = servers_api.get(req.context, req.urlvars['server_id'])
     req.context.can(action, _target(instance))
     return instance
 
 
 def _show(req, instance, status=200):
-    volumes = compute_api.volumes_of_instance(req.context, instance)
+    volumes = servers_api.volumes_of_instance(req.context, instance)
     return wsgi.json_response(
         {'server': views.ServerView(req).show(instance, volumes)},
         status=status)
@@ -80,7 +80,7 @@ def create_server(req):
             400, 'Invalid input for field/attribute availability_zone. '
                  'Value: %s. tether does not place servers on a named '
                  'host; give a zone name.' % zone)
-    instance = compute_api.create(
+    instance = servers_api.create(
         ctx, body['name'], body['flavorRef'], _block_devices(body),
         availability_zone=zone, metadata=body.get('metadata'),
         description=body.get('description'),
@@ -145,7 +145,7 @@ def _search(req, all_projects_rule):
         deleted = strutils.bool_from_string(params['deleted'])
     limit = int(params['limit']) if 'limit' in params else None
     limit = min(limit, 1000) if limit is not None else 1000
-    instances = compute_api.get_all(
+    instances = servers_api.get_all(
         ctx, project_id, filters=filters, marker=params.get('marker'),
         limit=limit, changes_since=changes_since,
         deleted=None if changes_since and not deleted else deleted)
@@ -169,7 +169,7 @@ def _list(req, detail):
     instances, limit = found if found else ([], None)
     view = views.ServerView(req)
     if detail:
-        volumes = compute_api.volumes_of(req.context, instances)
+        volumes = servers_api.volumes_of(req.context, instances)
         servers = [view.detail(i, volumes[i.uuid]) for i in instances]
     else:
         servers = [view.basic(i) for i in instances]
@@ -211,12 +211,12 @@ def update_server(req):
     if 'hostname' in body:
         values['hostname'] = body['hostname']
     if values:
-        instance = compute_api.update(req.context, instance, values)
+        instance = servers_api.update(req.context, instance, values)
     return _show(req, instance)
 
 
 @validation.query(validation.IGNORED_QUERY)
 def delete_server(req):
     instance = load_server(req, policy.DELETE)
-    compute_api.delete(req.context, instance)
+    servers_api.delete(req.context, instance)
     return wsgi.empty_response(204)

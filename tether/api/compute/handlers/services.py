@@ -13,7 +13,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import services as hosts
+from tether.compute.api import services as services_api
 from tether.policies.compute import services as policy
 
 
@@ -39,8 +39,8 @@ def list_services(req):
     ctx = req.context
     ctx.can(policy.LIST, {})
     params = req.validated_query
-    services = hosts.get_services(ctx, host=params.get('host') or None,
-                                  binary=params.get('binary') or None)
+    services = services_api.get_all(ctx, host=params.get('host') or None,
+                                    binary=params.get('binary') or None)
     return wsgi.json_response({'services': [_view(req, s)
                                             for s in services]})
 
@@ -69,11 +69,11 @@ def _values(body):
 @validation.body(schema.UPDATE_V2_53, '2.53')
 def update_service(req):
     service_id = req.urlvars['service_id']
-    if not hosts.is_uuid(service_id):
+    if not services_api.is_uuid(service_id):
         raise fault.HTTPError(400, 'Invalid uuid %s' % service_id)
     ctx = req.context
     ctx.can(policy.UPDATE, {})
-    svc = hosts.update_service(ctx, service_id, _values(req.validated))
+    svc = services_api.update(ctx, service_id, _values(req.validated))
     return wsgi.json_response({'service': _view(req, svc)})
 
 
@@ -83,10 +83,10 @@ def delete_service(req):
     ctx.can(policy.DELETE, {})
     service_id = req.urlvars['service_id']
     if microversion.at_least(req, '2.53'):
-        if not hosts.is_uuid(service_id):
+        if not services_api.is_uuid(service_id):
             raise fault.HTTPError(400, 'Invalid uuid %s' % service_id)
     elif not service_id.isascii() or not service_id.isdigit():
         raise fault.HTTPError(400, 'Invalid input received: id must be '
                                    'an integer, not %s.' % service_id)
-    hosts.delete_service(ctx, service_id)
+    services_api.delete(ctx, service_id)
     return wsgi.empty_response(204)

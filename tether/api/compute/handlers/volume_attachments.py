@@ -8,7 +8,8 @@ from tether.api.compute.schemas import volume_attachments as schema
 from tether.api.compute.views import servers as views
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import servers as compute_api
+from tether.compute.api import servers as servers_api
+from tether.compute.api import volume_attachments as attachments_api
 from tether import exception
 from tether.objects import fields
 from tether.policies.compute import volume_attachments as policy
@@ -24,7 +25,7 @@ def _visible(rows):
 @validation.query(schema.LIST_QUERY)
 def list_volume_attachments(req):
     instance = servers.load_server(req, policy.INDEX)
-    rows = _visible(compute_api.volumes_of_instance(req.context, instance))
+    rows = _visible(servers_api.volumes_of_instance(req.context, instance))
     params = req.validated_query
     offset = int(params.get('offset', 0))
     rows = rows[offset:]
@@ -37,7 +38,7 @@ def list_volume_attachments(req):
 
 def _row(req, instance):
     volume_id = req.urlvars['volume_id']
-    for row in compute_api.volumes_of_instance(req.context, instance):
+    for row in servers_api.volumes_of_instance(req.context, instance):
         if row.volume_id == volume_id:
             return row
     raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
@@ -57,7 +58,7 @@ def show_volume_attachment(req):
 def create_volume_attachment(req):
     instance = servers.load_server(req, policy.CREATE)
     body = req.validated['volumeAttachment']
-    row = compute_api.attach_volume(
+    row = attachments_api.attach_volume(
         req.context, instance, body['volumeId'], tag=body.get('tag'),
         delete_on_termination=strutils.bool_from_string(
             body.get('delete_on_termination', False)))
@@ -68,6 +69,6 @@ def create_volume_attachment(req):
 @validation.query(validation.IGNORED_QUERY)
 def delete_volume_attachment(req):
     instance = servers.load_server(req, policy.DELETE)
-    compute_api.detach_volume(req.context, instance,
-                              req.urlvars['volume_id'])
+    attachments_api.detach_volume(req.context, instance,
+                                  req.urlvars['volume_id'])
     return wsgi.empty_response(202)

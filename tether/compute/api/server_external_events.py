@@ -1,0 +1,64 @@
+"""Events from other services (``/os-server-external-events``), in the
+API process: what each accepted event sets going."""
+
+from oslo_log import log as logging
+
+from tether.compute import rpcapi as compute_rpcapi
+from tether.compute import scheduler
+from tether.compute import version as compute_version
+from tether.compute import volume_client
+from tether.db.compute import instance_action as db_actions
+from tether import exception
+from tether.objects import fields
+
+LOG = logging.getLogger(__name__)
+
+Action = fields.InstanceAction
+
+
+# The compute service version that grows a volume extending for the
+# volume service and answers it.
+EXTEND_COMPLETION_SERVICE_VERSION = (
+    compute_version.EXTEND_COMPLETION_SERVICE_VERSION)
+
+
+def _refuse_waiting_extend(context, instance, volume_id):
+    """The host of ``instance`` is too old to answer an extend that waits
+    for it: if the volume waits, answer for it (error); True if so."""
+    client = volume_client.as_service(context)
+    try:
+        volume = client.get_volume(volume_id)
+    except exception.TetherException as exc:
+        LOG.warning('Could not read volume %s for volume-extended: %s',
+                    volume_id, exc)
+        return False
+    if volume['status'] != 'extending':
+        return False
+    LOG.warning('The compute service of host %s (of server %s) is too old '
+                'to extend volume %s for the volume service; answering '
+                'that it failed', instance.host, instance.uuid, volume_id)
+    try:
+        client.complete_extend(volume_id, error=True)
+    except exception.TetherException:
+        LOG.exception('Could not send the completion of volume %s',
+                      volume_id)
+    return True
+
+
+def external_event(context, instance, name, tag):
+    """Act on one accepted event; returns nothing (codes are the API's)."""
+    if name == 'volume-extended':
+        db_actions.action_start(context, instance.uuid,
+                                Action.EXTEND_VOLUME)
+        if (scheduler.service_version(context, instance.host) <
+                EXTEND_COMPLETION_SERVICE_VERSION and
+                _refuse_waiting_extend(context, instance, tag)):
+            db_actions.action_finish(context, instance.uuid,
+                                     context.request_id)
+            return
+        compute_rpcapi.get().extend_volume(context, instance, tag)
+    else:
+        # tether has no networking and no power-update source: the event
+        # is accepted, as Nova accepts events it has nothing to do for.
+        LOG.info('Event %s for instance %s needs nothing of tether',
+                 name, instance.uuid)

@@ -1,0 +1,86 @@
+"""The volumes of a server (``/servers/{id}/os-volume_attachments``):
+attach and detach, in the API process."""
+
+import oslo_messaging as messaging
+from oslo_utils import excutils
+
+from tether.compute.api import servers
+from tether.compute import rpcapi as compute_rpcapi
+from tether.compute import volume_client
+from tether.db.compute import block_device_mapping as db_bdms
+from tether.db.compute import instance_action as db_actions
+from tether import exception
+from tether.objects import fields
+
+VmState = fields.VmState
+Action = fields.InstanceAction
+
+
+_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
+
+
+def _check_volume_action(instance, action):
+    servers.check_host(instance, action)
+    if instance.vm_state not in _ATTACHABLE_VM_STATES:
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+    if instance.task_state is not None:
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance.uuid, attr='task_state',
+            state=instance.task_state)
+
+
+def attach_volume(context, instance, volume_id, tag=None,
+                  delete_on_termination=False):
+    """Attach a volume to a server; returns its block device row."""
+    _check_volume_action(instance, 'attach_volume')
+    row = db_bdms.create(context, instance.uuid, db_bdms.new_values(
+        volume_id, tag=tag, delete_on_termination=delete_on_termination,
+        status=fields.BdmStatus.ATTACHING))
+    client = volume_client.for_user(context)
+    try:
+        volume = client.get_volume(volume_id)
+        if volume['status'] != 'available':
+            raise exception.InvalidVolume(
+                reason="volume %s is %s; only an available volume can be "
+                       "attached" % (volume_id, volume['status']))
+        try:
+            attachment = client.create_attachment(volume_id, instance.uuid)
+        except exception.VolumeAPIError as exc:
+            raise exception.InvalidVolume(reason=str(exc))
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            db_bdms.destroy(context, row.id)
+    db_bdms.update(context, row.id, {'attachment_id': attachment['id'],
+                                     'volume_size': volume['size']})
+    db_actions.action_start(context, instance.uuid, Action.ATTACH_VOLUME)
+    # A call: the answer names the device, and a failure (after which the
+    # compute host removed the row and the attachment) reaches the caller.
+    try:
+        compute_rpcapi.get().attach_volume(context, instance, volume_id)
+    except messaging.MessagingTimeout:
+        # The host may still finish (or roll back) the attach.
+        raise exception.ComputeHostUnavailable(host=instance.host)
+    except exception.VirtError as exc:
+        raise exception.VolumeAttachFailed(
+            volume_id=volume_id, instance_id=instance.uuid, reason=exc)
+    return db_bdms.get_by_volume(context, instance.uuid, volume_id)
+
+
+def detach_volume(context, instance, volume_id):
+    _check_volume_action(instance, 'detach_volume')
+    row = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    if row.boot_index == 0:
+        raise exception.InvalidVolume(
+            reason='volume %s is the root disk of server %s; it cannot be '
+                   'detached' % (volume_id, instance.uuid))
+    if not db_bdms.update(context, row.id,
+                          {'status': fields.BdmStatus.DETACHING},
+                          expected_status=fields.BdmStatus.ATTACHED):
+        raise exception.InvalidVolume(
+            reason='volume %s is %s on server %s; only an attached volume '
+                   'can be detached' % (volume_id, row.status,
+                                        instance.uuid))
+    db_actions.action_start(context, instance.uuid, Action.DETACH_VOLUME)
+    compute_rpcapi.get().detach_volume(context, instance, volume_id)
