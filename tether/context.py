@@ -1,10 +1,13 @@
 """Request context shared by the API, the managers and RPC."""
 
+from oslo_config import cfg
 from oslo_context import context as o_context
 from oslo_db.sqlalchemy import enginefacade
 
 from tether import exception
 from tether.policies import enforcer
+
+CONF = cfg.CONF
 
 
 @enginefacade.transaction_context_provider
@@ -45,6 +48,18 @@ class RequestContext(o_context.RequestContext):
         if self.is_admin and all_projects:
             return project_id
         return self.project_id
+
+    @property
+    def is_service(self):
+        """Whether another OpenStack service calls: the request carries a
+        service token with one of the roles of ``[keystone_authtoken]
+        service_token_roles`` (``service`` where keystonemiddleware is
+        not loaded: noauth)."""
+        try:
+            roles = CONF.keystone_authtoken.service_token_roles
+        except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+            roles = ['service']
+        return bool(set(roles) & set(self.service_roles or ()))
 
     def can(self, action, target=None, fatal=True):
         """Check ``action`` against policy; raise PolicyNotAuthorized."""

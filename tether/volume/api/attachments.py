@@ -61,10 +61,6 @@ def _volume(context, volume_id):
     return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
 
 
-def _is_service(context):
-    return bool(_service_roles() & set(context.service_roles or ()))
-
-
 def shared_connections(context, attachment, volume=None):
     """IDs of the other attachments that share this one's host connection
     (same consumer host, same share); see doc/source/attachments.rst.
@@ -77,7 +73,7 @@ def shared_connections(context, attachment, volume=None):
         return []
     volume = volume or _volume(context, attachment.volume_id)
     rows = db_attachments.sharing(context, attachment, volume, state.LIVE)
-    if not (context.is_admin or _is_service(context)):
+    if not (context.is_admin or context.is_service):
         rows = [r for r in rows if r.project_id == context.project_id]
     return [r.id for r in rows]
 
@@ -249,13 +245,6 @@ def complete(context, attachment_id):
 
 # Delete ---------------------------------------------------------------------
 
-def _service_roles():
-    try:
-        return set(CONF.keystone_authtoken.service_token_roles)
-    except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
-        return {'service'}
-
-
 def deletion_allowed(context, attachment, compute=None):
     """May this caller delete this attachment? (OSSA-2023-003)
 
@@ -269,7 +258,7 @@ def deletion_allowed(context, attachment, compute=None):
     the compute API cannot answer, the delete is refused: a guest might
     still write to the volume.
     """
-    if _is_service(context):
+    if context.is_service:
         return True
     if not attachment.instance_uuid or not attachment.connection_info:
         return True
@@ -316,11 +305,18 @@ def _delete_connected(context, attachment, volume):
 
 
 def delete(context, attachment):
-    """Delete (detach) an attachment.
+    """Delete (detach) an attachment; AttachmentInUse if a guest may
+    still use it and the caller is not the compute service
+    (:func:`deletion_allowed`).
 
     Returns (the attachments the volume has left, the IDs of those that
     still share the deleted one's host connection).
     """
+    if not deletion_allowed(context, attachment,
+                            compute_client.as_service(context)):
+        raise exception.AttachmentInUse(
+            attachment_id=attachment.id,
+            instance_uuid=attachment.instance_uuid)
     volume = _volume(context, attachment.volume_id)
     sharers = shared_connections(context, attachment, volume)
     removed = False

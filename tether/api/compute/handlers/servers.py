@@ -1,5 +1,6 @@
 """Handlers of /servers: create, list, detail, show, update, delete."""
 
+import functools
 from urllib import parse
 
 from oslo_utils import strutils
@@ -27,11 +28,15 @@ def load_server(req, action):
     return instance
 
 
+def _view(req):
+    return views.ServerView(req, host_statuses=functools.partial(
+        servers_api.host_statuses, req.context))
+
+
 def _show(req, instance, status=200):
     volumes = servers_api.volumes_of_instance(req.context, instance)
-    return wsgi.json_response(
-        {'server': views.ServerView(req).show(instance, volumes)},
-        status=status)
+    return wsgi.json_response({'server': _view(req).show(instance, volumes)},
+                              status=status)
 
 
 # Create ----------------------------------------------------------------------
@@ -85,7 +90,7 @@ def create_server(req):
         availability_zone=zone, metadata=body.get('metadata'),
         description=body.get('description'),
         hostname=body.get('hostname'))
-    view = views.ServerView(req)
+    view = _view(req)
     server = {'id': instance.uuid,
               'links': view.links('servers', instance.uuid,
                                   instance.project_id),
@@ -167,7 +172,7 @@ def _list(req, detail):
     found = _search(req, policy.DETAIL_ALL_PROJECTS if detail
                     else policy.INDEX_ALL_PROJECTS)
     instances, limit = found if found else ([], None)
-    view = views.ServerView(req)
+    view = _view(req)
     if detail:
         volumes = servers_api.volumes_of(req.context, instances)
         servers = [view.detail(i, volumes[i.uuid]) for i in instances]

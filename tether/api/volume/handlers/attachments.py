@@ -11,12 +11,10 @@ from tether.api import wsgi
 from tether.api.volume.views import attachments as views
 from tether.api.volume.schemas import attachments as schema
 from tether.api.volume.views import volumes as volume_views
-from tether import exception
 from tether.objects import fields
 from tether.policies.volume import attachments as policy
 from tether.volume.api import volumes as volume_api
 from tether.volume.api import attachments as attachments_api
-from tether.volume import compute_client
 
 CONF = cfg.CONF
 # The connector is stored whole, as JSON, in a TEXT column (64 KiB on
@@ -154,11 +152,6 @@ def update_attachment(req):
 def delete_attachment(req):
     ctx = req.context
     attachment = load_attachment(req, policy.DELETE)
-    if not attachments_api.deletion_allowed(
-            ctx, attachment, compute_client.as_service(ctx)):
-        raise exception.AttachmentInUse(
-            attachment_id=attachment.id,
-            instance_uuid=attachment.instance_uuid)
     left, shared = attachments_api.delete(ctx, attachment)
     view = views.AttachmentView(req)
     return wsgi.json_response({
