@@ -22,6 +22,7 @@ from tests.functional import helpers
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import version as compute_version
 from tether.db.compute import service as db_compute_services
+from tether.db import base
 from tether.db.volume import models
 from tether.db.volume import service as db_services
 from tether.db import session as db_session
@@ -110,7 +111,7 @@ def old_volume_record(aio):
     ctx = helpers.admin_context()
     service_id = db_services.register(ctx, host, 'tether-volume',
                                       'tether-volume', 'nova', '1.0', '1.0')
-    old = models._now() - datetime.timedelta(days=1)
+    old = base.now() - datetime.timedelta(days=1)
     engine = db_session.get_engine()
     with engine.begin() as conn:
         conn.execute(sa.update(models.Service)
@@ -264,7 +265,7 @@ def old_compute_host(aio):
     record = db_compute_services.register(
         ctx, host, 'tether-compute', 'tether-compute', 'nova', 1, '1.0')
     db_compute_services.update(ctx, record.id, {
-        'heartbeat_at': models._now() - datetime.timedelta(days=1)})
+        'heartbeat_at': base.now() - datetime.timedelta(days=1)})
     yield host, endpoint, recorder
     server.stop()
     server.wait()

@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.functional import helpers
+from tether.db import base
 from tether.db.volume import models
 from tether.db.volume import service as db_services
 from tether.db import session as db_session
@@ -65,7 +66,7 @@ def test_disabled_and_down_backends_are_skipped(zone):
     fine = _backend(zone, [_pool('p', 10)])
     _backend(zone, [_pool('p', 90)], disabled=True)
     _backend(zone, [_pool('p', 80)],
-             heartbeat_at=models._now() - datetime.timedelta(hours=1))
+             heartbeat_at=base.now() - datetime.timedelta(hours=1))
     assert scheduler.choose_backend(ctx, 5, zone) == fine + '#p'
     assert scheduler.choose_backend(ctx, 20, zone) is None
 

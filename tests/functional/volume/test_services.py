@@ -8,6 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.functional import helpers
+from tether.db import base
 from tether.db.volume import models
 from tether.db.volume import service as db_services
 from tether.db import session as db_session
@@ -23,7 +24,7 @@ def dead_service():
     ctx = helpers.admin_context()
     service_id = db_services.register(ctx, host, 'tether-volume',
                                       'tether-volume', zone, '1.0', '1.0')
-    old = models._now() - datetime.timedelta(days=1)
+    old = base.now() - datetime.timedelta(days=1)
     engine = db_session.get_engine()
     with engine.begin() as conn:
         conn.execute(sa.update(models.Service)

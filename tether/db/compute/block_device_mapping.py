@@ -6,6 +6,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from tether.db.compute import models
+from tether.db import cas
 from tether.db import session
 from tether import exception
 
@@ -47,13 +48,11 @@ def _values(values):
 @db.writer
 def update(context, bdm_id, values, expected_status=None):
     """Change a row; False if it is gone or not in ``expected_status``."""
-    q = sa.update(models.BlockDeviceMapping).where(
-        models.BlockDeviceMapping.id == bdm_id)
+    where = [models.BlockDeviceMapping.id == bdm_id]
     if expected_status is not None:
-        q = q.where(models.BlockDeviceMapping.status == expected_status)
-    return context.session.execute(
-        q.values(**_values(values))
-        .execution_options(synchronize_session=False)).rowcount == 1
+        where.append(models.BlockDeviceMapping.status == expected_status)
+    return cas.update(context, models.BlockDeviceMapping, where,
+                      _values(values))
 
 
 @db.writer

@@ -5,6 +5,7 @@ from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from tether.db.compute import models
+from tether.db import keyset
 from tether.db import session
 from tether import exception
 
@@ -47,22 +48,15 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
         q = q.where(Flavor.memory_mb >= min_memory_mb)
     if min_root_gb is not None:
         q = q.where(Flavor.root_gb >= min_root_gb)
-    column = getattr(Flavor, sort_key)
-    order = column.asc() if sort_dir == 'asc' else column.desc()
-    tiebreak = Flavor.id.asc() if sort_dir == 'asc' else Flavor.id.desc()
+    marker_row = None
     if marker is not None:
         marker_row = context.session.scalars(
             sa.select(Flavor).where(Flavor.flavorid == marker)).first()
         if marker_row is None:
             raise exception.InvalidInput(
                 reason='marker [%s] not found' % marker)
-        value = getattr(marker_row, sort_key)
-        after = column > value if sort_dir == 'asc' else column < value
-        same = sa.and_(column == value,
-                       Flavor.id > marker_row.id if sort_dir == 'asc'
-                       else Flavor.id < marker_row.id)
-        q = q.where(sa.or_(after, same))
-    q = q.order_by(order, tiebreak)
+    sort_keys, sort_dirs = keyset.with_tiebreak([sort_key], [sort_dir])
+    q = keyset.paginate(q, Flavor, sort_keys, sort_dirs, marker_row)
     if limit is not None:
         q = q.limit(limit)
     return list(context.session.scalars(q))

@@ -3,7 +3,10 @@
 from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
+from tether.db import base
 from tether.db.compute import models
+from tether.db import cas
+from tether.db import keyset
 from tether.db import session
 from tether import exception
 from tether.objects.compute import instance as instance_obj
@@ -137,6 +140,7 @@ def get_all(context, project_id=None, filters=None, marker=None,
     q = _apply_filters(_query(project_id, deleted), filters)
     if changes_since is not None:
         q = q.where(models.Instance.updated_at >= changes_since)
+    marker_row = None
     if marker is not None:
         marker_row = context.session.scalars(
             _query(project_id, None)
@@ -144,12 +148,8 @@ def get_all(context, project_id=None, filters=None, marker=None,
         if marker_row is None:
             raise exception.InvalidInput(
                 reason='marker [%s] not found' % marker)
-        q = q.where(sa.or_(
-            models.Instance.created_at < marker_row.created_at,
-            sa.and_(models.Instance.created_at == marker_row.created_at,
-                    models.Instance.uuid < marker_row.uuid)))
-    q = q.order_by(models.Instance.created_at.desc(),
-                   models.Instance.uuid.desc())
+    q = keyset.paginate(q, models.Instance, ('created_at', 'uuid'),
+                        ('desc', 'desc'), marker_row)
     if limit is not None:
         q = q.limit(limit)
     return [to_object(r) for r in context.session.scalars(q)]
@@ -159,6 +159,10 @@ def get_all(context, project_id=None, filters=None, marker=None,
 def get_by_host(context, host):
     return [to_object(r) for r in context.session.scalars(
         _query().where(models.Instance.host == host))]
+
+
+def _as_tuple(states):
+    return states if isinstance(states, tuple) else (states,)
 
 
 def _state_of(context, instance_uuid):
@@ -178,34 +182,20 @@ def update(context, instance_uuid, values, expected_vm_state=None,
     them out to change the instance whatever its state. The loser of a
     race gets InstanceInvalidState naming the state it found.
     """
-    q = sa.update(models.Instance).where(
-        models.Instance.uuid == instance_uuid,
-        models.Instance.deleted.is_(False))
+    where = [models.Instance.uuid == instance_uuid,
+             models.Instance.deleted.is_(False)]
     if expected_vm_state is not None:
-        states = (expected_vm_state if isinstance(expected_vm_state, tuple)
-                  else (expected_vm_state,))
-        q = q.where(models.Instance.vm_state.in_(states))
+        where.append(cas.one_of(models.Instance.vm_state,
+                                _as_tuple(expected_vm_state)))
     if expected_task_state != ():
-        states = (expected_task_state
-                  if isinstance(expected_task_state, tuple)
-                  else (expected_task_state,))
-        named = [s for s in states if s is not None]
-        cond = models.Instance.task_state.in_(named)
-        if None in states:
-            cond = sa.or_(cond, models.Instance.task_state.is_(None))
-        q = q.where(cond)
-    result = context.session.execute(
-        q.values(**_row_values(values))
-        .execution_options(synchronize_session=False))
-    if result.rowcount == 0:
+        where.append(cas.one_of(models.Instance.task_state,
+                                _as_tuple(expected_task_state)))
+    if not cas.update(context, models.Instance, where, _row_values(values)):
         state = _state_of(context, instance_uuid)
         if state is None or state.deleted:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
         if (expected_vm_state is not None and
-                state.vm_state not in (expected_vm_state
-                                       if isinstance(expected_vm_state,
-                                                     tuple)
-                                       else (expected_vm_state,))):
+                state.vm_state not in _as_tuple(expected_vm_state)):
             attr, value = 'vm_state', state.vm_state
         else:
             attr, value = 'task_state', state.task_state
@@ -220,7 +210,7 @@ def update(context, instance_uuid, values, expected_vm_state=None,
 @db.writer
 def soft_delete(context, instance_uuid):
     """Mark the instance deleted; its volume rows go with it."""
-    now = models._now()
+    now = base.now()
     context.session.execute(
         sa.update(models.Instance)
         .where(models.Instance.uuid == instance_uuid)

@@ -2,7 +2,9 @@
 
 import sqlalchemy as sa
 
+from tether.db import base
 from tether.db.compute import models
+from tether.db import keyset
 from tether.db import session
 from tether import exception
 
@@ -13,7 +15,7 @@ def action_values(context, instance_uuid, action):
     """Values of the action ``action`` that ``context`` starts now."""
     return dict(action=action, instance_uuid=instance_uuid,
                 request_id=context.request_id, user_id=context.user_id,
-                project_id=context.project_id, start_time=models._now())
+                project_id=context.project_id, start_time=base.now())
 
 
 @db.writer
@@ -40,9 +42,9 @@ def event_start(context, instance_uuid, request_id, event, host):
     if action is None:
         return None
     row = models.InstanceActionEvent(action_id=action.id, event=event,
-                                     start_time=models._now(), host=host)
+                                     start_time=base.now(), host=host)
     context.session.add(row)
-    action.updated_at = models._now()
+    action.updated_at = base.now()
     context.session.flush()
     return row.id
 
@@ -51,7 +53,7 @@ def event_start(context, instance_uuid, request_id, event, host):
 def event_finish(context, event_id, result, traceback=None, details=None):
     """Finish an event: result 'Success' or 'Error'; an error also marks
     its action with the message 'Error'."""
-    now = models._now()
+    now = base.now()
     row = context.session.get(models.InstanceActionEvent, event_id)
     if row is None:
         return
@@ -69,7 +71,7 @@ def event_finish(context, event_id, result, traceback=None, details=None):
 def action_finish(context, instance_uuid, request_id):
     action = _action_of(context, instance_uuid, request_id)
     if action is not None and action.finish_time is None:
-        action.finish_time = models._now()
+        action.finish_time = base.now()
 
 
 @db.reader
@@ -82,6 +84,7 @@ def get_by_instance(context, instance_uuid, limit=None, marker=None,
         q = q.where(models.InstanceAction.updated_at >= changes_since)
     if changes_before is not None:
         q = q.where(models.InstanceAction.updated_at <= changes_before)
+    marker_row = None
     if marker is not None:
         marker_row = context.session.scalars(
             sa.select(models.InstanceAction)
@@ -90,13 +93,8 @@ def get_by_instance(context, instance_uuid, limit=None, marker=None,
         if marker_row is None:
             raise exception.InstanceActionNotFound(
                 request_id=marker, instance_id=instance_uuid)
-        q = q.where(sa.or_(
-            models.InstanceAction.start_time < marker_row.start_time,
-            sa.and_(models.InstanceAction.start_time ==
-                    marker_row.start_time,
-                    models.InstanceAction.id < marker_row.id)))
-    q = q.order_by(models.InstanceAction.start_time.desc(),
-                   models.InstanceAction.id.desc())
+    q = keyset.paginate(q, models.InstanceAction, ('start_time', 'id'),
+                        ('desc', 'desc'), marker_row)
     if limit is not None:
         q = q.limit(limit)
     return list(context.session.scalars(q))

@@ -1,24 +1,14 @@
 """SQLAlchemy models of the compute service database."""
 
-from oslo_utils import timeutils
-from sqlalchemy import orm
 import sqlalchemy as sa
 
+from tether.db import base
 
-class Base(orm.DeclarativeBase):
-    pass
-
-
-def _now():
-    return timeutils.utcnow()
+# The compute database's tables (a MetaData of their own).
+Base = base.service_base('ComputeBase')
 
 
-class TimestampMixin:
-    created_at = sa.Column(sa.DateTime, default=_now, nullable=False)
-    updated_at = sa.Column(sa.DateTime, onupdate=_now)
-
-
-class Flavor(TimestampMixin, Base):
+class Flavor(base.TimestampMixin, Base):
     __tablename__ = 'flavors'
     __table_args__ = (
         sa.UniqueConstraint('flavorid', name='uniq_flavors0flavorid'),
@@ -41,7 +31,7 @@ class Flavor(TimestampMixin, Base):
     extra_specs = sa.Column(sa.Text)
 
 
-class ComputeService(TimestampMixin, Base):
+class ComputeService(base.TimestampMixin, Base):
     """A compute host's service record (tether-compute) and its node."""
     __tablename__ = 'services'
     __table_args__ = (
@@ -73,7 +63,7 @@ class ComputeService(TimestampMixin, Base):
     traits = sa.Column(sa.Text)
 
 
-class Instance(TimestampMixin, Base):
+class Instance(base.TimestampMixin, Base):
     __tablename__ = 'instances'
     __table_args__ = (
         sa.Index('instances_project_created_idx', 'project_id', 'deleted',
@@ -109,7 +99,7 @@ class Instance(TimestampMixin, Base):
     deleted_at = sa.Column(sa.DateTime)
 
 
-class BlockDeviceMapping(TimestampMixin, Base):
+class BlockDeviceMapping(base.TimestampMixin, Base):
     """A volume of an instance; the row exists while it is attached."""
     __tablename__ = 'block_device_mapping'
     __table_args__ = (
@@ -153,10 +143,10 @@ class InstanceAction(Base):
     request_id = sa.Column(sa.String(255), nullable=False)
     user_id = sa.Column(sa.String(255))
     project_id = sa.Column(sa.String(255))
-    start_time = sa.Column(sa.DateTime, nullable=False, default=_now)
+    start_time = sa.Column(sa.DateTime, nullable=False, default=base.now)
     finish_time = sa.Column(sa.DateTime)
     message = sa.Column(sa.String(255))
-    updated_at = sa.Column(sa.DateTime, default=_now, onupdate=_now)
+    updated_at = sa.Column(sa.DateTime, default=base.now, onupdate=base.now)
 
 
 class InstanceActionEvent(Base):
@@ -171,7 +161,7 @@ class InstanceActionEvent(Base):
                                         ondelete='CASCADE'),
                           nullable=False)
     event = sa.Column(sa.String(255), nullable=False)
-    start_time = sa.Column(sa.DateTime, nullable=False, default=_now)
+    start_time = sa.Column(sa.DateTime, nullable=False, default=base.now)
     finish_time = sa.Column(sa.DateTime)
     # None while running, then Success or Error.
     result = sa.Column(sa.String(255))

@@ -7,6 +7,7 @@ from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
+from tether.db import base
 from tether.db.compute import models
 from tether.db import session
 from tether import exception
@@ -19,7 +20,7 @@ Service = models.ComputeService
 def register(context, host, binary, topic, availability_zone, version,
              rpc_version, hypervisor_hostname=None, host_ip=None):
     """Create or refresh the record of a starting service; return it."""
-    now = models._now()
+    now = base.now()
     values = dict(topic=topic, availability_zone=availability_zone,
                   version=version, rpc_current_version=rpc_version,
                   hypervisor_hostname=hypervisor_hostname, host_ip=host_ip,
@@ -44,7 +45,7 @@ def register(context, host, binary, topic, availability_zone, version,
 
 @db.writer
 def heartbeat(context, service_id, stats=None, traits=None):
-    values = {'heartbeat_at': models._now(),
+    values = {'heartbeat_at': base.now(),
               'report_count': Service.report_count + 1}
     if stats is not None:
         values['stats'] = jsonutils.dumps(stats)
@@ -136,7 +137,7 @@ def destroy_unused(context, service_id):
 def is_up(service, down_time):
     if service.forced_down or service.heartbeat_at is None:
         return False
-    age = models._now() - service.heartbeat_at
+    age = base.now() - service.heartbeat_at
     return age <= datetime.timedelta(seconds=down_time)
 
 

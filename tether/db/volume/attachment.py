@@ -4,6 +4,8 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from tether.db.volume import models
+from tether.db import cas
+from tether.db import keyset
 from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether import exception
@@ -47,38 +49,21 @@ def _apply_filters(q, filters):
     return q
 
 
-def _after(sort_keys, sort_dirs, marker_row):
-    """Rows strictly after ``marker_row`` in the order (keyset)."""
-    after = []
-    for i, (key, direction) in enumerate(zip(sort_keys, sort_dirs)):
-        same = [getattr(A, k) == getattr(marker_row, k)
-                for k in sort_keys[:i]]
-        column, value = getattr(A, key), getattr(marker_row, key)
-        beyond = column > value if direction == 'asc' else column < value
-        after.append(sa.and_(*same, beyond))
-    return sa.or_(*after)
-
-
 @session.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
             offset=None):
     """One page of attachments in a stable order (``id`` breaks ties)."""
-    sort_keys, sort_dirs = list(sort_keys), list(sort_dirs)
-    if 'id' not in sort_keys:
-        sort_keys.append('id')
-        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
+    sort_keys, sort_dirs = keyset.with_tiebreak(sort_keys, sort_dirs)
     q = _apply_filters(_query(project_id), filters or {})
+    marker_row = None
     if marker is not None:
         marker_row = context.session.scalars(
             _query(project_id).where(A.id == marker)).first()
         if marker_row is None:
             raise exception.InvalidInput(
                 reason='marker %s was not found' % marker)
-        q = q.where(_after(sort_keys, sort_dirs, marker_row))
-    for key, direction in zip(sort_keys, sort_dirs):
-        column = getattr(A, key)
-        q = q.order_by(column.asc() if direction == 'asc' else column.desc())
+    q = keyset.paginate(q, A, sort_keys, sort_dirs, marker_row)
     if limit is not None:
         q = q.limit(limit)
     if offset:
@@ -188,27 +173,17 @@ def has_attachment_for(instance_uuid, statuses):
 def conditional_update(context, attachment_id, values, expected_statuses,
                        extra=()):
     """UPDATE … WHERE attach_status IN expected; True if this caller won."""
-    q = sa.update(A).where(A.id == attachment_id,
-                           A.attach_status.in_(expected_statuses))
-    for clause in extra:
-        q = q.where(clause)
-    values = dict(values)
-    values.setdefault('updated_at', models._now())
-    result = context.session.execute(
-        q.values(**values).execution_options(synchronize_session=False))
-    return result.rowcount == 1
+    return cas.update(context, A, [A.id == attachment_id,
+                                   A.attach_status.in_(expected_statuses),
+                                   *extra], values)
 
 
 @session.writer
 def destroy(context, attachment_id, expected_statuses, extra=()):
     """Delete the row if its status is still expected; True if deleted."""
-    q = sa.delete(A).where(A.id == attachment_id,
-                           A.attach_status.in_(expected_statuses))
-    for clause in extra:
-        q = q.where(clause)
-    result = context.session.execute(
-        q.execution_options(synchronize_session=False))
-    return result.rowcount == 1
+    return cas.delete(context, A, [A.id == attachment_id,
+                                   A.attach_status.in_(expected_statuses),
+                                   *extra])
 
 
 def destroy_all_for_volume(context, volume_id):

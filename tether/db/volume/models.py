@@ -1,24 +1,15 @@
 """SQLAlchemy models of the volume service database."""
 
-from oslo_utils import timeutils
 from sqlalchemy import orm
 import sqlalchemy as sa
 
+from tether.db import base
 
-class Base(orm.DeclarativeBase):
-    pass
-
-
-def _now():
-    return timeutils.utcnow()
+# The volume database's tables (a MetaData of their own).
+Base = base.service_base('VolumeBase')
 
 
-class TimestampMixin:
-    created_at = sa.Column(sa.DateTime, default=_now, nullable=False)
-    updated_at = sa.Column(sa.DateTime, onupdate=_now)
-
-
-class Volume(TimestampMixin, Base):
+class Volume(base.TimestampMixin, Base):
     __tablename__ = 'volumes'
     __table_args__ = (
         sa.Index('volumes_project_created_idx', 'project_id', 'created_at'),
@@ -82,7 +73,7 @@ class VolumeAdminMetadata(_KeyValueMixin, Base):
                           nullable=False)
 
 
-class VolumeType(TimestampMixin, Base):
+class VolumeType(base.TimestampMixin, Base):
     __tablename__ = 'volume_types'
 
     id = sa.Column(sa.String(36), primary_key=True)
@@ -116,7 +107,7 @@ class VolumeTypeExtraSpec(_KeyValueMixin, Base):
         nullable=False)
 
 
-class Service(TimestampMixin, Base):
+class Service(base.TimestampMixin, Base):
     __tablename__ = 'services'
     __table_args__ = (
         sa.UniqueConstraint('host', 'binary',
@@ -138,7 +129,7 @@ class Service(TimestampMixin, Base):
     capabilities = sa.Column(sa.Text)
 
 
-class Quota(TimestampMixin, Base):
+class Quota(base.TimestampMixin, Base):
     __tablename__ = 'quotas'
     __table_args__ = (
         sa.UniqueConstraint('project_id', 'resource',
@@ -151,7 +142,7 @@ class Quota(TimestampMixin, Base):
     hard_limit = sa.Column(sa.Integer, nullable=False)
 
 
-class QuotaUsage(TimestampMixin, Base):
+class QuotaUsage(base.TimestampMixin, Base):
     __tablename__ = 'quota_usages'
     __table_args__ = (
         sa.UniqueConstraint('project_id', 'resource',
@@ -165,7 +156,7 @@ class QuotaUsage(TimestampMixin, Base):
     reserved = sa.Column(sa.Integer, nullable=False, default=0)
 
 
-class Reservation(TimestampMixin, Base):
+class Reservation(base.TimestampMixin, Base):
     __tablename__ = 'reservations'
     __table_args__ = (
         sa.Index('reservations_expire_idx', 'expire'),
@@ -186,7 +177,7 @@ class Reservation(TimestampMixin, Base):
     resource_id = sa.Column(sa.String(36))
 
 
-class VolumeAttachment(TimestampMixin, Base):
+class VolumeAttachment(base.TimestampMixin, Base):
     """One attachment of a volume to a consumer (an instance, a host)."""
     __tablename__ = 'volume_attachment'
     __table_args__ = (

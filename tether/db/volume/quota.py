@@ -8,6 +8,7 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 
+from tether.db import base
 from tether.db.volume import models
 from tether.db import session
 from tether import exception
@@ -95,7 +96,7 @@ def _charge(context, project_id, deltas, limits, column):
     nothing. Returns {resource: usage id}.
     """
     usage = models.QuotaUsage
-    now = models._now()
+    now = base.now()
     usage_ids = _usage_ids(context, project_id, list(deltas))
     for resource in sorted(deltas):
         delta = deltas[resource]
@@ -148,7 +149,7 @@ def reserve(context, project_id, deltas, limits, expire_seconds,
     if not deltas:
         return []
     usage_ids = _charge(context, project_id, deltas, limits, 'reserved')
-    expire = models._now() + datetime.timedelta(seconds=expire_seconds)
+    expire = base.now() + datetime.timedelta(seconds=expire_seconds)
     uuids = []
     for resource in sorted(deltas):
         reservation_uuid = uuidutils.generate_uuid()
@@ -170,7 +171,7 @@ def _settle(context, reservation_uuids, commit):
                   models.Reservation.delta)
         .where(models.Reservation.uuid.in_(list(reservation_uuids)))).all()
     usage = models.QuotaUsage
-    now = models._now()
+    now = base.now()
     for uuid, usage_id, delta in rows:
         deleted = context.session.execute(
             sa.delete(models.Reservation)
@@ -207,7 +208,7 @@ def rollback(context, reservation_uuids):
 def release_in_transaction(context, project_id, deltas):
     """Give back usage (a deleted volume) inside the caller's transaction."""
     usage = models.QuotaUsage
-    now = models._now()
+    now = base.now()
     for resource, delta in deltas.items():
         context.session.execute(
             sa.update(usage).where(usage.project_id == project_id,
@@ -233,7 +234,7 @@ def expire(context, protected_resource_ids=()):
     in ``protected_resource_ids``) are left for its owner to settle.
     """
     q = sa.select(models.Reservation.uuid).where(
-        models.Reservation.expire < models._now())
+        models.Reservation.expire < base.now())
     if protected_resource_ids:
         q = q.where(sa.or_(
             models.Reservation.resource_id.is_(None),

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
 
+from tether.db import base
 from tether.db.volume import models
 from tether.db import session
 
@@ -14,7 +15,7 @@ from tether.db import session
 def register(context, host, binary, topic, availability_zone, rpc_version,
              object_version):
     """Create or refresh the record of a starting service; returns its id."""
-    now = models._now()
+    now = base.now()
     values = dict(topic=topic, availability_zone=availability_zone,
                   rpc_current_version=rpc_version,
                   object_current_version=object_version, heartbeat_at=now,
@@ -39,7 +40,7 @@ def register(context, host, binary, topic, availability_zone, rpc_version,
 
 @session.writer
 def heartbeat(context, service_id, capabilities=None):
-    values = {'heartbeat_at': models._now(),
+    values = {'heartbeat_at': base.now(),
               'report_count': models.Service.report_count + 1}
     if capabilities is not None:
         values['capabilities'] = jsonutils.dumps(capabilities)
@@ -70,7 +71,7 @@ def destroy(context, service_id):
 def is_up(service, down_time):
     if service.heartbeat_at is None:
         return False
-    age = models._now() - service.heartbeat_at
+    age = base.now() - service.heartbeat_at
     return age <= datetime.timedelta(seconds=down_time)
 
 

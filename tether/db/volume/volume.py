@@ -3,6 +3,9 @@
 import sqlalchemy as sa
 from sqlalchemy import orm
 
+from tether.db import base
+from tether.db import cas
+from tether.db import keyset
 from tether.db.volume import models
 from tether.db import session
 from tether import exception
@@ -64,56 +67,6 @@ def _apply_filters(q, filters):
     return q
 
 
-def _sort_parts(sort_keys, sort_dirs):
-    """The order as (expression, direction, value of a row) triples.
-
-    A nullable key sorts its NULLs below every value on every database: a
-    0/1 "has a value" flag first, then the value. Booleans compare as
-    integers.
-    """
-    parts = []
-    for key, direction in zip(sort_keys, sort_dirs):
-        column = getattr(models.Volume, key)
-        if models.Volume.__table__.c[key].nullable:
-            parts.append((sa.case((column.is_(None), 0), else_=1), direction,
-                          lambda row, k=key: int(getattr(row, k) is not None)))
-        if isinstance(models.Volume.__table__.c[key].type, sa.Boolean):
-            parts.append((sa.cast(column, sa.Integer), direction,
-                          lambda row, k=key: int(getattr(row, k))))
-        else:
-            parts.append((column, direction,
-                          lambda row, k=key: getattr(row, k)))
-    return parts
-
-
-def _paginate(q, sort_keys, sort_dirs, marker_row):
-    """Order ``q`` and keep the rows after ``marker_row`` (keyset).
-
-    oslo.db's paginate_query skips the comparison on a NULL marker value,
-    which loses rows when sorting by a key some rows lack (a name).
-    """
-    parts = _sort_parts(sort_keys, sort_dirs)
-    for expr, direction, _value in parts:
-        q = q.order_by(expr.asc() if direction == 'asc' else expr.desc())
-    if marker_row is None:
-        return q
-    after = []
-    for i, (expr, direction, value) in enumerate(parts):
-        marker_value = value(marker_row)
-        if marker_value is None:
-            # Equal flags: nothing sorts strictly before or after a NULL.
-            continue
-        same_before = []
-        for prev_expr, _direction, prev_value in parts[:i]:
-            prev = prev_value(marker_row)
-            same_before.append(prev_expr.is_(None) if prev is None
-                               else prev_expr == prev)
-        beyond = (expr > marker_value if direction == 'asc'
-                  else expr < marker_value)
-        after.append(sa.and_(*same_before, beyond))
-    return q.where(sa.or_(*after))
-
-
 @session.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
@@ -131,12 +84,8 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         if marker_row is None:
             raise exception.InvalidInput(
                 reason='marker %s was not found' % marker)
-    sort_keys = list(sort_keys)
-    sort_dirs = list(sort_dirs)
-    if 'id' not in sort_keys:
-        sort_keys.append('id')
-        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
-    q = _paginate(q, sort_keys, sort_dirs, marker_row)
+    sort_keys, sort_dirs = keyset.with_tiebreak(sort_keys, sort_dirs)
+    q = keyset.paginate(q, models.Volume, sort_keys, sort_dirs, marker_row)
     if limit is not None:
         q = q.limit(limit)
     if offset:
@@ -191,18 +140,12 @@ def get_all_by_host(context, host, statuses, unchanged_since=None):
 
 def _conditional_update(context, volume_id, values, expected_statuses,
                         project_id=None, extra=()):
-    q = sa.update(models.Volume).where(models.Volume.id == volume_id)
+    where = [models.Volume.id == volume_id]
     if expected_statuses is not None:
-        q = q.where(models.Volume.status.in_(expected_statuses))
+        where.append(models.Volume.status.in_(expected_statuses))
     if project_id is not None:
-        q = q.where(models.Volume.project_id == project_id)
-    for clause in extra:
-        q = q.where(clause)
-    values = dict(values)
-    values.setdefault('updated_at', models._now())
-    result = context.session.execute(
-        q.values(**values).execution_options(synchronize_session=False))
-    return result.rowcount == 1
+        where.append(models.Volume.project_id == project_id)
+    return cas.update(context, models.Volume, where + list(extra), values)
 
 
 @session.writer
@@ -248,12 +191,9 @@ def update(context, volume_id, values, project_id=None):
 
 def destroy_in_transaction(context, volume_id, expected_statuses):
     """Delete the row if its status is still expected; True if deleted."""
-    result = context.session.execute(
-        sa.delete(models.Volume).where(
-            models.Volume.id == volume_id,
-            models.Volume.status.in_(expected_statuses)
-        ).execution_options(synchronize_session=False))
-    return result.rowcount == 1
+    return cas.delete(context, models.Volume,
+                      [models.Volume.id == volume_id,
+                       models.Volume.status.in_(expected_statuses)])
 
 
 # Metadata -----------------------------------------------------------------
@@ -279,7 +219,7 @@ def _set_metadata(context, volume_id, metadata, delete_others, admin):
     context.session.flush()
     context.session.execute(
         sa.update(models.Volume).where(models.Volume.id == volume_id)
-        .values(updated_at=models._now())
+        .values(updated_at=base.now())
         .execution_options(synchronize_session=False))
 
 

@@ -2,9 +2,10 @@
 
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
-from oslo_db.sqlalchemy import utils as db_utils
 
+from tether.db import base
 from tether.db.volume import models
+from tether.db import keyset
 from tether.db import session
 from tether import exception
 
@@ -67,12 +68,11 @@ def get_page(context, is_public=None, marker=None, limit=None,
         if marker_row is None:
             raise exception.InvalidInput(
                 reason='marker %s was not found' % marker)
-    sort_keys, sort_dirs = list(sort_keys), list(sort_dirs)
-    if 'id' not in sort_keys:
-        sort_keys.append('id')
-        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
-    q = db_utils.paginate_query(q, models.VolumeType, limit, sort_keys,
-                                marker=marker_row, sort_dirs=sort_dirs)
+    sort_keys, sort_dirs = keyset.with_tiebreak(sort_keys, sort_dirs)
+    q = keyset.paginate(q, models.VolumeType, sort_keys, sort_dirs,
+                        marker_row)
+    if limit is not None:
+        q = q.limit(limit)
     if offset:
         q = q.offset(offset)
     return list(context.session.scalars(q))
@@ -107,7 +107,7 @@ def update(context, type_id, values, protected_name=None):
                            vt.name == values['name']))
     try:
         count = context.session.execute(
-            q.values(updated_at=models._now(), **values)
+            q.values(updated_at=base.now(), **values)
             .execution_options(synchronize_session=False)).rowcount
     except db_exc.DBDuplicateEntry:
         raise exception.VolumeTypeExists(name=values['name'])
@@ -152,7 +152,7 @@ def _claim_unused(context, type_id):
     vt = models.VolumeType
     count = context.session.execute(
         sa.update(vt).where(vt.id == type_id, sa.not_(_in_use(vt.id)))
-        .values(updated_at=models._now())
+        .values(updated_at=base.now())
         .execution_options(synchronize_session=False)).rowcount
     if count != 1:
         _get_row(context, type_id)

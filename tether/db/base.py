@@ -1,0 +1,32 @@
+"""What the models of both services are made of: one declarative base,
+the timestamps of every row, and the clock the database layer reads."""
+
+from oslo_utils import timeutils
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+
+def now():
+    """The time the database layer records (naive UTC)."""
+    return timeutils.utcnow()
+
+
+class Base(orm.DeclarativeBase):
+    """The base of every model.
+
+    Each service's models derive from an abstract base of their own with a
+    MetaData of their own (:func:`service_base`): the two databases are
+    separate, and both have a ``services`` table. Class names stay unique
+    across both (relationships name classes by name).
+    """
+
+
+def service_base(name):
+    """An abstract base with the MetaData of one service's database."""
+    return type(name, (Base,), {'__abstract__': True,
+                                'metadata': sa.MetaData()})
+
+
+class TimestampMixin:
+    created_at = sa.Column(sa.DateTime, default=now, nullable=False)
+    updated_at = sa.Column(sa.DateTime, onupdate=now)

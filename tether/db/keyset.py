@@ -1,0 +1,69 @@
+"""Keyset pagination: a page is the rows after the marker's row in a
+stable order, found by comparing sort keys rather than by an offset."""
+
+import sqlalchemy as sa
+
+
+def _parts(model, sort_keys, sort_dirs):
+    """The order as (expression, direction, value of a row) triples.
+
+    A nullable key sorts its NULLs below every value on every database: a
+    0/1 "has a value" flag first, then the value. Booleans compare as
+    integers.
+    """
+    table = model.__table__
+    parts = []
+    for key, direction in zip(sort_keys, sort_dirs):
+        column = getattr(model, key)
+        if table.c[key].nullable:
+            parts.append((sa.case((column.is_(None), 0), else_=1), direction,
+                          lambda row, k=key: int(getattr(row, k) is not None)))
+        if isinstance(table.c[key].type, sa.Boolean):
+            parts.append((sa.cast(column, sa.Integer), direction,
+                          lambda row, k=key: int(getattr(row, k))))
+        else:
+            parts.append((column, direction,
+                          lambda row, k=key: getattr(row, k)))
+    return parts
+
+
+def paginate(query, model, sort_keys, sort_dirs, marker_row=None):
+    """``query`` ordered by ``sort_keys`` (each ``'asc'`` or ``'desc'``)
+    and, with ``marker_row``, cut to the rows strictly after it.
+
+    The last key must make the order total (an id). oslo.db's
+    paginate_query skips the comparison on a NULL marker value, which
+    loses rows when sorting by a key some rows lack (a name); this does
+    not.
+    """
+    parts = _parts(model, sort_keys, sort_dirs)
+    for expr, direction, _value in parts:
+        query = query.order_by(expr.asc() if direction == 'asc'
+                               else expr.desc())
+    if marker_row is None:
+        return query
+    after = []
+    for i, (expr, direction, value) in enumerate(parts):
+        marker_value = value(marker_row)
+        if marker_value is None:
+            # Equal flags: nothing sorts strictly before or after a NULL.
+            continue
+        same_before = []
+        for prev_expr, _direction, prev_value in parts[:i]:
+            prev = prev_value(marker_row)
+            same_before.append(prev_expr.is_(None) if prev is None
+                               else prev_expr == prev)
+        beyond = (expr > marker_value if direction == 'asc'
+                  else expr < marker_value)
+        after.append(sa.and_(*same_before, beyond))
+    return query.where(sa.or_(*after))
+
+
+def with_tiebreak(sort_keys, sort_dirs, key='id'):
+    """The keys and directions with ``key`` last (in the last direction),
+    unless they name it already: the order is then total."""
+    sort_keys, sort_dirs = list(sort_keys), list(sort_dirs)
+    if key not in sort_keys:
+        sort_keys.append(key)
+        sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
+    return sort_keys, sort_dirs
