@@ -27,7 +27,7 @@ def admin_context():
 
 
 def db_volume(volume_id):
-    """The volume row as the database has it, or None when it is gone."""
+    """The volume as the database has it, or None when it is gone."""
     try:
         return db_volumes.get(admin_context(), volume_id)
     except exception.VolumeNotFound:

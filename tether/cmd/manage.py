@@ -43,10 +43,10 @@ def service_list(args):
     print(fmt % ('Binary', 'Host', 'Zone', 'Status', 'State', 'Updated At'))
     rows = []
     if args.service_db in ('volume', 'all'):
-        rows += [(s, db_services.is_up(s, CONF.service_down_time))
+        rows += [(s, s.is_up(CONF.service_down_time))
                  for s in db_services.get_all(ctx)]
     if args.service_db in ('compute', 'all'):
-        rows += [(s, db_compute_services.is_up(s, CONF.service_down_time))
+        rows += [(s, s.is_up(CONF.service_down_time))
                  for s in db_compute_services.get_all(ctx)]
     for s, up in rows:
         print(fmt % (s.binary, s.host, s.availability_zone or '',
@@ -67,7 +67,7 @@ def service_remove(args):
     if not rows:
         print('No %s service on host %s.' % (binary, host))
         return 1
-    if db.is_up(rows[0], CONF.service_down_time):
+    if rows[0].is_up(CONF.service_down_time):
         print('The %s service on host %s is up (last heartbeat %s): stop '
               'it first.' % (binary, host, rows[0].heartbeat_at))
         return 1

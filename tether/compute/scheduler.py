@@ -19,22 +19,22 @@ CONF = cfg.CONF
 def candidates(context, availability_zone=None):
     """``(service_id, host, node, memory_mb, vcpus)``, most memory first."""
     found = []
-    for row in db_services.get_all(context,
-                                   binary=fields.ServiceBinary.COMPUTE):
-        if row.disabled or not db_services.is_up(row,
-                                                 CONF.service_down_time):
+    for service in db_services.get_all(
+            context, binary=fields.ServiceBinary.COMPUTE):
+        if service.disabled or not service.is_up(CONF.service_down_time):
             continue
-        zone = row.availability_zone or CONF.default_availability_zone
+        zone = service.availability_zone or CONF.default_availability_zone
         if availability_zone and zone != availability_zone:
             continue
-        stats = db_services.stats(row)
+        stats = service.stats
         memory_mb = int(stats.get('memory_mb', 0) *
                         CONF.ram_allocation_ratio -
                         CONF.reserved_host_memory_mb)
         vcpus = int(stats.get('vcpus', 0) * CONF.cpu_allocation_ratio)
         free = memory_mb - stats.get('memory_mb_used', 0)
-        found.append((free, (row.id, row.host, row.hypervisor_hostname,
-                             memory_mb, vcpus)))
+        found.append((free, (service.id, service.host,
+                             service.hypervisor_hostname, memory_mb,
+                             vcpus)))
     found.sort(key=lambda item: -item[0])
     return [candidate for _free, candidate in found]
 

@@ -1,7 +1,12 @@
-"""Base classes of tether's versioned objects and their RPC serializer."""
+"""Base classes of tether's objects: the versioned objects that cross RPC
+(and their serializer), and the records that only the process that read
+them uses."""
 
+import dataclasses
 import datetime
 
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
 from oslo_versionedobjects import base
 
 from tether.objects import fields as t_fields
@@ -36,6 +41,42 @@ class TetherObject(base.VersionedObject):
     def obj_make_dict(self):
         return {k: getattr(self, k) for k in self.fields
                 if self.obj_attr_is_set(k)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """A row as the API and the services see it: a frozen dataclass whose
+    fields are columns of the same names. Columns that hold JSON text are
+    named in ``JSON_FIELDS`` (field -> the type of its empty value) and
+    decoded; ``from_db`` is the only way rows become records.
+    """
+
+    # Field -> the value of an empty column: a type (dict, list) to
+    # call, or None.
+    JSON_FIELDS = {}
+
+    @classmethod
+    def from_db(cls, row):
+        values = {}
+        for field in dataclasses.fields(cls):
+            value = getattr(row, field.name)
+            if field.name in cls.JSON_FIELDS:
+                empty = cls.JSON_FIELDS[field.name]
+                value = (jsonutils.loads(value) if value
+                         else empty() if empty is not None else None)
+            values[field.name] = value
+        return cls(**values)
+
+
+class ReportsIn:
+    """A service record: the service is up while its last heartbeat is
+    younger than ``down_time`` seconds."""
+
+    def is_up(self, down_time):
+        if self.heartbeat_at is None:
+            return False
+        age = timeutils.utcnow() - self.heartbeat_at
+        return age <= datetime.timedelta(seconds=down_time)
 
 
 class TetherObjectSerializer(base.VersionedObjectSerializer):

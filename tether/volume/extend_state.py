@@ -84,18 +84,18 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     manager's own settle must not overtake the compute host), None takes
     either. Raises VolumeNotExtending when there is nothing to settle.
     """
-    row = db_attachments.lock_volume(context, volume_id)
-    if row.status != S.EXTENDING:
+    volume = db_attachments.lock_volume(context, volume_id)
+    if volume.status != S.EXTENDING:
         raise exception.VolumeNotExtending(
-            volume_id=volume_id, reason='its status is %s' % row.status)
+            volume_id=volume_id, reason='its status is %s' % volume.status)
     admin = db_volumes.admin_metadata(context, volume_id)
     stored = NEW_SIZE in admin or RESERVATIONS in admin
     if waiting is False and stored:
         raise exception.VolumeNotExtending(
             volume_id=volume_id, reason='it waits for the compute host')
     if new_size is None or stored:
-        new_size, reservations = stored_target(admin, volume_id, row.size)
-    old_size = row.size
+        new_size, reservations = stored_target(admin, volume_id, volume.size)
+    old_size = volume.size
     if error:
         db_quotas.rollback_in_transaction(context, reservations)
         values = {'status': S.ERROR_EXTENDING}
@@ -111,7 +111,7 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     db_volumes.transition(context, volume_id, values, [S.EXTENDING])
     # The rows as the updates left them (they bypass the session's copies).
     context.session.expire_all()
-    volume = volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
+    volume = db_volumes.get(context, volume_id)
     return Outcome(volume, old_size, new_size, error)
 
 
@@ -163,11 +163,11 @@ def report(context, outcome, host=None, why=None):
 @session.writer
 def abandon(context, volume_id, reservations):
     """An extend that did not happen: roll back, previous status."""
-    row = db_attachments.lock_volume(context, volume_id)
-    if row.status != S.EXTENDING:
+    volume = db_attachments.lock_volume(context, volume_id)
+    if volume.status != S.EXTENDING:
         return
     db_quotas.rollback_in_transaction(context, reservations)
     db_volumes.transition(
-        context, volume_id, {'status': row.previous_status or S.AVAILABLE,
+        context, volume_id, {'status': volume.previous_status or S.AVAILABLE,
                              'previous_status': S.EXTENDING},
         [S.EXTENDING])

@@ -25,13 +25,12 @@ def choose_backend(context, size, availability_zone=None):
     best = None
     for service in db_services.get_all(context,
                                        binary=fields.ServiceBinary.VOLUME):
-        if service.disabled or not db_services.is_up(
-                service, CONF.service_down_time):
+        if service.disabled or not service.is_up(CONF.service_down_time):
             continue
         if availability_zone and \
                 service.availability_zone != availability_zone:
             continue
-        caps = db_services.capabilities(service)
+        caps = service.capabilities
         for pool in caps.get('pools', [caps]):
             room = _room_gb(pool)
             if room >= size and (best is None or room > best[0]):

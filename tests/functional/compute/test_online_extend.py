@@ -66,7 +66,7 @@ def _attached(user, server):
 
 def _no_extend_keys(volume_id):
     row = helpers.db_volume(volume_id)
-    keys = {m.key for m in row.volume_admin_metadata}
+    keys = set(row.admin_metadata)
     assert not keys & {'extend_new_size', 'extend_reservations'}, keys
 
 

@@ -6,7 +6,6 @@ from tether.db.compute import flavor as db_flavors
 from tether import exception
 
 SORT_KEYS = db_flavors.SORT_KEYS
-extra_specs = db_flavors.extra_specs
 
 
 def _visible(context, flavor):

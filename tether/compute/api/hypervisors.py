@@ -36,12 +36,12 @@ def get_all(context, hostname_pattern=None, limit=None, marker=None):
 def get(context, hypervisor_id):
     """By integer id or UUID; HypervisorNotFound if there is none."""
     try:
-        row = services.get_record(context, hypervisor_id)
+        service = services.get_record(context, hypervisor_id)
     except exception.ComputeServiceNotFound:
         raise exception.HypervisorNotFound(hypervisor_id=hypervisor_id)
-    if row.binary != fields.ServiceBinary.COMPUTE:
+    if service.binary != fields.ServiceBinary.COMPUTE:
         raise exception.HypervisorNotFound(hypervisor_id=hypervisor_id)
-    return services.host_of(row)
+    return services.host_of(service)
 
 
 def instances_on(context, host):

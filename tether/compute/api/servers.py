@@ -51,14 +51,14 @@ def get_all(context, project_id=None, filters=None, marker=None,
 def host_statuses(context):
     """{host: UP, DOWN or MAINTENANCE} of the compute services (2.16)."""
     out = {}
-    for row in db_services.get_all(context,
-                                   binary=fields.ServiceBinary.COMPUTE):
-        if not db_services.is_up(row, CONF.service_down_time):
-            out[row.host] = 'DOWN'
-        elif row.disabled:
-            out[row.host] = 'MAINTENANCE'
+    for service in db_services.get_all(
+            context, binary=fields.ServiceBinary.COMPUTE):
+        if not service.is_up(CONF.service_down_time):
+            out[service.host] = 'DOWN'
+        elif service.disabled:
+            out[service.host] = 'MAINTENANCE'
         else:
-            out[row.host] = 'UP'
+            out[service.host] = 'UP'
     return out
 
 
@@ -138,7 +138,7 @@ def create(context, name, flavor_ref, block_devices, availability_zone=None,
             'hostname': hostname or _hostname(name),
             'availability_zone': (availability_zone or
                                   CONF.default_availability_zone),
-            'flavor': db_flavors.snapshot(flavor),
+            'flavor': flavor.snapshot(),
             'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
             'vm_state': VmState.BUILDING,
             'task_state': TaskState.SCHEDULING, 'power_state': 0,
@@ -154,8 +154,8 @@ def create(context, name, flavor_ref, block_devices, availability_zone=None,
             _release(client, attachments)
     if instance.host is None:
         _release(client, attachments)
-        for row in db_bdms.get_by_instance(context, instance_uuid):
-            db_bdms.destroy(context, row.id)
+        for bdm in db_bdms.get_by_instance(context, instance_uuid):
+            db_bdms.destroy(context, bdm.id)
         exc = exception.NoValidHost(
             reason='There are not enough hosts available: no compute '
                    'service that is up and enabled%s has %d MiB and %d '
@@ -204,9 +204,9 @@ def delete(context, instance):
     if instance.host is None:
         # Never scheduled: nothing runs anywhere.
         _release(volume_client.as_service(context),
-                 [{'id': row.attachment_id}
-                  for row in db_bdms.get_by_instance(context, instance.uuid)
-                  if row.attachment_id])
+                 [{'id': bdm.attachment_id}
+                  for bdm in db_bdms.get_by_instance(context, instance.uuid)
+                  if bdm.attachment_id])
         db_instances.soft_delete(context, instance.uuid)
         return
     compute_rpcapi.get().terminate_instance(context, instance)

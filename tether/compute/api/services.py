@@ -40,17 +40,18 @@ class Host:
     stats: dict
 
 
-def host_of(row):
+def host_of(service):
     """The Host of a service record."""
     return Host(
-        id=row.id, uuid=row.uuid, binary=row.binary, host=row.host,
-        zone=row.availability_zone or CONF.default_availability_zone,
-        disabled=row.disabled, disabled_reason=row.disabled_reason,
-        forced_down=row.forced_down,
-        is_up=db_services.is_up(row, CONF.service_down_time),
-        updated_at=row.heartbeat_at or row.updated_at,
-        hypervisor_hostname=row.hypervisor_hostname or row.host,
-        host_ip=row.host_ip, stats=db_services.stats(row))
+        id=service.id, uuid=service.uuid, binary=service.binary,
+        host=service.host,
+        zone=service.availability_zone or CONF.default_availability_zone,
+        disabled=service.disabled, disabled_reason=service.disabled_reason,
+        forced_down=service.forced_down,
+        is_up=service.is_up(CONF.service_down_time),
+        updated_at=service.heartbeat_at or service.updated_at,
+        hypervisor_hostname=service.hypervisor_hostname or service.host,
+        host_ip=service.host_ip, stats=service.stats)
 
 
 def is_integer_id(value):
@@ -82,13 +83,13 @@ def get_record(context, service_id):
 
 def update(context, service_id, values):
     """Change ``disabled``, ``disabled_reason``, ``forced_down``."""
-    row = get_record(context, service_id)
-    if row.binary != fields.ServiceBinary.COMPUTE:
+    service = get_record(context, service_id)
+    if service.binary != fields.ServiceBinary.COMPUTE:
         raise exception.InvalidInput(
             reason='updating a %s service is not supported; only %s '
                    'services can be updated.'
-                   % (row.binary, fields.ServiceBinary.COMPUTE))
-    return host_of(db_services.update(context, row.id, values))
+                   % (service.binary, fields.ServiceBinary.COMPUTE))
+    return host_of(db_services.update(context, service.id, values))
 
 
 def delete(context, service_id):

@@ -33,9 +33,9 @@ def _check_volume_action(instance, action):
 
 def attach_volume(context, instance, volume_id, tag=None,
                   delete_on_termination=False):
-    """Attach a volume to a server; returns its block device row."""
+    """Attach a volume to a server; returns its block device bdm."""
     _check_volume_action(instance, 'attach_volume')
-    row = db_bdms.create(context, instance.uuid, db_bdms.new_values(
+    bdm = db_bdms.create(context, instance.uuid, db_bdms.new_values(
         volume_id, tag=tag, delete_on_termination=delete_on_termination,
         status=fields.BdmStatus.ATTACHING))
     client = volume_client.for_user(context)
@@ -51,12 +51,12 @@ def attach_volume(context, instance, volume_id, tag=None,
             raise exception.InvalidVolume(reason=str(exc))
     except Exception:
         with excutils.save_and_reraise_exception():
-            db_bdms.destroy(context, row.id)
-    db_bdms.update(context, row.id, {'attachment_id': attachment['id'],
+            db_bdms.destroy(context, bdm.id)
+    db_bdms.update(context, bdm.id, {'attachment_id': attachment['id'],
                                      'volume_size': volume['size']})
     db_actions.action_start(context, instance.uuid, Action.ATTACH_VOLUME)
     # A call: the answer names the device, and a failure (after which the
-    # compute host removed the row and the attachment) reaches the caller.
+    # compute host removed the bdm and the attachment) reaches the caller.
     try:
         compute_rpcapi.get().attach_volume(context, instance, volume_id)
     except messaging.MessagingTimeout:
@@ -70,17 +70,17 @@ def attach_volume(context, instance, volume_id, tag=None,
 
 def detach_volume(context, instance, volume_id):
     _check_volume_action(instance, 'detach_volume')
-    row = db_bdms.get_by_volume(context, instance.uuid, volume_id)
-    if row.boot_index == 0:
+    bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    if bdm.boot_index == 0:
         raise exception.InvalidVolume(
             reason='volume %s is the root disk of server %s; it cannot be '
                    'detached' % (volume_id, instance.uuid))
-    if not db_bdms.update(context, row.id,
+    if not db_bdms.update(context, bdm.id,
                           {'status': fields.BdmStatus.DETACHING},
                           expected_status=fields.BdmStatus.ATTACHED):
         raise exception.InvalidVolume(
             reason='volume %s is %s on server %s; only an attached volume '
-                   'can be detached' % (volume_id, row.status,
+                   'can be detached' % (volume_id, bdm.status,
                                         instance.uuid))
     db_actions.action_start(context, instance.uuid, Action.DETACH_VOLUME)
     compute_rpcapi.get().detach_volume(context, instance, volume_id)

@@ -73,7 +73,7 @@ def _reconcile_volumes(context, host, instance):
     for bdm in db_bdms.get_by_instance(context, instance.uuid):
         if bdm.status == fields.BdmStatus.ATTACHING and bdm.boot_index != 0:
             client = volume_client.as_service(context)
-            info = db_bdms.connection_info(bdm)
+            info = bdm.connection_info
             if info is not None:
                 try:
                     host.driver.detach_volume(instance.uuid, info)

@@ -65,7 +65,7 @@ def detach(context, host, instance, volume_id):
     """Hot-detach, then delete the attachment and the row."""
     client = volume_client.as_service(context)
     bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
-    info = db_bdms.connection_info(bdm)
+    info = bdm.connection_info
     try:
         if info is not None:
             try:
@@ -100,7 +100,7 @@ def extend(context, host, instance, volume_id):
         return _extend_for_volume_service(context, host, instance, volume,
                                           client)
     bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
-    info = db_bdms.connection_info(bdm)
+    info = bdm.connection_info
     if info is None:
         raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
                                                  instance_id=instance.uuid)
@@ -136,7 +136,7 @@ def _extend_for_volume_service(context, host, instance, volume, client):
     volume_id = volume['id']
     try:
         bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
-        info = db_bdms.connection_info(bdm)
+        info = bdm.connection_info
         if info is None:
             raise exception.VolumeAttachmentNotFound(
                 volume_id=volume_id, instance_id=instance.uuid)

@@ -1,4 +1,5 @@
-"""Queries on the volumes of instances (block_device_mapping)."""
+"""Queries on the volumes of instances (block_device_mapping); rows leave
+this module as BlockDeviceMapping objects."""
 
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
@@ -9,13 +10,10 @@ from tether.db.compute import models
 from tether.db import cas
 from tether.db import session
 from tether import exception
+from tether.objects.compute import block_device_mapping as bdm_obj
 
 db = session.COMPUTE
-
-
-def connection_info(bdm):
-    return jsonutils.loads(bdm.connection_info) if bdm.connection_info \
-        else None
+BDM = bdm_obj.BlockDeviceMapping
 
 
 def new_values(volume_id, **values):
@@ -35,7 +33,7 @@ def create(context, instance_uuid, values):
     except db_exc.DBDuplicateEntry:
         raise exception.VolumeAlreadyAttachedToServer(
             volume_id=values['volume_id'], instance_id=instance_uuid)
-    return row
+    return BDM.from_db(row)
 
 
 def _values(values):
@@ -63,12 +61,12 @@ def destroy(context, bdm_id):
 
 @db.reader
 def get_by_instance(context, instance_uuid):
-    return list(context.session.scalars(
+    return [BDM.from_db(row) for row in context.session.scalars(
         sa.select(models.BlockDeviceMapping)
         .where(models.BlockDeviceMapping.instance_uuid == instance_uuid)
         .order_by(models.BlockDeviceMapping.boot_index.is_(None),
                   models.BlockDeviceMapping.boot_index,
-                  models.BlockDeviceMapping.id)))
+                  models.BlockDeviceMapping.id))]
 
 
 @db.reader
@@ -80,15 +78,15 @@ def get_by_volume(context, instance_uuid, volume_id):
     if row is None:
         raise exception.VolumeAttachmentNotFound(volume_id=volume_id,
                                                  instance_id=instance_uuid)
-    return row
+    return BDM.from_db(row)
 
 
 @db.reader
 def get_by_volume_id(context, volume_id):
     """Every row of volume ``volume_id`` (one per instance it is on)."""
-    return list(context.session.scalars(
+    return [BDM.from_db(row) for row in context.session.scalars(
         sa.select(models.BlockDeviceMapping)
-        .where(models.BlockDeviceMapping.volume_id == volume_id)))
+        .where(models.BlockDeviceMapping.volume_id == volume_id))]
 
 
 @db.reader
@@ -102,5 +100,5 @@ def get_by_instances(context, instance_uuids):
             .where(models.BlockDeviceMapping.instance_uuid.in_(
                 list(instance_uuids)))
             .order_by(models.BlockDeviceMapping.id)):
-        found[row.instance_uuid].append(row)
+        found[row.instance_uuid].append(BDM.from_db(row))
     return found

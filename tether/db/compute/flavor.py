@@ -1,13 +1,13 @@
-"""Queries on flavors."""
+"""Queries on flavors; rows leave this module as Flavor objects."""
 
 from oslo_db import exception as db_exc
-from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
 from tether import exception
+from tether.objects.compute import flavor as flavor_obj
 
 db = session.COMPUTE
 Flavor = models.Flavor
@@ -16,25 +16,13 @@ SORT_KEYS = ('flavorid', 'name', 'memory_mb', 'vcpus', 'root_gb',
              'ephemeral_gb', 'swap', 'rxtx_factor', 'created_at', 'id')
 
 
-def extra_specs(flavor):
-    return jsonutils.loads(flavor.extra_specs) if flavor.extra_specs else {}
-
-
-def snapshot(flavor):
-    """What an instance keeps of its flavor (a flavor may go later)."""
-    return {'id': flavor.flavorid, 'name': flavor.name,
-            'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
-            'root_gb': flavor.root_gb, 'ephemeral_gb': flavor.ephemeral_gb,
-            'swap': flavor.swap, 'extra_specs': extra_specs(flavor)}
-
-
 @db.reader
 def get(context, flavorid):
     row = context.session.scalars(
         sa.select(Flavor).where(Flavor.flavorid == flavorid)).first()
     if row is None:
         raise exception.FlavorNotFound(flavor_id=flavorid)
-    return row
+    return flavor_obj.Flavor.from_db(row)
 
 
 @db.reader
@@ -59,7 +47,8 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
     q = keyset.paginate(q, Flavor, sort_keys, sort_dirs, marker_row)
     if limit is not None:
         q = q.limit(limit)
-    return list(context.session.scalars(q))
+    return [flavor_obj.Flavor.from_db(row)
+            for row in context.session.scalars(q)]
 
 
 @db.writer
@@ -73,7 +62,7 @@ def create(context, values):
         raise exception.FlavorExists(
             what=column, value=values['name' if column == 'name'
                                       else 'flavorid'])
-    return row
+    return flavor_obj.Flavor.from_db(row)
 
 
 @db.writer

@@ -1,6 +1,6 @@
-"""Queries on instances; every state change is a conditional UPDATE."""
+"""Queries on instances; every state change is a conditional UPDATE.
+Instances leave this module as Instance objects."""
 
-from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from tether.db import base
@@ -13,30 +13,7 @@ from tether.objects.compute import instance as instance_obj
 
 db = session.COMPUTE
 
-_JSON_COLUMNS = {'flavor': 'flavor', 'metadata': 'metadata_',
-                 'fault': 'fault'}
-
-
-def to_object(row):
-    values = {name: getattr(row, name)
-              for name in instance_obj.Instance.fields
-              if name not in _JSON_COLUMNS}
-    for field, column in _JSON_COLUMNS.items():
-        text = getattr(row, column)
-        values[field] = jsonutils.loads(text) if text else None
-    values['metadata'] = values['metadata'] or {}
-    return instance_obj.Instance.from_trusted_values(values)
-
-
-def _row_values(values):
-    """Column values of the object field values ``values``."""
-    out = dict(values)
-    for field, column in _JSON_COLUMNS.items():
-        if field in out:
-            value = out.pop(field)
-            out[column] = (jsonutils.dumps(value) if value is not None
-                           else None)
-    return out
+Instance = instance_obj.Instance
 
 
 def _query(project_id=None, deleted=False):
@@ -56,7 +33,7 @@ def get(context, instance_uuid, project_id=None, deleted=False):
         .where(models.Instance.uuid == instance_uuid)).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=instance_uuid)
-    return to_object(row)
+    return Instance.from_db(row)
 
 
 def _used_on(context, host):
@@ -104,7 +81,7 @@ def create_on_host(context, values, bdms, candidates, action):
             break
     if chosen is not None:
         values = dict(values, host=chosen[0], node=chosen[1])
-    row = models.Instance(**_row_values(values))
+    row = models.Instance(**Instance.row_values(values))
     context.session.add(row)
     context.session.flush()
     for bdm in bdms:
@@ -112,7 +89,7 @@ def create_on_host(context, values, bdms, candidates, action):
             instance_uuid=row.uuid, **bdm))
     context.session.add(models.InstanceAction(**action))
     context.session.flush()
-    return to_object(row)
+    return Instance.from_db(row)
 
 
 def _apply_filters(q, filters):
@@ -152,12 +129,12 @@ def get_all(context, project_id=None, filters=None, marker=None,
                         ('desc', 'desc'), marker_row)
     if limit is not None:
         q = q.limit(limit)
-    return [to_object(r) for r in context.session.scalars(q)]
+    return [Instance.from_db(r) for r in context.session.scalars(q)]
 
 
 @db.reader
 def get_by_host(context, host):
-    return [to_object(r) for r in context.session.scalars(
+    return [Instance.from_db(r) for r in context.session.scalars(
         _query().where(models.Instance.host == host))]
 
 
@@ -190,7 +167,8 @@ def update(context, instance_uuid, values, expected_vm_state=None,
     if expected_task_state != ():
         where.append(cas.one_of(models.Instance.task_state,
                                 _as_tuple(expected_task_state)))
-    if not cas.update(context, models.Instance, where, _row_values(values)):
+    if not cas.update(context, models.Instance, where,
+                      Instance.row_values(values)):
         state = _state_of(context, instance_uuid)
         if state is None or state.deleted:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
@@ -202,7 +180,7 @@ def update(context, instance_uuid, values, expected_vm_state=None,
         raise exception.InstanceInvalidState(
             action=action, instance_id=instance_uuid, attr=attr,
             state=value)
-    return to_object(context.session.scalars(
+    return Instance.from_db(context.session.scalars(
         sa.select(models.Instance)
         .where(models.Instance.uuid == instance_uuid)).one())
 

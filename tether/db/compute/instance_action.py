@@ -1,4 +1,5 @@
-"""Instance actions and their events (os-instance-actions)."""
+"""Instance actions and their events (os-instance-actions); rows leave
+this module as InstanceAction and InstanceActionEvent objects."""
 
 import sqlalchemy as sa
 
@@ -7,6 +8,7 @@ from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
 from tether import exception
+from tether.objects.compute import instance_action as action_obj
 
 db = session.COMPUTE
 
@@ -97,7 +99,8 @@ def get_by_instance(context, instance_uuid, limit=None, marker=None,
                         ('desc', 'desc'), marker_row)
     if limit is not None:
         q = q.limit(limit)
-    return list(context.session.scalars(q))
+    return [action_obj.InstanceAction.from_db(row)
+            for row in context.session.scalars(q)]
 
 
 @db.reader
@@ -107,9 +110,10 @@ def get_by_request_id(context, instance_uuid, request_id):
     if action is None:
         raise exception.InstanceActionNotFound(request_id=request_id,
                                                instance_id=instance_uuid)
-    events = list(context.session.scalars(
-        sa.select(models.InstanceActionEvent)
-        .where(models.InstanceActionEvent.action_id == action.id)
-        .order_by(models.InstanceActionEvent.start_time.desc(),
-                  models.InstanceActionEvent.id.desc())))
-    return action, events
+    events = [action_obj.InstanceActionEvent.from_db(row)
+              for row in context.session.scalars(
+                  sa.select(models.InstanceActionEvent)
+                  .where(models.InstanceActionEvent.action_id == action.id)
+                  .order_by(models.InstanceActionEvent.start_time.desc(),
+                            models.InstanceActionEvent.id.desc()))]
+    return action_obj.InstanceAction.from_db(action), events

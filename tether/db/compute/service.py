@@ -1,6 +1,6 @@
-"""Compute service records: registration, heartbeats, what a host reports."""
+"""Compute service records: registration, heartbeats, what a host
+reports; rows leave this module as ComputeService objects."""
 
-import datetime
 
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
@@ -11,9 +11,14 @@ from tether.db import base
 from tether.db.compute import models
 from tether.db import session
 from tether import exception
+from tether.objects.compute import service as service_obj
 
 db = session.COMPUTE
 Service = models.ComputeService
+
+
+def _obj(row):
+    return service_obj.ComputeService.from_db(row)
 
 
 @db.writer
@@ -38,9 +43,9 @@ def register(context, host, binary, topic, availability_zone, version,
                     report_count=0, **values))
         except db_exc.DBDuplicateEntry:
             pass
-    return context.session.scalars(
+    return _obj(context.session.scalars(
         sa.select(Service).where(Service.host == host,
-                                 Service.binary == binary)).one()
+                                 Service.binary == binary)).one())
 
 
 @db.writer
@@ -63,7 +68,7 @@ def get_all(context, binary=None, host=None):
         q = q.where(Service.binary == binary)
     if host:
         q = q.where(Service.host == host)
-    return list(context.session.scalars(q))
+    return [_obj(row) for row in context.session.scalars(q)]
 
 
 def _get(context, service_id):
@@ -84,7 +89,7 @@ def _get(context, service_id):
 @db.reader
 def get(context, service_id):
     """By integer id or UUID; ComputeServiceNotFound if there is none."""
-    return _get(context, service_id)
+    return _obj(_get(context, service_id))
 
 
 @db.reader
@@ -94,7 +99,7 @@ def get_by_host(context, host, binary):
                                  Service.binary == binary)).first()
     if row is None:
         raise exception.ComputeServiceNotFound(service_id=host)
-    return row
+    return _obj(row)
 
 
 @db.writer
@@ -103,7 +108,7 @@ def update(context, service_id, values):
     for key, value in values.items():
         setattr(row, key, value)
     context.session.flush()
-    return row
+    return _obj(row)
 
 
 @db.writer
@@ -132,18 +137,3 @@ def destroy_unused(context, service_id):
         raise exception.ComputeServiceInUse(service_id=service_id,
                                             host=row.host, count=count)
     context.session.delete(row)
-
-
-def is_up(service, down_time):
-    if service.forced_down or service.heartbeat_at is None:
-        return False
-    age = base.now() - service.heartbeat_at
-    return age <= datetime.timedelta(seconds=down_time)
-
-
-def stats(service):
-    return jsonutils.loads(service.stats) if service.stats else {}
-
-
-def traits(service):
-    return jsonutils.loads(service.traits) if service.traits else []

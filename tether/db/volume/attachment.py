@@ -1,4 +1,6 @@
-"""Queries on volume attachments; every status change is conditional."""
+"""Queries on volume attachments; every status change is conditional.
+Attachments leave this module as Attachment objects (and a locked volume
+as a Volume object without its relations)."""
 
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -9,6 +11,8 @@ from tether.db import keyset
 from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether import exception
+from tether.objects.volume import attachment as attachment_obj
+from tether.objects.volume import volume as volume_obj
 
 A = models.VolumeAttachment
 V = models.Volume
@@ -25,6 +29,14 @@ def _query(project_id=None):
     return q
 
 
+def _obj(row):
+    return attachment_obj.Attachment.from_db(row)
+
+
+def _objs(rows):
+    return [attachment_obj.Attachment.from_db(row) for row in rows]
+
+
 def _get(context, attachment_id, project_id=None):
     row = context.session.scalars(
         _query(project_id).where(A.id == attachment_id)).first()
@@ -36,7 +48,7 @@ def _get(context, attachment_id, project_id=None):
 @session.reader
 def get(context, attachment_id, project_id=None):
     """The attachment, or AttachmentNotFound (also for another project's)."""
-    return _get(context, attachment_id, project_id)
+    return _obj(_get(context, attachment_id, project_id))
 
 
 def _apply_filters(q, filters):
@@ -68,13 +80,13 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         q = q.limit(limit)
     if offset:
         q = q.offset(offset)
-    return list(context.session.scalars(q))
+    return _objs(context.session.scalars(q))
 
 
 @session.reader
 def get_for_volume(context, volume_id):
     """Every attachment of one volume, oldest first."""
-    return list(context.session.scalars(
+    return _objs(context.session.scalars(
         sa.select(A).where(A.volume_id == volume_id)
         .order_by(A.created_at, A.id)))
 
@@ -97,7 +109,7 @@ def sharing(context, attachment, volume, live_statuses):
                 V.host == volume.host,
                 V.provider_location == volume.provider_location)
          .order_by(A.created_at, A.id))
-    return list(context.session.scalars(q))
+    return _objs(context.session.scalars(q))
 
 
 @session.reader
@@ -107,13 +119,14 @@ def get_all_on_backend(context, host, statuses):
          .where(sa.or_(V.host == host,
                        V.host.startswith(host + '#', autoescape=True)),
                 A.attach_status.in_(statuses)))
-    return list(context.session.scalars(q))
+    return _objs(context.session.scalars(q))
 
 
 # Inside a writer transaction ----------------------------------------------
 
 def lock_volume(context, volume_id, project_id=None):
-    """Lock the volume's row until the transaction ends; return the row.
+    """Lock the volume's row until the transaction ends; return the volume
+    (without its metadata and attachments, which the lock does not read).
 
     Every change of a volume's attachments takes this lock first, so the
     rules over several attachment rows (multiattach, the volume's status)
@@ -128,7 +141,7 @@ def lock_volume(context, volume_id, project_id=None):
         q.execution_options(populate_existing=True)).first()
     if row is None:
         raise exception.VolumeNotFound(volume_id=volume_id)
-    return row
+    return volume_obj.Volume.from_db(row, relations=False)
 
 
 def statuses_of_volume(context, volume_id):
@@ -154,7 +167,7 @@ def insert(context, values):
     row = A(**values)
     context.session.add(row)
     context.session.flush()
-    return row
+    return _obj(row)
 
 
 def no_attachments():
@@ -195,9 +208,10 @@ def destroy_all_for_volume(context, volume_id):
 
 
 def first_of_volume(context, volume_id):
-    return context.session.scalars(
+    row = context.session.scalars(
         sa.select(A).where(A.volume_id == volume_id)
         .order_by(A.created_at, A.id)).first()
+    return _obj(row) if row is not None else None
 
 
 @session.writer

@@ -1,7 +1,5 @@
 """Service records: registration, heartbeats, capacity reports."""
 
-import datetime
-
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
@@ -9,6 +7,7 @@ from oslo_serialization import jsonutils
 from tether.db import base
 from tether.db.volume import models
 from tether.db import session
+from tether.objects.volume import service as service_obj
 
 
 @session.writer
@@ -56,7 +55,8 @@ def get_all(context, binary=None, host=None):
         q = q.where(models.Service.binary == binary)
     if host:
         q = q.where(models.Service.host == host)
-    return list(context.session.scalars(q))
+    return [service_obj.Service.from_db(row)
+            for row in context.session.scalars(q)]
 
 
 @session.writer
@@ -66,15 +66,3 @@ def destroy(context, service_id):
         sa.delete(models.Service).where(models.Service.id == service_id)
         .execution_options(synchronize_session=False))
     return result.rowcount > 0
-
-
-def is_up(service, down_time):
-    if service.heartbeat_at is None:
-        return False
-    age = base.now() - service.heartbeat_at
-    return age <= datetime.timedelta(seconds=down_time)
-
-
-def capabilities(service):
-    return jsonutils.loads(service.capabilities) if service.capabilities \
-        else {}

@@ -1,4 +1,5 @@
-"""Queries on volumes and their metadata; each status change is conditional."""
+"""Queries on volumes and their metadata; each status change is
+conditional. Volumes leave this module as Volume objects."""
 
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -9,6 +10,7 @@ from tether.db import keyset
 from tether.db.volume import models
 from tether.db import session
 from tether import exception
+from tether.objects.volume import volume as volume_obj
 
 SORT_KEYS = ('id', 'name', 'status', 'size', 'created_at', 'updated_at',
              'availability_zone', 'bootable', 'project_id', 'host',
@@ -37,11 +39,13 @@ def _get(context, volume_id, project_id=None):
 @session.reader
 def get(context, volume_id, project_id=None):
     """The volume, or VolumeNotFound (also when another project owns it)."""
-    return _get(context, volume_id, project_id)
+    return volume_obj.Volume.from_db(_get(context, volume_id, project_id))
 
 
 @session.writer
-def create(context, values, metadata=None, admin_metadata=None):
+def create(context, values, metadata=None, admin_metadata=None,
+           volume_type_name=None):
+    """Insert a volume; the caller that knows its type's name says so."""
     db_volume = models.Volume(**values)
     db_volume.volume_metadata = [models.VolumeMetadata(key=k, value=v)
                                  for k, v in (metadata or {}).items()]
@@ -50,7 +54,8 @@ def create(context, values, metadata=None, admin_metadata=None):
         for k, v in (admin_metadata or {}).items()]
     context.session.add(db_volume)
     context.session.flush()
-    return db_volume
+    return volume_obj.Volume.from_db(db_volume,
+                                     volume_type_name=volume_type_name)
 
 
 def _apply_filters(q, filters):
@@ -90,7 +95,8 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         q = q.limit(limit)
     if offset:
         q = q.offset(offset)
-    return list(context.session.scalars(q))
+    return [volume_obj.Volume.from_db(row)
+            for row in context.session.scalars(q)]
 
 
 @session.reader
@@ -135,7 +141,8 @@ def get_all_by_host(context, host, statuses, unchanged_since=None):
         q = q.where(sa.func.coalesce(models.Volume.updated_at,
                                      models.Volume.created_at)
                     < unchanged_since)
-    return list(context.session.scalars(q))
+    return [volume_obj.Volume.from_db(row)
+            for row in context.session.scalars(q)]
 
 
 def _conditional_update(context, volume_id, values, expected_statuses,
@@ -170,7 +177,7 @@ def transition(context, volume_id, values, expected_statuses,
         extra = (models.Volume.size == expected_size,)
     if _conditional_update(context, volume_id, values, expected_statuses,
                            project_id, extra):
-        return _get(context, volume_id)
+        return volume_obj.Volume.from_db(_get(context, volume_id))
     current = _get(context, volume_id, project_id)
     if current.status in expected_statuses:
         raise exception.InvalidVolume(
@@ -186,7 +193,7 @@ def transition(context, volume_id, values, expected_statuses,
 def update(context, volume_id, values, project_id=None):
     if not _conditional_update(context, volume_id, values, None, project_id):
         raise exception.VolumeNotFound(volume_id=volume_id)
-    return _get(context, volume_id)
+    return volume_obj.Volume.from_db(_get(context, volume_id))
 
 
 def destroy_in_transaction(context, volume_id, expected_statuses):

@@ -1,4 +1,5 @@
-"""Queries on volume types."""
+"""Queries on volume types and their extra specs; types leave this module
+as VolumeType objects."""
 
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
@@ -8,17 +9,7 @@ from tether.db.volume import models
 from tether.db import keyset
 from tether.db import session
 from tether import exception
-
-
-@session.reader
-def get_all(context):
-    return list(context.session.scalars(
-        sa.select(models.VolumeType).order_by(models.VolumeType.name)))
-
-
-@session.reader
-def get(context, type_id):
-    return _get_row(context, type_id)
+from tether.objects.volume import volume_type as volume_type_obj
 
 
 @session.reader
@@ -29,7 +20,7 @@ def get_by_name_or_id(context, name_or_id):
             models.VolumeType.name == name_or_id))).first()
     if row is None:
         raise exception.VolumeTypeNotFound(volume_type_id=name_or_id)
-    return row
+    return volume_type_obj.VolumeType.from_db(row)
 
 
 # Writes of the types API -----------------------------------------------------
@@ -75,7 +66,8 @@ def get_page(context, is_public=None, marker=None, limit=None,
         q = q.limit(limit)
     if offset:
         q = q.offset(offset)
-    return list(context.session.scalars(q))
+    return [volume_type_obj.VolumeType.from_db(row)
+            for row in context.session.scalars(q)]
 
 
 @session.writer
@@ -89,7 +81,7 @@ def create(context, values, extra_specs=None):
         context.session.flush()
     except db_exc.DBDuplicateEntry:
         raise exception.VolumeTypeExists(name=values['name'])
-    return row
+    return volume_type_obj.VolumeType.from_db(row)
 
 
 @session.writer
@@ -114,7 +106,7 @@ def update(context, type_id, values, protected_name=None):
     row = _get_row(context, type_id)
     if count != 1:
         raise exception.VolumeTypeIsDefault(name=row.name, action='renamed')
-    return row
+    return volume_type_obj.VolumeType.from_db(row)
 
 
 @session.writer

@@ -1,5 +1,6 @@
 """The Instance object: a server of the compute service, sent over RPC."""
 
+from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_versionedobjects import fields
 
@@ -48,6 +49,31 @@ class Instance(base.TetherObject):
         'created_at': fields.DateTimeField(nullable=True),
         'updated_at': fields.DateTimeField(nullable=True),
     }
+
+    # Fields whose column holds JSON text (and the column's name).
+    _JSON_COLUMNS = {'flavor': 'flavor', 'metadata': 'metadata_',
+                     'fault': 'fault'}
+
+    @classmethod
+    def from_db(cls, row):
+        values = {name: getattr(row, name) for name in cls.fields
+                  if name not in cls._JSON_COLUMNS}
+        for field, column in cls._JSON_COLUMNS.items():
+            text = getattr(row, column)
+            values[field] = jsonutils.loads(text) if text else None
+        values['metadata'] = values['metadata'] or {}
+        return cls.from_trusted_values(values)
+
+    @classmethod
+    def row_values(cls, values):
+        """The column values of the field values ``values``."""
+        out = dict(values)
+        for field, column in cls._JSON_COLUMNS.items():
+            if field in out:
+                value = out.pop(field)
+                out[column] = (jsonutils.dumps(value) if value is not None
+                               else None)
+        return out
 
     @property
     def name(self):

@@ -62,18 +62,21 @@ class Volume(base.TetherObject):
                 'launched_at')
 
     @classmethod
-    def from_db(cls, db_volume, volume_type_name=None):
+    def from_db(cls, db_volume, volume_type_name=None, relations=True):
         """The object of a row; a caller that knows the type's name says so,
-        which saves reading it back."""
+        which saves reading it back. Without ``relations`` the metadata and
+        attachments are left unset (a row locked for a transition, whose
+        relations are not read under the lock)."""
         values = {key: getattr(db_volume, key) for key in cls._COLUMNS}
         if volume_type_name is not None:
             values['volume_type_name'] = volume_type_name
-        values['metadata'] = {m.key: m.value
-                              for m in db_volume.volume_metadata}
-        values['admin_metadata'] = {m.key: m.value
-                                    for m in db_volume.volume_admin_metadata}
-        values['attachments'] = [attachment.Attachment.from_db(a)
-                                 for a in db_volume.attached]
+        if relations:
+            values['metadata'] = {m.key: m.value
+                                  for m in db_volume.volume_metadata}
+            values['admin_metadata'] = {
+                m.key: m.value for m in db_volume.volume_admin_metadata}
+            values['attachments'] = [attachment.Attachment.from_db(a)
+                                     for a in db_volume.attached]
         return cls.from_trusted_values(values)
 
     def visible_metadata(self):

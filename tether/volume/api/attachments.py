@@ -17,8 +17,6 @@ from tether.db.volume import attachment as db_attachments
 from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether import exception
-from tether.objects.volume import attachment as attachment_obj
-from tether.objects.volume import volume as volume_obj
 from tether.volume import attachment_state as state
 from tether.volume import compute_client
 from tether.volume import rpcapi
@@ -30,35 +28,28 @@ S = state.S
 SORT_KEYS = db_attachments.SORT_KEYS
 
 
-def _obj(row):
-    return attachment_obj.Attachment.from_db(row)
-
-
 # Reads ----------------------------------------------------------------------
 
 def get(context, attachment_id):
-    return _obj(db_attachments.get(context, attachment_id,
-                                   context.project_scope))
+    return db_attachments.get(context, attachment_id, context.project_scope)
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
             marker=None, limit=None, sort_keys=None, sort_dirs=None,
             offset=None):
-    rows = db_attachments.get_all(
+    return db_attachments.get_all(
         context, context.list_scope(all_tenants, project_id),
         filters=filters, marker=marker, limit=limit,
         sort_keys=sort_keys or ('created_at', 'id'),
         sort_dirs=sort_dirs or ('desc', 'desc'), offset=offset)
-    return [_obj(r) for r in rows]
 
 
 def get_for_volume(context, volume_id):
-    return [_obj(r) for r in db_attachments.get_for_volume(context,
-                                                           volume_id)]
+    return db_attachments.get_for_volume(context, volume_id)
 
 
 def _volume(context, volume_id):
-    return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
+    return db_volumes.get(context, volume_id)
 
 
 def shared_connections(context, attachment, volume=None):
@@ -80,17 +71,17 @@ def shared_connections(context, attachment, volume=None):
 
 # Create (reserve) -----------------------------------------------------------
 
-def _refusal(context, row, instance_uuid):
-    """Why the volume of ``row`` (locked) cannot take another attachment."""
-    if row.status not in state.FOLLOWS_ATTACHMENTS:
+def _refusal(context, volume, instance_uuid):
+    """Why ``volume`` (locked) cannot take another attachment."""
+    if volume.status not in state.FOLLOWS_ATTACHMENTS:
         return exception.InvalidVolume(
             reason='volume %s is %s; it can be attached only when it is '
                    'available (or in-use, if it is multiattach)'
-                   % (row.id, row.status))
-    other = db_attachments.first_of_volume(context, row.id)
+                   % (volume.id, volume.status))
+    other = db_attachments.first_of_volume(context, volume.id)
     if other is None:
         return exception.InvalidVolumeStatus(
-            volume_id=row.id, status=row.status, expected=S.AVAILABLE)
+            volume_id=volume.id, status=volume.status, expected=S.AVAILABLE)
     what = 'attachment %s (%s%s)' % (
         other.id, other.attach_status,
         ', instance %s' % other.instance_uuid if other.instance_uuid else '')
@@ -98,14 +89,14 @@ def _refusal(context, row, instance_uuid):
         reason='volume %s is %s and not multiattach: it already has %s. A '
                'volume of a type with the extra spec multiattach="<is> '
                'True" can have several attachments'
-               % (row.id, row.status, what))
+               % (volume.id, volume.status, what))
 
 
 @session.writer
 def _reserve(context, volume_id, instance_uuid, mode):
-    row = db_attachments.lock_volume(context, volume_id,
-                                     context.project_scope)
-    if row.multiattach:
+    volume = db_attachments.lock_volume(context, volume_id,
+                                        context.project_scope)
+    if volume.multiattach:
         won = db_volumes.conditional_update(
             context, volume_id, {}, state.FOLLOWS_ATTACHMENTS)
     else:
@@ -120,7 +111,7 @@ def _reserve(context, volume_id, instance_uuid, mode):
                 extra=(db_attachments.has_attachment_for(
                     instance_uuid, [AS.ATTACHED]),))
     if not won:
-        raise _refusal(context, row, instance_uuid)
+        raise _refusal(context, volume, instance_uuid)
     attachment = db_attachments.insert(context, {
         'id': uuidutils.generate_uuid(), 'volume_id': volume_id,
         'instance_uuid': instance_uuid, 'attach_status': AS.RESERVED,
@@ -145,19 +136,18 @@ def create(context, volume, instance_uuid=None, connector=None, mode=None):
 
 @session.writer
 def _claim_connect(context, attachment, connector):
-    row = db_attachments.lock_volume(context, attachment.volume_id)
-    if row.status not in state.FOLLOWS_ATTACHMENTS:
-        if 'error' in row.status:
+    volume = db_attachments.lock_volume(context, attachment.volume_id)
+    if volume.status not in state.FOLLOWS_ATTACHMENTS:
+        if 'error' in volume.status:
             raise exception.AttachmentConflict(
                 attachment_id=attachment.id,
-                reason='volume %s is %s' % (row.id, row.status))
+                reason='volume %s is %s' % (volume.id, volume.status))
         raise exception.InvalidVolumeStatus(
-            volume_id=row.id, status=row.status,
+            volume_id=volume.id, status=volume.status,
             expected='reserved, attaching or in-use')
     host = connector.get('host')
-    if not row.multiattach and host:
-        volume = volume_obj.Volume.from_db(row)
-        for other in db_attachments.get_for_volume(context, row.id):
+    if not volume.multiattach and host:
+        for other in db_attachments.get_for_volume(context, volume.id):
             if (other.id != attachment.id and other.attached_host == host
                     and other.attach_status in state.LIVE):
                 raise exception.AttachmentConflict(
@@ -177,8 +167,8 @@ def _claim_connect(context, attachment, connector):
         raise exception.InvalidAttachmentStatus(
             attachment_id=attachment.id, status=current.attach_status,
             action='an update with a connector', expected='reserved')
-    state.recompute(context, row.id)
-    return volume_obj.Volume.from_db(row)
+    state.recompute(context, volume.id)
+    return volume
 
 
 def _give_up_connect(context, attachment):
@@ -224,10 +214,11 @@ def update(context, attachment, connector):
 @session.writer
 def complete(context, attachment_id):
     """``attaching`` (connected) -> ``attached``; the volume is in-use."""
-    row = db_attachments.get(context, attachment_id, context.project_scope)
-    if row.attach_status == AS.ATTACHED:
+    attachment = db_attachments.get(context, attachment_id,
+                                    context.project_scope)
+    if attachment.attach_status == AS.ATTACHED:
         return
-    volume = db_attachments.lock_volume(context, row.volume_id)
+    volume = db_attachments.lock_volume(context, attachment.volume_id)
     if volume.status not in state.FOLLOWS_ATTACHMENTS:
         raise exception.InvalidVolumeStatus(
             volume_id=volume.id, status=volume.status, expected='attaching')
@@ -240,7 +231,7 @@ def complete(context, attachment_id):
             action='os-complete',
             expected='attaching with its connection made (update it with '
                      'a connector first)')
-    state.recompute(context, row.volume_id)
+    state.recompute(context, attachment.volume_id)
 
 
 # Delete ---------------------------------------------------------------------

@@ -25,16 +25,17 @@ class ServiceStatus:
     backend_state: str | None
 
 
-def _status(row):
-    up = db_services.is_up(row, CONF.service_down_time)
+def _status(service):
+    up = service.is_up(CONF.service_down_time)
     backend_state = None
-    if row.binary == fields.ServiceBinary.VOLUME:
-        reported = db_services.capabilities(row).get('backend_state', 'up')
+    if service.binary == fields.ServiceBinary.VOLUME:
+        reported = service.capabilities.get('backend_state', 'up')
         backend_state = reported if up else 'down'
     return ServiceStatus(
-        binary=row.binary, host=row.host, zone=row.availability_zone,
-        disabled=row.disabled, disabled_reason=row.disabled_reason,
-        is_up=up, updated_at=row.heartbeat_at or row.updated_at,
+        binary=service.binary, host=service.host,
+        zone=service.availability_zone, disabled=service.disabled,
+        disabled_reason=service.disabled_reason, is_up=up,
+        updated_at=service.heartbeat_at or service.updated_at,
         backend_state=backend_state)
 
 
@@ -44,20 +45,19 @@ def _host_matches(service_host, wanted):
 
 
 def get_all(context, host=None, binary=None):
-    rows = db_services.get_all(context, binary=binary or None)
-    return [_status(r) for r in rows
-            if (binary is None or r.binary == binary) and
-            (host is None or _host_matches(r.host, host))]
+    return [_status(s) for s in db_services.get_all(context,
+                                                    binary=binary or None)
+            if (binary is None or s.binary == binary) and
+            (host is None or _host_matches(s.host, host))]
 
 
 def availability_zones(context):
     """[(zone, available)]: a zone is available if one of its enabled
     volume services is up."""
     zones = {}
-    for row in db_services.get_all(context,
-                                   binary=fields.ServiceBinary.VOLUME):
-        name = row.availability_zone or CONF.storage_availability_zone
-        up = not row.disabled and db_services.is_up(
-            row, CONF.service_down_time)
+    for service in db_services.get_all(context,
+                                       binary=fields.ServiceBinary.VOLUME):
+        name = service.availability_zone or CONF.storage_availability_zone
+        up = not service.disabled and service.is_up(CONF.service_down_time)
         zones[name] = zones.get(name, False) or up
     return sorted(zones.items())

@@ -17,7 +17,6 @@ from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
-from tether.objects.volume import volume as volume_obj
 from tether.volume.api import volume_metadata
 from tether.volume import quota
 from tether.volume import rpcapi
@@ -30,25 +29,18 @@ S = fields.VolumeStatus
 SORT_KEYS = db_volumes.SORT_KEYS
 
 
-def is_multiattach_type(db_type):
-    specs = {s.key: s.value for s in db_type.extra_specs}
-    return str(specs.get('multiattach', '')).lower() in ('<is> true',)
-
-
 def get(context, volume_id):
-    return volume_obj.Volume.from_db(
-        db_volumes.get(context, volume_id, context.project_scope))
+    return db_volumes.get(context, volume_id, context.project_scope)
 
 
 def get_all(context, all_tenants=False, project_id=None, filters=None,
             marker=None, limit=None, sort_keys=None, sort_dirs=None,
             offset=None):
-    rows = db_volumes.get_all(
+    return db_volumes.get_all(
         context, context.list_scope(all_tenants, project_id),
         filters=filters, marker=marker, limit=limit,
         sort_keys=sort_keys or ('created_at', 'id'),
         sort_dirs=sort_dirs or ('desc', 'desc'), offset=offset)
-    return [volume_obj.Volume.from_db(r) for r in rows]
 
 
 def count(context, all_tenants=False, project_id=None, filters=None):
@@ -69,12 +61,12 @@ def _insert_counted(context, values, metadata, limits, type_name):
         context, values['project_id'],
         {'volumes': 1, 'gigabytes': values['size']}, limits)
     try:
-        db_volume = db_volumes.create(context, values, metadata)
+        return db_volumes.create(context, values, metadata,
+                                 volume_type_name=type_name)
     except db_exc.DBReferenceError:
         # The type was deleted since it was read (the foreign key says so).
         raise exception.VolumeTypeNotFound(
             volume_type_id=values['volume_type_id'])
-    return volume_obj.Volume.from_db(db_volume, volume_type_name=type_name)
 
 
 def create(context, size, name=None, description=None, metadata=None,
@@ -82,9 +74,9 @@ def create(context, size, name=None, description=None, metadata=None,
     volume_metadata.check_keys(metadata or {})
     az = availability_zone or CONF.storage_availability_zone
     with session.reading(context):
-        db_type = db_types.get_by_name_or_id(
+        vtype = db_types.get_by_name_or_id(
             context, volume_type or CONF.default_volume_type)
-        if not (db_type.is_public or context.is_admin):
+        if not (vtype.is_public or context.is_admin):
             # Private types have no access lists yet: admins only.
             raise exception.VolumeTypeNotFound(volume_type_id=volume_type)
         limits = quota.check_per_volume_size(context, context.project_id,
@@ -97,11 +89,11 @@ def create(context, size, name=None, description=None, metadata=None,
         'availability_zone': az, 'host': host,
         'status': S.CREATING if host else S.ERROR,
         'attach_status': fields.VolumeAttachStatus.DETACHED,
-        'volume_type_id': db_type.id, 'bootable': False,
-        'multiattach': is_multiattach_type(db_type),
+        'volume_type_id': vtype.id, 'bootable': False,
+        'multiattach': vtype.multiattach,
     }
     volume = _insert_counted(context, values, metadata or {}, limits,
-                             db_type.name)
+                             vtype.name)
     if host is None:
         LOG.warning('No volume backend has room for %sG in zone %s; volume '
                     '%s is in error.', size, az, volume.id)
@@ -117,16 +109,14 @@ def create(context, size, name=None, description=None, metadata=None,
 
 
 def update(context, volume_id, values):
-    return volume_obj.Volume.from_db(
-        db_volumes.update(context, volume_id, values,
-                          context.project_scope))
+    return db_volumes.update(context, volume_id, values,
+                             context.project_scope)
 
 
 def delete(context, volume_id):
-    db_volume = db_attachments.transition_without_attachments(
+    volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
         fields.DELETABLE_STATUSES, context.project_scope)
-    volume = volume_obj.Volume.from_db(db_volume)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.
         volume_state.finish_delete(context, volume)

@@ -13,7 +13,6 @@ from oslo_utils import timeutils
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 from tether import exception
-from tether.objects.volume import volume as volume_obj
 from tether.volume import attachment_state as state
 
 LOG = logging.getLogger(__name__)
@@ -28,13 +27,13 @@ def _fresh(context, attachment_id):
 
 
 def _volume(context, volume_id):
-    return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
+    return db_volumes.get(context, volume_id)
 
 
-def _shares_volume_connection(context, row, volume):
+def _shares_volume_connection(context, attachment, volume):
     """Does another live attachment of this volume use the same host?"""
-    return any(other.volume_id == row.volume_id for other in
-               db_attachments.sharing(context, row, volume, state.LIVE))
+    return any(other.volume_id == attachment.volume_id for other in
+               db_attachments.sharing(context, attachment, volume, state.LIVE))
 
 
 def connect(context, driver, volume_id, attachment_id, connector):
@@ -43,12 +42,12 @@ def connect(context, driver, volume_id, attachment_id, connector):
     On a driver failure the attachment becomes ``error_attaching`` and the
     volume's status follows its other attachments.
     """
-    row = _fresh(context, attachment_id)
-    if row is None or row.attach_status != AS.ATTACHING or \
-            row.connection_info:
+    attachment = _fresh(context, attachment_id)
+    if attachment is None or attachment.attach_status != AS.ATTACHING or \
+            attachment.connection_info:
         raise exception.InvalidAttachmentStatus(
             attachment_id=attachment_id,
-            status=row.attach_status if row else 'deleted',
+            status=attachment.attach_status if attachment else 'deleted',
             action='connecting it', expected='attaching')
     volume = _volume(context, volume_id)
     try:
@@ -71,13 +70,13 @@ def connect(context, driver, volume_id, attachment_id, connector):
         # Deleted or given up while the driver worked: undo what it did.
         LOG.warning('Attachment %s changed while it was connected; '
                     'disconnecting it again', attachment_id)
-        row = _fresh(context, attachment_id)
-        if row is None or not _shares_volume_connection(context, row,
-                                                        volume):
+        attachment = _fresh(context, attachment_id)
+        if attachment is None or not _shares_volume_connection(
+                context, attachment, volume):
             driver.terminate_connection(volume, connector)
         raise exception.InvalidAttachmentStatus(
             attachment_id=attachment_id,
-            status=row.attach_status if row else 'deleted',
+            status=attachment.attach_status if attachment else 'deleted',
             action='recording its connection', expected='attaching')
     return info
 
@@ -89,15 +88,15 @@ def disconnect(context, driver, volume_id, attachment_id):
     volume uses the same host (multiattach on one host shares it). On a
     driver failure the attachment becomes ``error_detaching``.
     """
-    row = _fresh(context, attachment_id)
-    if row is None or row.attach_status != state.BEING_DELETED:
+    attachment = _fresh(context, attachment_id)
+    if attachment is None or attachment.attach_status != state.BEING_DELETED:
         LOG.info('Attachment %s is no longer being deleted; nothing to do',
                  attachment_id)
         return
-    connector = jsonutils.loads(row.connector) if row.connector else None
+    connector = attachment.connector
     if connector:
         volume = _volume(context, volume_id)
-        if not _shares_volume_connection(context, row, volume):
+        if not _shares_volume_connection(context, attachment, volume):
             try:
                 driver.terminate_connection(volume, connector)
             except Exception as exc:
@@ -120,24 +119,25 @@ def reconcile(context, driver, host):
       attaches again) and the volume's status follows its attachments.
     * ``detached`` (a delete claimed it): the delete runs again.
     """
-    rows = db_attachments.get_all_on_backend(
-        context, host, [AS.ATTACHING, state.BEING_DELETED])
     count = 0
-    for row in rows:
-        if row.attach_status == AS.ATTACHING and not row.connection_info:
+    for attachment in db_attachments.get_all_on_backend(
+            context, host, [AS.ATTACHING, state.BEING_DELETED]):
+        if (attachment.attach_status == AS.ATTACHING and
+                not attachment.connection_info):
             LOG.info('Attachment %s never finished connecting; marking it '
-                     'error_attaching', row.id)
+                     'error_attaching', attachment.id)
             count += state.change(
-                context, row.id, row.volume_id,
+                context, attachment.id, attachment.volume_id,
                 {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
                 extra=[db_attachments.not_connected()])
-        elif row.attach_status == state.BEING_DELETED:
+        elif attachment.attach_status == state.BEING_DELETED:
             LOG.info('Attachment %s was being deleted; deleting it again',
-                     row.id)
+                     attachment.id)
             count += 1
             try:
-                disconnect(context, driver, row.volume_id, row.id)
+                disconnect(context, driver, attachment.volume_id,
+                           attachment.id)
             except exception.TetherException:
                 LOG.exception('Could not finish deleting attachment %s',
-                              row.id)
+                              attachment.id)
     return count

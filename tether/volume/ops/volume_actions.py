@@ -28,7 +28,6 @@ from tether.db.volume import volume as db_volumes
 from tether.drivers.volume import driver as base_driver
 from tether import exception
 from tether.objects import fields
-from tether.objects.volume import volume as volume_obj
 from tether.volume import compute_client
 from tether.volume import extend_state
 
@@ -50,8 +49,7 @@ def _instances(context, volume_id):
 def extend_volume(context, driver, host, volume_id, new_size, reservations):
     """Grow the storage; settle, or hand the extend to the hypervisor."""
     try:
-        volume = volume_obj.Volume.from_db(db_volumes.get(context,
-                                                          volume_id))
+        volume = db_volumes.get(context, volume_id)
     except exception.VolumeNotFound:
         return
     if volume.status != S.EXTENDING:
@@ -96,8 +94,8 @@ def _record_waiting(context, volume_id, new_size, reservations):
     """The servers of a volume still ``extending`` (None if it is not);
     attached to exactly one, the target and the reservations are stored
     for its compute host, in the same transaction."""
-    row = db_attachments.lock_volume(context, volume_id)
-    if row.status != S.EXTENDING:
+    volume = db_attachments.lock_volume(context, volume_id)
+    if volume.status != S.EXTENDING:
         return None
     instances = _instances(context, volume_id)
     if len(instances) == 1:
@@ -164,9 +162,8 @@ def settle_overdue(context, driver, host, timeout=None):
     timeout = CONF.extend_completion_timeout if timeout is None else timeout
     before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
     count = 0
-    for row in db_volumes.get_all_by_host(context, host, [S.EXTENDING],
-                                          unchanged_since=before):
-        volume = volume_obj.Volume.from_db(row)
+    for volume in db_volumes.get_all_by_host(context, host, [S.EXTENDING],
+                                             unchanged_since=before):
         new_size, reservations = _target(context, volume)
         grown = _has_size(driver, volume, new_size)
         LOG.warning('Volume %s has been extending for over %ss: settling it '

@@ -14,7 +14,6 @@ from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether import exception
 from tether.objects import fields
-from tether.objects.volume import volume as volume_obj
 from tether.volume.ops import volume_actions
 from tether.volume import volume_state
 
@@ -24,7 +23,7 @@ S = fields.VolumeStatus
 
 def _fresh(context, volume_id):
     try:
-        return volume_obj.Volume.from_db(db_volumes.get(context, volume_id))
+        return db_volumes.get(context, volume_id)
     except exception.VolumeNotFound:
         return None
 
@@ -79,10 +78,9 @@ def stale(context, host, timeout):
     """The volumes of ``host`` creating or deleting, unchanged for over
     ``timeout`` seconds."""
     before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
-    return [volume_obj.Volume.from_db(row)
-            for row in db_volumes.get_all_by_host(
-                context, host, [S.CREATING, S.DELETING],
-                unchanged_since=before)]
+    return db_volumes.get_all_by_host(context, host,
+                                      [S.CREATING, S.DELETING],
+                                      unchanged_since=before)
 
 
 # Reconciliation after a restart -----------------------------------------
@@ -96,8 +94,7 @@ def reconcile(context, driver, host):
     """
     volumes = db_volumes.get_all_by_host(
         context, host, [S.CREATING, S.DELETING, S.EXTENDING])
-    for db_volume in volumes:
-        volume = volume_obj.Volume.from_db(db_volume)
+    for volume in volumes:
         LOG.info('Reconciling volume %s left %s', volume.id, volume.status)
         if volume.status == S.CREATING:
             create_volume(context, driver, volume.id)

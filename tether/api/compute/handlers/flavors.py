@@ -66,7 +66,7 @@ class FlavorView:
             IS_PUBLIC: flavor.is_public,
         })
         if self.with_specs:
-            out['extra_specs'] = compute_flavors.extra_specs(flavor)
+            out['extra_specs'] = flavor.extra_specs
         return out
 
 
