@@ -14,7 +14,8 @@ from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import version as compute_version
 from tether import context as t_context
 from tether import exception
-from tether import objects
+from tether.objects import compute as compute_objects
+from tether.objects import volume as volume_objects
 from tether.objects.volume import attachment as attachment_obj
 from tether.objects import base as objects_base
 from tether.objects.compute import instance as instance_obj
@@ -26,7 +27,8 @@ from tether.volume import version as volume_version
 CONF = cfg.CONF
 VOLUME_HISTORY = volume_version.RPC_OBJECT_VERSIONS
 
-objects.register_all()
+volume_objects.register_all()
+compute_objects.register_all()
 
 
 class Services:

@@ -19,7 +19,8 @@ from tether.compute import service as compute_service
 from tether.compute import volume_client
 from tether import conf as t_conf
 from tether.db import migration
-from tether import objects
+from tether.objects import compute as compute_objects
+from tether.objects import volume as volume_objects
 from tether import rpc
 from tether.volume import service
 from tether.volume import compute_client
@@ -135,7 +136,8 @@ class AllInOne:
         self.compute_api = None
 
     def start(self):
-        objects.register_all()
+        volume_objects.register_all()
+        compute_objects.register_all()
         migration.db_sync(database='volume')
         migration.db_sync(database='compute')
         rpc.init(CONF, url=CONF.aio_transport_url)

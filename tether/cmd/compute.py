@@ -6,7 +6,7 @@ from oslo_config import cfg
 
 from tether.cmd import common
 from tether.compute import service
-from tether import objects
+from tether.objects import compute as compute_objects
 from tether import rpc
 
 CONF = cfg.CONF
@@ -15,7 +15,7 @@ CONF = cfg.CONF
 def main(argv=None):
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'The tether compute manager')
-    objects.register_all()
+    compute_objects.register_all()
     rpc.init(CONF)
     compute_service = service.ComputeService()
     compute_service.start()

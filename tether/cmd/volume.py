@@ -5,7 +5,7 @@ import sys
 from oslo_config import cfg
 
 from tether.cmd import common
-from tether import objects
+from tether.objects import volume as volume_objects
 from tether import rpc
 from tether.volume import service
 
@@ -15,7 +15,7 @@ CONF = cfg.CONF
 def main(argv=None):
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'The tether volume manager')
-    objects.register_all()
+    volume_objects.register_all()
     rpc.init(CONF)
     volume_service = service.VolumeService()
     volume_service.start()

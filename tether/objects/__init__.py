@@ -1,7 +1,7 @@
-"""Domain objects (oslo.versionedobjects), sent over RPC at pinned versions."""
+"""Objects: what the services and APIs pass around instead of rows.
 
-
-def register_all():
-    __import__('tether.objects.volume.attachment')
-    __import__('tether.objects.compute.instance')
-    __import__('tether.objects.volume.volume')
+base.py has the versioned objects' base and RPC serializer and the
+records'; fields.py every state enum. Each service's objects are in
+volume/ and compute/; each registers its versioned objects with its
+``register_all()``.
+"""

@@ -1,31 +1,16 @@
-"""The compute API WSGI application, as api-paste.ini's pipelines build it."""
+"""The compute API's WSGI application: ``[composite:osapi_compute]`` of
+api-paste.ini, whose pipelines name ``app_factory`` (the router) and
+``versions_factory`` (version discovery) of this module."""
 
-from oslo_config import cfg
-
+from tether.api import app
 from tether.api.compute import routes
 from tether.api.compute import versions
-from tether.api import pipeline
-from tether.api import wsgi
-from tether import objects
-from tether.policies import enforcer
+from tether.objects import compute as compute_objects
 from tether.policies import compute as compute_policies
 
-# The composite of api-paste.ini that is the whole compute API.
-PASTE_APP = 'osapi_compute'
+API = app.API('osapi_compute', routes, versions,
+              compute_policies.list_rules, compute_objects.register_all)
 
-
-def build(conf=None):
-    """The compute API: ``[composite:osapi_compute]`` of api-paste.ini."""
-    return pipeline.load_app(PASTE_APP, conf or cfg.CONF)
-
-
-def app_factory(global_conf, **local_conf):
-    """paste app: the compute API's router, innermost in every pipeline."""
-    conf = pipeline.current_conf()
-    objects.register_all()
-    enforcer.init(conf, compute_policies.list_rules())
-    return wsgi.Router(versions.SERVICE, routes.declarations())
-
-
-# paste filter: GET /, /v2.1 and /v2.1/ answered without authentication.
-versions_factory = wsgi.versions_filter(versions)
+build = API.build
+app_factory = API.app_factory
+versions_factory = API.versions_factory

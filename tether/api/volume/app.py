@@ -1,31 +1,16 @@
-"""The volume API WSGI application, as api-paste.ini's pipelines build it."""
+"""The volume API's WSGI application: ``[composite:osapi_volume]`` of
+api-paste.ini, whose pipelines name ``app_factory`` (the router) and
+``versions_factory`` (version discovery) of this module."""
 
-from oslo_config import cfg
-
-from tether.api import pipeline
+from tether.api import app
 from tether.api.volume import routes
 from tether.api.volume import versions
-from tether.api import wsgi
-from tether import objects
-from tether.policies import enforcer
+from tether.objects import volume as volume_objects
 from tether.policies import volume as volume_policies
 
-# The composite of api-paste.ini that is the whole volume API.
-PASTE_APP = 'osapi_volume'
+API = app.API('osapi_volume', routes, versions, volume_policies.list_rules,
+              volume_objects.register_all)
 
-
-def build(conf=None):
-    """The volume API: ``[composite:osapi_volume]`` of api-paste.ini."""
-    return pipeline.load_app(PASTE_APP, conf or cfg.CONF)
-
-
-def app_factory(global_conf, **local_conf):
-    """paste app: the volume API's router, innermost in every pipeline."""
-    conf = pipeline.current_conf()
-    objects.register_all()
-    enforcer.init(conf, volume_policies.list_rules())
-    return wsgi.Router(versions.SERVICE, routes.declarations())
-
-
-# paste filter: GET /, /v3 and /v3/ answered without authentication.
-versions_factory = wsgi.versions_filter(versions)
+build = API.build
+app_factory = API.app_factory
+versions_factory = API.versions_factory
