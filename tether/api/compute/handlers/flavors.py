@@ -3,10 +3,9 @@
 import math
 from urllib import parse
 
-from oslo_config import cfg
 from oslo_utils import strutils
 
-from tether.api import listing as paging
+from tether.api import listing
 from tether.api.compute.schemas import flavors as schema
 from tether.api import fault
 from tether.api import microversion
@@ -14,8 +13,6 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import flavors as compute_flavors
 from tether.policies.compute import flavors as policy
-
-CONF = cfg.CONF
 
 EPHEMERAL = 'OS-FLV-EXT-DATA:ephemeral'
 DISABLED = 'OS-FLV-DISABLED:disabled'
@@ -84,8 +81,7 @@ def _is_public(value):
 
 def _list(req, detail):
     params = req.validated_query
-    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
-                CONF.osapi_max_limit)
+    limit = listing.page_size(params)
     flavors = compute_flavors.get_all(
         req.context, is_public=_is_public(params.get('is_public')),
         min_memory_mb=(int(params['minRam']) if 'minRam' in params
@@ -98,8 +94,8 @@ def _list(req, detail):
     view = FlavorView(req)
     body = {'flavors': [view.detail(f) if detail else view.basic(f)
                         for f in flavors]}
-    links = paging.next_link(req, limit, len(flavors),
-                             flavors[-1].flavorid if flavors else None)
+    links = listing.next_links(req, flavors, limit,
+                               lambda flavor: flavor.flavorid)
     if links:
         body['flavors_links'] = links
     return wsgi.json_response(body)

@@ -7,11 +7,10 @@ Nova dropped or replaced (``/os-hypervisors/statistics``,
 two did). ``uptime`` (2.88) is null: tether-compute does not report it.
 """
 
-from oslo_config import cfg
 from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
-from tether.api import listing as paging
+from tether.api import listing
 from tether.api.compute.schemas import hypervisors as schema
 from tether.api import fault
 from tether.api import microversion
@@ -20,8 +19,6 @@ from tether.api import wsgi
 from tether.compute.api import hypervisors as hypervisors_api
 from tether.compute.api import services as services_api
 from tether.policies.compute import hypervisors as policy
-
-CONF = cfg.CONF
 
 # Capacity and usage, left out from 2.88 (Placement has them in Nova).
 _CAPACITY = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
@@ -103,8 +100,7 @@ def _list(req, detail):
     pattern = marker = limit = None
     if microversion.at_least(req, '2.33'):
         marker = params.get('marker')
-        limit = min(int(params.get('limit', CONF.osapi_max_limit)),
-                    CONF.osapi_max_limit)
+        limit = listing.page_size(params)
     if microversion.at_least(req, '2.53'):
         pattern = params.get('hypervisor_hostname_pattern')
     with_servers = _with_servers(req)
@@ -126,8 +122,8 @@ def _list(req, detail):
         render(h, hypervisors_api.instances_on(ctx, h.host)
                if with_servers else None)
         for h in found]}
-    links = paging.next_link(req, limit, len(found),
-                             str(view.id_of(found[-1])) if found else None)
+    links = listing.next_links(req, found, limit,
+                               lambda hyp: str(view.id_of(hyp)))
     if links:
         body['hypervisors_links'] = links
     return wsgi.json_response(body)

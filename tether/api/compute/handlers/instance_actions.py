@@ -1,9 +1,8 @@
 """Handlers of /servers/{id}/os-instance-actions: list, show."""
 
-from oslo_config import cfg
 from oslo_utils import timeutils
 
-from tether.api import listing as paging
+from tether.api import listing
 from tether.api.compute.schemas import instance_actions as schema
 from tether.api.compute.views import servers as views
 from tether.api import fault
@@ -12,8 +11,6 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import instance_actions as actions_api
 from tether.policies.compute import instance_actions as policy
-
-CONF = cfg.CONF
 
 _ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
                 'project_id', 'start_time', 'message')
@@ -68,14 +65,13 @@ def list_instance_actions(req):
                                        'less than or equal to '
                                        'changes-before.')
         marker = params.get('marker')
-        limit = min(int(params.get('limit', CONF.osapi_max_limit)),
-                    CONF.osapi_max_limit)
+        limit = listing.page_size(params)
     actions = actions_api.get_actions(
         req.context, instance, limit=limit, marker=marker,
         changes_since=since, changes_before=before)
     body = {'instanceActions': [_action(req, a) for a in actions]}
-    links = paged and paging.next_link(
-        req, limit, len(actions), actions[-1].request_id if actions else None)
+    links = paged and listing.next_links(
+        req, actions, limit, lambda action: action.request_id)
     if links:
         body['links'] = links
     return wsgi.json_response(body)

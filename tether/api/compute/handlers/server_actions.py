@@ -2,8 +2,7 @@
 
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_actions as schema
-from tether.api import fault
-from tether.api import microversion
+from tether.api import actions
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_actions as actions_api
@@ -39,16 +38,4 @@ ACTIONS = {
 }
 
 
-def dispatch(req):
-    """Route the action named by the body's only key to its handler."""
-    body = validation.parse_json(req)
-    if not isinstance(body, dict) or len(body) != 1:
-        raise fault.HTTPError(400, 'A server action body is an object with '
-                                   'exactly one key, the action name.')
-    name = next(iter(body))
-    handler = ACTIONS.get(name)
-    if handler is None or not microversion.in_window(handler, req.version):
-        raise fault.HTTPError(
-            400, 'There is no such action: %s (tether serves %s).'
-            % (name, ', '.join(sorted(ACTIONS))))
-    return handler(req)
+dispatch = actions.Dispatcher('server', ACTIONS)

@@ -1,7 +1,6 @@
 """Handlers of /servers: create, list, detail, show, update, delete."""
 
 import functools
-from urllib import parse
 
 from oslo_utils import strutils
 from oslo_utils import timeutils
@@ -9,6 +8,7 @@ from oslo_utils import timeutils
 from tether.api.compute.schemas import servers as schema
 from tether.api.compute.views import servers as views
 from tether.api import fault
+from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
@@ -148,22 +148,12 @@ def _search(req, all_projects_rule):
     deleted = False
     if 'deleted' in params and ctx.is_admin:
         deleted = strutils.bool_from_string(params['deleted'])
-    limit = int(params['limit']) if 'limit' in params else None
-    limit = min(limit, 1000) if limit is not None else 1000
+    limit = listing.page_size(params)
     instances = servers_api.get_all(
         ctx, project_id, filters=filters, marker=params.get('marker'),
         limit=limit, changes_since=changes_since,
         deleted=None if changes_since and not deleted else deleted)
     return instances, limit
-
-
-def _next_link(req, instances, limit):
-    if limit and len(instances) == limit:
-        query = dict(req.GET)
-        query['marker'] = instances[-1].uuid
-        return [{'rel': 'next',
-                 'href': '%s?%s' % (req.path_url, parse.urlencode(query))}]
-    return None
 
 
 def _list(req, detail):
@@ -179,7 +169,8 @@ def _list(req, detail):
     else:
         servers = [view.basic(i) for i in instances]
     body = {'servers': servers}
-    links = _next_link(req, instances, limit)
+    links = listing.next_links(req, instances, limit,
+                               lambda instance: instance.uuid)
     if links:
         body['servers_links'] = links
     return wsgi.json_response(body)

@@ -1,22 +1,20 @@
 """Handlers of /attachments: create, list, show, update, delete, complete."""
 
-from oslo_config import cfg
 from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
 from tether.api import fault
+from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.views import attachments as views
 from tether.api.volume.schemas import attachments as schema
-from tether.api.volume.views import volumes as volume_views
 from tether.objects import fields
 from tether.policies.volume import attachments as policy
 from tether.volume.api import volumes as volume_api
 from tether.volume.api import attachments as attachments_api
 
-CONF = cfg.CONF
 # The connector is stored whole, as JSON, in a TEXT column (64 KiB on
 # MySQL).
 MAX_CONNECTOR_BYTES = 65535
@@ -65,26 +63,6 @@ def create_attachment(req):
     return _response(req, attachment)
 
 
-def _parse_sort(params):
-    if 'sort' in params:
-        if 'sort_key' in params or 'sort_dir' in params:
-            raise fault.HTTPError(400, 'The "sort" parameter cannot be '
-                                       'combined with sort_key or sort_dir.')
-        pairs = [item.partition(':')[::2]
-                 for item in params['sort'].split(',')]
-    else:
-        pairs = [(params.get('sort_key', 'created_at'),
-                  params.get('sort_dir', 'desc'))]
-    keys = [key for key, _ in pairs]
-    dirs = [direction or 'desc' for _, direction in pairs]
-    for key in keys:
-        if key not in attachments_api.SORT_KEYS:
-            raise fault.HTTPError(
-                400, 'Invalid sort key %s; valid keys are %s.'
-                % (key, ', '.join(attachments_api.SORT_KEYS)))
-    return keys, dirs
-
-
 # Query parameter -> column. ``status`` is the attachment's status (upstream
 # names no column by it and so always returns an empty list).
 _FILTERS = {'id': 'id', 'volume_id': 'volume_id',
@@ -96,9 +74,9 @@ def _list(req, detail):
     ctx = req.context
     ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
     params = req.validated_query
-    sort_keys, sort_dirs = _parse_sort(params)
-    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
-                CONF.osapi_max_limit)
+    sort_keys, sort_dirs = listing.parse_sort(params,
+                                              attachments_api.SORT_KEYS)
+    limit = listing.page_size(params)
     filters = {column: params[key] for key, column in _FILTERS.items()
                if key in params}
     attachments = attachments_api.get_all(
@@ -110,8 +88,7 @@ def _list(req, detail):
     view = views.AttachmentView(req)
     render = view.detail if detail else view.summary
     body = {'attachments': [render(a) for a in attachments]}
-    links = volume_views.next_link(req, attachments, limit,
-                                   CONF.osapi_max_limit)
+    links = listing.next_links_by_id(req, attachments, limit)
     if links:
         body['attachments_links'] = links
     return wsgi.json_response(body)

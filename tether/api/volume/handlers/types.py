@@ -1,18 +1,15 @@
 """Handlers of /types: list, show, default, create, update, delete."""
 
-from oslo_config import cfg
 from oslo_utils import strutils
 
 from tether.api import fault
+from tether.api import listing
 from tether.api import validation
 from tether.api import wsgi
 from tether.api.volume.schemas import types as schema
-from tether.api.volume.views import volumes as views
 from tether.policies.volume import type_extra_specs as specs_policy
 from tether.policies.volume import types as policy
 from tether.volume.api import types as volume_types
-
-CONF = cfg.CONF
 
 _IS_PUBLIC = 'os-volume-type-access:is_public'
 
@@ -56,33 +53,14 @@ def _parse_is_public(params):
     return strutils.bool_from_string(value, strict=True)
 
 
-def _parse_sort(params):
-    if 'sort' in params:
-        if 'sort_key' in params or 'sort_dir' in params:
-            raise fault.HTTPError(400, 'The "sort" parameter cannot be '
-                                       'combined with sort_key or sort_dir.')
-        pairs = [item.partition(':') for item in params['sort'].split(',')]
-        keys = [k for k, _, _ in pairs]
-        dirs = [d or 'desc' for _, _, d in pairs]
-    else:
-        keys = [params.get('sort_key', 'created_at')]
-        dirs = [params.get('sort_dir', 'desc')]
-    bad = [k for k in keys if k not in volume_types.SORT_KEYS]
-    if bad:
-        raise fault.HTTPError(
-            400, 'Invalid sort key %s; valid keys are %s.'
-            % (', '.join(bad), ', '.join(volume_types.SORT_KEYS)))
-    return keys, dirs
-
-
 @validation.query(schema.LIST_QUERY)
 def list_types(req):
     ctx = req.context
     ctx.can(policy.GET_ALL)
     params = req.validated_query
-    sort_keys, sort_dirs = _parse_sort(params)
-    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
-                CONF.osapi_max_limit)
+    sort_keys, sort_dirs = listing.parse_sort(params,
+                                              volume_types.SORT_KEYS)
+    limit = listing.page_size(params)
     vtypes = volume_types.get_all(
         ctx, is_public=_parse_is_public(params),
         marker=params.get('marker'), limit=limit,
@@ -90,7 +68,7 @@ def list_types(req):
         sort_keys=sort_keys, sort_dirs=sort_dirs)
     view = TypeView(req)
     body = {'volume_types': [view.show(t) for t in vtypes]}
-    links = views.next_link(req, vtypes, limit, CONF.osapi_max_limit)
+    links = listing.next_links_by_id(req, vtypes, limit)
     if links:
         body['volume_type_links'] = links
     return wsgi.json_response(body)

@@ -1,6 +1,6 @@
 """Handlers of POST /volumes/{id}/action: one function per action."""
 
-from tether.api import fault
+from tether.api import actions
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
@@ -54,14 +54,4 @@ ACTIONS = {
 }
 
 
-def dispatch(req):
-    """Route the action named by the body's only key to its handler."""
-    body = validation.parse_json(req)
-    if not isinstance(body, dict) or len(body) != 1:
-        raise fault.HTTPError(400, 'A volume action body is an object with '
-                                   'exactly one key, the action name.')
-    name = next(iter(body))
-    handler = ACTIONS.get(name)
-    if handler is None or not microversion.in_window(handler, req.version):
-        raise fault.HTTPError(400, 'There is no such action: %s' % name)
-    return handler(req)
+dispatch = actions.Dispatcher('volume', ACTIONS)

@@ -2,10 +2,10 @@
 
 import ast
 
-from oslo_config import cfg
 from oslo_utils import strutils
 
 from tether.api import fault
+from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
@@ -15,7 +15,6 @@ from tether.policies.volume import volumes as policy
 from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
 
-CONF = cfg.CONF
 
 # Sources of a new volume that tether does not offer (yet).
 _UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'imageRef',
@@ -63,27 +62,6 @@ def create_volume(req):
     return wsgi.json_response({'volume': _detail(req, volume)}, status=202)
 
 
-def _parse_sort(params):
-    if 'sort' in params:
-        if 'sort_key' in params or 'sort_dir' in params:
-            raise fault.HTTPError(400, 'The "sort" parameter cannot be '
-                                       'combined with sort_key or sort_dir.')
-        keys, dirs = [], []
-        for item in params['sort'].split(','):
-            key, _, direction = item.partition(':')
-            keys.append(key)
-            dirs.append(direction or 'desc')
-    else:
-        keys = [params.get('sort_key', 'created_at')]
-        dirs = [params.get('sort_dir', 'desc')]
-    for key in keys:
-        if key not in volume_api.SORT_KEYS:
-            raise fault.HTTPError(
-                400, 'Invalid sort key %s; valid keys are %s.'
-                % (key, ', '.join(volume_api.SORT_KEYS)))
-    return keys, dirs
-
-
 def _parse_metadata_filter(text):
     try:
         value = ast.literal_eval(text)
@@ -101,9 +79,8 @@ def _list(req, detail):
     ctx = req.context
     ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
     params = req.validated_query
-    sort_keys, sort_dirs = _parse_sort(params)
-    limit = min(int(params.get('limit', CONF.osapi_max_limit)),
-                CONF.osapi_max_limit)
+    sort_keys, sort_dirs = listing.parse_sort(params, volume_api.SORT_KEYS)
+    limit = listing.page_size(params)
     filters = {}
     for key in ('name', 'status', 'availability_zone', 'user_id'):
         if key in params:
@@ -122,7 +99,7 @@ def _list(req, detail):
     view = views.VolumeView(req)
     render = view.detail if detail else view.summary
     body = {'volumes': [render(v) for v in volumes]}
-    links = views.next_link(req, volumes, limit, CONF.osapi_max_limit)
+    links = listing.next_links_by_id(req, volumes, limit)
     if links:
         body['volumes_links'] = links
     if strutils.bool_from_string(params.get('with_count', False)):

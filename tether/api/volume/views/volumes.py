@@ -1,6 +1,5 @@
 """Serialize volumes for the microversion of the request."""
 
-from urllib import parse
 
 from tether.api import microversion
 from tether.api.volume.views import attachments as attachment_views
@@ -88,18 +87,3 @@ class VolumeView:
         if self._at('3.65'):
             d['consumes_quota'] = True
         return d
-
-
-def next_link(req, items, limit, max_limit):
-    """The ``volumes_links`` entry when the page may not be the last."""
-    page = limit or max_limit
-    if len(items) < page or not items:
-        return None
-    # The marker replaces the offset: keeping it would skip rows again.
-    params = {k: v for k, v in req.GET.items()
-              if k not in ('marker', 'offset')}
-    params['marker'] = items[-1].id
-    params['limit'] = page
-    return [{'rel': 'next',
-             'href': '%s%s?%s' % (req.application_url, req.path_info,
-                                  parse.urlencode(params))}]

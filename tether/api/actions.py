@@ -1,0 +1,34 @@
+"""Action resources (``POST /volumes/{id}/action``,
+``POST /servers/{id}/action``): the body is an object with one key, the
+action's name, and each action is a handler of its own, with its own
+schema, policy and microversion window."""
+
+from tether.api import fault
+from tether.api import microversion
+from tether.api import validation
+
+
+class Dispatcher:
+    """The handler of an action route: runs the handler of the action
+    the body names (``actions``: name -> handler)."""
+
+    def __init__(self, resource, actions):
+        self.resource = resource
+        self.actions = actions
+
+    def __call__(self, req):
+        body = validation.parse_json(req)
+        if not isinstance(body, dict) or len(body) != 1:
+            raise fault.HTTPError(
+                400, 'A %s action body is an object with exactly one key, '
+                     'the action name.' % self.resource)
+        name = next(iter(body))
+        handler = self.actions.get(name)
+        if handler is None or not microversion.in_window(handler,
+                                                         req.version):
+            served = sorted(n for n, h in self.actions.items()
+                            if microversion.in_window(h, req.version))
+            raise fault.HTTPError(
+                400, 'There is no such action: %s (tether serves %s).'
+                % (name, ', '.join(served)))
+        return handler(req)
