@@ -6,29 +6,18 @@ its enabled services is up.
 """
 
 from tether.api.compute.schemas import availability_zones as schema
+from tether.api.compute.views import availability_zones as views
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import availability_zones as zones_api
 from tether.policies.compute import availability_zones as policy
 
 
-def _hosts(zone):
-    """{host: {binary: state}} of the enabled services of a zone."""
-    out = {}
-    for svc in zone.hosts:
-        out.setdefault(svc.host, {})[svc.binary] = {
-            'available': svc.is_up,
-            'active': not svc.disabled,
-            'updated_at': svc.updated_at,
-        }
-    return out
-
-
 def _zones(req, detail):
     return wsgi.json_response({'availabilityZoneInfo': [
         {'zoneName': zone.name,
          'zoneState': {'available': zone.available},
-         'hosts': _hosts(zone) if detail and zone.available else None}
+         'hosts': views.hosts(zone) if detail and zone.available else None}
         for zone in zones_api.get_all(req.context)]})
 
 

@@ -1,74 +1,24 @@
 """Handlers of /flavors: list, detail, show, create, delete."""
 
 import math
-from urllib import parse
 
 from oslo_utils import strutils
 
-from tether.api import listing
 from tether.api.compute.schemas import flavors as schema
+from tether.api.compute.views import flavors as views
 from tether.api import fault
-from tether.api import microversion
+from tether.api import listing
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import flavors as compute_flavors
 from tether.policies.compute import flavors as policy
 
-EPHEMERAL = 'OS-FLV-EXT-DATA:ephemeral'
-DISABLED = 'OS-FLV-DISABLED:disabled'
-IS_PUBLIC = 'os-flavor-access:is_public'
 # The largest value of a single-precision float column (Nova's limit).
 RXTX_FACTOR_MAX = 3.40282e+38
 
 
-class FlavorView:
-    """Flavors as JSON at the request's microversion."""
-
-    def __init__(self, req):
-        ctx = req.context
-        self.req = req
-        self.with_description = microversion.at_least(req, '2.55')
-        self.swap_as_int = microversion.at_least(req, '2.75')
-        self.with_specs = (microversion.at_least(req, '2.61') and ctx.can(
-            policy.EXTRA_SPECS_INDEX, {'project_id': ctx.project_id},
-            fatal=False))
-
-    def links(self, flavorid):
-        # The project is in the links when it was in the URL (Nova).
-        project = self.req.urlvars.get('project_id')
-        path = '%s/flavors/%s' % ('/' + project if project else '',
-                                  parse.quote(flavorid, safe=''))
-        root = self.req.application_url
-        return [{'rel': 'self', 'href': root + '/v2.1' + path},
-                {'rel': 'bookmark', 'href': root + path}]
-
-    def basic(self, flavor):
-        out = {'id': flavor.flavorid, 'name': flavor.name,
-               'links': self.links(flavor.flavorid)}
-        if self.with_description:
-            out['description'] = flavor.description
-        return out
-
-    def detail(self, flavor):
-        out = self.basic(flavor)
-        out.update({
-            'ram': flavor.memory_mb,
-            'vcpus': flavor.vcpus,
-            'disk': flavor.root_gb,
-            EPHEMERAL: flavor.ephemeral_gb,
-            DISABLED: flavor.disabled,
-            # Before 2.75 no swap is "", as Nova has it.
-            'swap': flavor.swap if flavor.swap or self.swap_as_int else '',
-            'rxtx_factor': flavor.rxtx_factor,
-            IS_PUBLIC: flavor.is_public,
-        })
-        if self.with_specs:
-            out['extra_specs'] = flavor.extra_specs
-        return out
-
-
 def _one(req, flavor):
-    return wsgi.json_response({'flavor': FlavorView(req).detail(flavor)})
+    return wsgi.json_response({'flavor': views.FlavorView(req).detail(flavor)})
 
 
 def _is_public(value):
@@ -91,7 +41,7 @@ def _list(req, detail):
         sort_key=params.get('sort_key', 'flavorid'),
         sort_dir=params.get('sort_dir', 'asc'),
         limit=limit, marker=params.get('marker'))
-    view = FlavorView(req)
+    view = views.FlavorView(req)
     body = {'flavors': [view.detail(f) if detail else view.basic(f)
                         for f in flavors]}
     links = listing.next_links(req, flavors, limit,
@@ -149,10 +99,10 @@ def create_flavor(req):
     flavor = compute_flavors.create(
         ctx, body['name'], int(body['ram']), int(body['vcpus']),
         root_gb=int(body.get('disk', 0)),
-        ephemeral_gb=int(body.get(EPHEMERAL, 0)),
+        ephemeral_gb=int(body.get(views.EPHEMERAL, 0)),
         swap=int(body.get('swap', 0)),
         rxtx_factor=_rxtx_factor(body.get('rxtx_factor', 1.0)),
-        is_public=strutils.bool_from_string(body.get(IS_PUBLIC, True),
+        is_public=strutils.bool_from_string(body.get(views.IS_PUBLIC, True),
                                             strict=True),
         flavorid=_flavorid(body.get('id')),
         description=body.get('description'))

@@ -7,80 +7,18 @@ Nova dropped or replaced (``/os-hypervisors/statistics``,
 two did). ``uptime`` (2.88) is null: tether-compute does not report it.
 """
 
-from oslo_serialization import jsonutils
 from oslo_utils import strutils
 
-from tether.api import listing
 from tether.api.compute.schemas import hypervisors as schema
+from tether.api.compute.views import hypervisors as views
 from tether.api import fault
+from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import hypervisors as hypervisors_api
 from tether.compute.api import services as services_api
 from tether.policies.compute import hypervisors as policy
-
-# Capacity and usage, left out from 2.88 (Placement has them in Nova).
-_CAPACITY = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
-             'memory_mb_used', 'local_gb_used', 'running_vms',
-             'current_workload')
-
-
-def _cpu_info(stats, as_object):
-    info = stats.get('cpu_info') or {}
-    if isinstance(info, str):
-        try:
-            info = jsonutils.loads(info)
-        except ValueError:
-            info = {}
-    # A JSON string before 2.28, an object from 2.28.
-    return info if as_object else jsonutils.dumps(info)
-
-
-class HypervisorView:
-    def __init__(self, req, with_servers=False):
-        self.uuid_ids = microversion.at_least(req, '2.53')
-        self.with_capacity = not microversion.at_least(req, '2.88')
-        self.cpu_info_object = microversion.at_least(req, '2.28')
-        self.with_uptime = microversion.at_least(req, '2.88')
-        # From 2.75 "servers" is there, maybe empty, whenever asked for.
-        self.always_servers = (with_servers and
-                               microversion.at_least(req, '2.75'))
-
-    def id_of(self, hyp):
-        return hyp.uuid if self.uuid_ids else hyp.id
-
-    def basic(self, hyp, servers=None):
-        out = {'id': self.id_of(hyp),
-               'hypervisor_hostname': hyp.hypervisor_hostname,
-               'state': 'up' if hyp.is_up else 'down',
-               'status': 'disabled' if hyp.disabled else 'enabled'}
-        if servers or self.always_servers:
-            out['servers'] = [{'name': i.name, 'uuid': i.uuid}
-                              for i in servers or []]
-        return out
-
-    def detail(self, hyp, servers=None):
-        out = self.basic(hyp, servers)
-        stats = hyp.stats
-        out.update({
-            'hypervisor_type': stats.get('hypervisor_type', 'QEMU'),
-            'hypervisor_version': stats.get('hypervisor_version', 0),
-            'host_ip': hyp.host_ip,
-            'service': {'host': hyp.host, 'id': self.id_of(hyp),
-                        'disabled_reason': hyp.disabled_reason},
-        })
-        if self.with_capacity:
-            for key in _CAPACITY:
-                out[key] = stats.get(key, 0)
-            out['free_ram_mb'] = out['memory_mb'] - out['memory_mb_used']
-            out['free_disk_gb'] = out['local_gb'] - out['local_gb_used']
-            out['disk_available_least'] = stats.get('disk_available_least',
-                                                    out['free_disk_gb'])
-            out['cpu_info'] = _cpu_info(stats, self.cpu_info_object)
-        if self.with_uptime:
-            out['uptime'] = stats.get('uptime')
-        return out
 
 
 def _with_servers(req):
@@ -116,7 +54,7 @@ def _list(req, detail):
     if pattern is not None and not found:
         raise fault.HTTPError(404, "No hypervisor matching '%s' could be "
                                    "found." % pattern)
-    view = HypervisorView(req, with_servers)
+    view = views.HypervisorView(req, with_servers)
     render = view.detail if detail else view.basic
     body = {'hypervisors': [
         render(h, hypervisors_api.instances_on(ctx, h.host)
@@ -159,5 +97,5 @@ def show_hypervisor(req):
     with_servers = _with_servers(req)
     servers = (hypervisors_api.instances_on(ctx, hyp.host) if with_servers
                else None)
-    return wsgi.json_response({'hypervisor': HypervisorView(
+    return wsgi.json_response({'hypervisor': views.HypervisorView(
         req, with_servers).detail(hyp, servers)})

@@ -2,18 +2,15 @@
 
 from oslo_utils import timeutils
 
-from tether.api import listing
 from tether.api.compute.schemas import instance_actions as schema
-from tether.api.compute.views import servers as views
+from tether.api.compute.views import instance_actions as views
 from tether.api import fault
+from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import instance_actions as actions_api
 from tether.policies.compute import instance_actions as policy
-
-_ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
-                'project_id', 'start_time', 'message')
 
 
 def _load(req, rule):
@@ -26,13 +23,6 @@ def _load(req, rule):
     target = {'project_id': instance.project_id}
     ctx.can(rule, target)
     return instance, target
-
-
-def _action(req, row):
-    out = {key: getattr(row, key) for key in _ACTION_KEYS}
-    if microversion.at_least(req, '2.58'):
-        out['updated_at'] = row.updated_at
-    return out
 
 
 def _time(params, name):
@@ -69,26 +59,12 @@ def list_instance_actions(req):
     actions = actions_api.get_actions(
         req.context, instance, limit=limit, marker=marker,
         changes_since=since, changes_before=before)
-    body = {'instanceActions': [_action(req, a) for a in actions]}
+    body = {'instanceActions': [views.action(req, a) for a in actions]}
     links = paged and listing.next_links(
         req, actions, limit, lambda action: action.request_id)
     if links:
         body['links'] = links
     return wsgi.json_response(body)
-
-
-def _event(row, project_id, traceback, host, host_id, details):
-    out = {'event': row.event, 'start_time': row.start_time,
-           'finish_time': row.finish_time, 'result': row.result}
-    if traceback:
-        out['traceback'] = row.traceback
-    if host:
-        out['host'] = row.host
-    if host_id:
-        out['hostId'] = views.host_id(project_id, row.host)
-    if details:
-        out['details'] = row.details
-    return out
 
 
 @validation.query(schema.ANY_QUERY)
@@ -97,7 +73,7 @@ def show_instance_action(req):
     instance, target = _load(req, policy.SHOW)
     action, events = actions_api.get_action(ctx, instance,
                                             req.urlvars['request_id'])
-    out = _action(req, action)
+    out = views.action(req, action)
     # Whoever passes the events rule sees every event with its traceback
     # (and host from 2.62); from 2.51 others see the events without them.
     full = ctx.can(policy.EVENTS, target, fatal=False)
@@ -106,8 +82,8 @@ def show_instance_action(req):
         details = (microversion.at_least(req, '2.84') and
                    ctx.can(policy.EVENTS_DETAILS, target, fatal=False))
         project_id = action.project_id or instance.project_id
-        out['events'] = [_event(e, project_id, traceback=full,
-                                host=full and host_id, host_id=host_id,
-                                details=details)
+        out['events'] = [views.event(e, project_id, traceback=full,
+                                     host=full and host_id, host_id=host_id,
+                                     details=details)
                          for e in events]
     return wsgi.json_response({'instanceAction': out})

@@ -1,8 +1,8 @@
 """Handlers of POST /servers/{id}/action: os-start, os-stop, reboot."""
 
+from tether.api import actions
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_actions as schema
-from tether.api import actions
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_actions as actions_api

@@ -9,28 +9,13 @@ and the openstack CLI use at tether's microversions.
 from oslo_utils import strutils
 
 from tether.api.compute.schemas import services as schema
+from tether.api.compute.views import services as views
 from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import services as services_api
 from tether.policies.compute import services as policy
-
-
-def _view(req, svc):
-    out = {
-        'id': svc.uuid if microversion.at_least(req, '2.53') else svc.id,
-        'binary': svc.binary,
-        'host': svc.host,
-        'zone': svc.zone,
-        'status': 'disabled' if svc.disabled else 'enabled',
-        'state': 'up' if svc.is_up else 'down',
-        'updated_at': svc.updated_at,
-        'disabled_reason': svc.disabled_reason,
-    }
-    if microversion.at_least(req, '2.11'):
-        out['forced_down'] = svc.forced_down
-    return out
 
 
 @validation.query(schema.LIST_QUERY, '2.1', '2.74')
@@ -41,7 +26,7 @@ def list_services(req):
     params = req.validated_query
     services = services_api.get_all(ctx, host=params.get('host') or None,
                                     binary=params.get('binary') or None)
-    return wsgi.json_response({'services': [_view(req, s)
+    return wsgi.json_response({'services': [views.service(req, s)
                                             for s in services]})
 
 
@@ -74,7 +59,7 @@ def update_service(req):
     ctx = req.context
     ctx.can(policy.UPDATE, {})
     svc = services_api.update(ctx, service_id, _values(req.validated))
-    return wsgi.json_response({'service': _view(req, svc)})
+    return wsgi.json_response({'service': views.service(req, svc)})
 
 
 @validation.query(schema.DELETE_QUERY)

@@ -5,7 +5,7 @@ from oslo_utils import strutils
 
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import volume_attachments as schema
-from tether.api.compute.views import servers as views
+from tether.api.compute.views import volume_attachments as views
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import servers as servers_api

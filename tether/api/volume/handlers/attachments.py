@@ -7,13 +7,13 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
-from tether.api import wsgi
-from tether.api.volume.views import attachments as views
 from tether.api.volume.schemas import attachments as schema
+from tether.api.volume.views import attachments as views
+from tether.api import wsgi
 from tether.objects import fields
 from tether.policies.volume import attachments as policy
-from tether.volume.api import volumes as volume_api
 from tether.volume.api import attachments as attachments_api
+from tether.volume.api import volumes as volume_api
 
 # The connector is stored whole, as JSON, in a TEXT column (64 KiB on
 # MySQL).

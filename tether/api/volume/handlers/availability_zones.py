@@ -1,8 +1,8 @@
 """Handler of /os-availability-zone: the zones of the volume services."""
 
 from tether.api import validation
-from tether.api import wsgi
 from tether.api.volume.schemas import availability_zones as schema
+from tether.api import wsgi
 from tether.policies.volume import availability_zones as policy
 from tether.volume.api import services as volume_services
 

@@ -2,8 +2,8 @@
 
 from tether.api import microversion
 from tether.api import validation
-from tether.api import wsgi
 from tether.api.volume.schemas import limits as schema
+from tether.api import wsgi
 from tether.policies.volume import limits as policy
 from tether.volume import quota
 

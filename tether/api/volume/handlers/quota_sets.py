@@ -4,8 +4,8 @@ from oslo_utils import strutils
 
 from tether.api import fault
 from tether.api import validation
-from tether.api import wsgi
 from tether.api.volume.schemas import quota_sets as schema
+from tether.api import wsgi
 from tether.policies.volume import quota_sets as policy
 from tether.volume import quota
 

@@ -2,9 +2,9 @@
 
 from tether.api import fault
 from tether.api import validation
-from tether.api import wsgi
-from tether.api.volume.handlers import types
 from tether.api.volume.schemas import type_extra_specs as schema
+from tether.api.volume.views import types as views
+from tether.api import wsgi
 from tether import exception
 from tether.policies.volume import type_extra_specs as policy
 from tether.volume.api import types as volume_types
@@ -12,7 +12,7 @@ from tether.volume.api import types as volume_types
 
 def _visible_specs(req):
     specs = volume_types.get_extra_specs(req.context, req.urlvars['type_id'])
-    return types.TypeView(req).specs(specs)
+    return views.TypeView(req).specs(specs)
 
 
 @validation.query(schema.NO_QUERY)

@@ -5,42 +5,15 @@ from oslo_utils import strutils
 from tether.api import fault
 from tether.api import listing
 from tether.api import validation
-from tether.api import wsgi
 from tether.api.volume.schemas import types as schema
-from tether.policies.volume import type_extra_specs as specs_policy
+from tether.api.volume.views import types as views
+from tether.api import wsgi
 from tether.policies.volume import types as policy
 from tether.volume.api import types as volume_types
 
-_IS_PUBLIC = 'os-volume-type-access:is_public'
-
-
-class TypeView:
-    """Serialize volume types; the policy checks are made once."""
-
-    def __init__(self, req):
-        ctx = req.context
-        self.show_specs = ctx.can(policy.EXTRA_SPECS_ATTRIBUTE, fatal=False)
-        self.all_specs = ctx.can(specs_policy.READ_SENSITIVE, fatal=False)
-        self.show_qos = ctx.can(policy.QOS_SPECS_ID_ATTRIBUTE, fatal=False)
-
-    def specs(self, extra_specs):
-        if self.all_specs:
-            return dict(extra_specs)
-        return volume_types.user_visible(extra_specs)
-
-    def show(self, vtype):
-        d = {'id': vtype.id, 'name': vtype.name,
-             'description': vtype.description, 'is_public': vtype.is_public,
-             _IS_PUBLIC: vtype.is_public}
-        if self.show_specs:
-            d['extra_specs'] = self.specs(vtype.extra_specs)
-        if self.show_qos:
-            d['qos_specs_id'] = None
-        return d
-
 
 def _one(req, vtype, status=200):
-    return wsgi.json_response({'volume_type': TypeView(req).show(vtype)},
+    return wsgi.json_response({'volume_type': views.TypeView(req).show(vtype)},
                               status=status)
 
 
@@ -66,7 +39,7 @@ def list_types(req):
         marker=params.get('marker'), limit=limit,
         offset=int(params.get('offset', 0)) or None,
         sort_keys=sort_keys, sort_dirs=sort_dirs)
-    view = TypeView(req)
+    view = views.TypeView(req)
     body = {'volume_types': [view.show(t) for t in vtypes]}
     links = listing.next_links_by_id(req, vtypes, limit)
     if links:
@@ -95,7 +68,7 @@ def create_type(req):
     ctx = req.context
     ctx.can(policy.MANAGE)
     body = req.validated['volume_type']
-    is_public = strutils.bool_from_string(body.get(_IS_PUBLIC, True),
+    is_public = strutils.bool_from_string(body.get(views.IS_PUBLIC, True),
                                           strict=True)
     vtype = volume_types.create(
         ctx, body['name'], description=body.get('description'),
@@ -109,7 +82,7 @@ def update_type(req):
     ctx.can(policy.MANAGE)
     body = req.validated['volume_type']
     values = {k: body[k] for k in ('name', 'description') if k in body}
-    for key in ('is_public', _IS_PUBLIC):
+    for key in ('is_public', views.IS_PUBLIC):
         if key in body:
             values['is_public'] = strutils.bool_from_string(body[key],
                                                             strict=True)

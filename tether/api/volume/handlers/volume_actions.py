@@ -3,9 +3,9 @@
 from tether.api import actions
 from tether.api import microversion
 from tether.api import validation
-from tether.api import wsgi
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
+from tether.api import wsgi
 from tether.objects import fields
 from tether.policies.volume import volumes as policy
 from tether.volume.api import volume_actions as actions_api

@@ -8,13 +8,12 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
-from tether.api import wsgi
 from tether.api.volume.schemas import volumes as schema
 from tether.api.volume.views import volumes as views
+from tether.api import wsgi
 from tether.policies.volume import volumes as policy
 from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
-
 
 # Sources of a new volume that tether does not offer (yet).
 _UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'imageRef',

@@ -1,0 +1,32 @@
+"""Volume types as JSON: their extra specs as policy allows."""
+
+from tether.policies.volume import type_extra_specs as specs_policy
+from tether.policies.volume import types as policy
+from tether.volume.api import types as volume_types
+
+IS_PUBLIC = 'os-volume-type-access:is_public'
+
+
+class TypeView:
+    """Serialize volume types; the policy checks are made once."""
+
+    def __init__(self, req):
+        ctx = req.context
+        self.show_specs = ctx.can(policy.EXTRA_SPECS_ATTRIBUTE, fatal=False)
+        self.all_specs = ctx.can(specs_policy.READ_SENSITIVE, fatal=False)
+        self.show_qos = ctx.can(policy.QOS_SPECS_ID_ATTRIBUTE, fatal=False)
+
+    def specs(self, extra_specs):
+        if self.all_specs:
+            return dict(extra_specs)
+        return volume_types.user_visible(extra_specs)
+
+    def show(self, vtype):
+        d = {'id': vtype.id, 'name': vtype.name,
+             'description': vtype.description, 'is_public': vtype.is_public,
+             IS_PUBLIC: vtype.is_public}
+        if self.show_specs:
+            d['extra_specs'] = self.specs(vtype.extra_specs)
+        if self.show_qos:
+            d['qos_specs_id'] = None
+        return d
