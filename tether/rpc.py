@@ -19,7 +19,8 @@ LOG = logging.getLogger(__name__)
 TRANSPORT = None
 # Exceptions a remote call may raise as themselves (domain exceptions
 # name the problem; anything else arrives as a RemoteError).
-ALLOWED_EXMODS = ['tether.exception']
+ALLOWED_EXMODS = ['tether.exception', 'tether.volume.exception',
+                  'tether.compute.exception']
 
 
 def init(conf=None, url=None):

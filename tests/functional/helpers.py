@@ -8,7 +8,7 @@ import threading
 from tether import context as t_context
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 
 GiB = 1024 ** 3
 

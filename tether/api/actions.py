@@ -7,6 +7,8 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 
+UNKNOWN_ACTION = 'api.action.unknown'
+
 
 class Dispatcher:
     """The handler of an action route: runs the handler of the action
@@ -21,7 +23,8 @@ class Dispatcher:
         if not isinstance(body, dict) or len(body) != 1:
             raise fault.HTTPError(
                 400, 'A %s action body is an object with exactly one key, '
-                     'the action name.' % self.resource)
+                     'the action name.' % self.resource,
+                code=fault.MALFORMED_BODY)
         name = next(iter(body))
         handler = self.actions.get(name)
         if handler is None or not microversion.in_window(handler,
@@ -30,5 +33,5 @@ class Dispatcher:
                             if microversion.in_window(h, req.version))
             raise fault.HTTPError(
                 400, 'There is no such action: %s (tether serves %s).'
-                % (name, ', '.join(served)))
+                % (name, ', '.join(served)), code=UNKNOWN_ACTION)
         return handler(req)

@@ -37,7 +37,8 @@ class Service:
                 raise fault.HTTPError(
                     400, 'API version string %s format is invalid; use '
                          'major.minor (for example %s) or "latest".'
-                    % (requested, self.max))
+                    % (requested, self.max),
+                    code=fault.MALFORMED_MICROVERSION)
             if not self.min <= version <= self.max:
                 raise fault.HTTPError(
                     406, 'Version %s is not supported by the API. Minimum is '

@@ -68,7 +68,7 @@ class _Validator:
         if field and error.validator in ('additionalProperties', 'required'):
             message = 'Invalid input for field/attribute %s. %s' % (
                 field, message)
-        raise fault.HTTPError(400, message)
+        raise fault.HTTPError(400, message, code=fault.VALIDATION_FAILED)
 
 
 def _choose(schemas, req):
@@ -123,7 +123,8 @@ query = _validating('query_schemas', lambda req: query_dict(req),
 def parse_json(req):
     if not req.body:
         raise fault.HTTPError(400, 'The request body is empty; a JSON '
-                                   'object is required.')
+                                   'object is required.',
+                              code=fault.MALFORMED_BODY)
     content_type = (req.content_type or 'application/json').lower()
     if 'json' not in content_type:
         raise fault.HTTPError(415, 'Unsupported Content-Type %s: use '
@@ -135,16 +136,18 @@ def parse_json(req):
         return data
     except RecursionError:
         raise fault.HTTPError(400, 'Malformed request body: nested too '
-                                   'deeply.')
+                                   'deeply.', code=fault.MALFORMED_BODY)
     except ValueError as exc:
-        raise fault.HTTPError(400, 'Malformed request body: %s' % exc)
+        raise fault.HTTPError(400, 'Malformed request body: %s' % exc,
+                              code=fault.MALFORMED_BODY)
 
 
 def query_dict(req):
     try:
         get = req.GET
     except UnicodeDecodeError:
-        raise fault.HTTPError(400, 'The query string is not valid UTF-8.')
+        raise fault.HTTPError(400, 'The query string is not valid UTF-8.',
+                              code=fault.MALFORMED_QUERY)
     params = {}
     for key in get.keys():
         values = get.getall(key)

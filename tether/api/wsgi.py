@@ -78,12 +78,14 @@ class Router:
         try:
             path = req.path_info
         except UnicodeDecodeError:
-            return fault.error_response(400, 'The URL path is not valid '
-                                             'UTF-8.')
+            return fault.error_response(
+                400, 'The URL path is not valid UTF-8.',
+                code=fault.MALFORMED_PATH)
         methods, urlvars = self.match(path)
         if methods is None:
-            return fault.error_response(404, 'The resource could not be '
-                                             'found.')
+            return fault.error_response(
+                404, 'The resource could not be found.',
+                code=fault.NO_ROUTE)
         version = self.service.negotiate(req.environ)
         req.environ[microversion.VERSION_KEY] = version
         handler = methods.get(req.method)
@@ -98,14 +100,15 @@ class Router:
         context = req.environ.get(auth.CONTEXT_KEY)
         if not microversion.in_window(handler, version):
             resp = fault.error_response(
-                404, 'The resource could not be found.')
+                404, 'The resource could not be found.', code=fault.NO_ROUTE)
         elif project_id and context and project_id != context.project_id:
             # As Cinder and Nova do: never act on one project under the
             # URL of another.
             resp = fault.error_response(
                 400, "Malformed request URL: the URL's project_id %s does "
                      "not match the project of the token, %s."
-                     % (project_id, context.project_id))
+                     % (project_id, context.project_id),
+                code=fault.PROJECT_MISMATCH)
         else:
             try:
                 resp = handler(req)

@@ -10,7 +10,7 @@ from tether import context as t_context
 from tether.db import migration
 from tether.db.compute import service as db_compute_services
 from tether.db.volume import service as db_services
-from tether import exception
+from tether.compute import exception as compute_exception
 from tether.objects import fields
 
 CONF = cfg.CONF
@@ -74,7 +74,7 @@ def service_remove(args):
     if db is db_compute_services:
         try:
             db.destroy_unused(ctx, rows[0].id)
-        except exception.ComputeServiceInUse as exc:
+        except compute_exception.ComputeServiceInUse as exc:
             print(exc)
             return 1
     else:

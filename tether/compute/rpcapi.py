@@ -3,6 +3,7 @@
 import oslo_messaging as messaging
 from oslo_config import cfg
 
+from tether.compute import exception as compute_exception
 from tether.compute import version as compute_version
 from tether import context as t_context
 from tether.db.compute import service as db_services
@@ -74,8 +75,12 @@ class ComputeAPI:
 
     def attach_volume(self, ctxt, instance, volume_id):
         """Connect and hot-attach a reserved volume; returns its device."""
-        return self._prepare(instance.host).call(
-            ctxt, 'attach_volume', instance=instance, volume_id=volume_id)
+        try:
+            return self._prepare(instance.host).call(
+                ctxt, 'attach_volume', instance=instance,
+                volume_id=volume_id)
+        except messaging.RemoteError as exc:
+            raise compute_exception.from_remote(exc)
 
     def detach_volume(self, ctxt, instance, volume_id):
         self._prepare(instance.host).cast(

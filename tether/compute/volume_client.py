@@ -13,7 +13,7 @@ from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
 
 from tether import clients
-from tether import exception
+from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 
@@ -42,8 +42,13 @@ def _translate(exc, what):
     message = getattr(exc, 'details', None) or str(exc)
     if status == 404:
         return exception.VolumeNotFound(volume_id=what)
-    return exception.VolumeAPIError(reason='%s: %s' % (what, message),
-                                    status=status)
+    if status == 403:
+        kind = exception.VolumeAPIForbidden
+    elif status is not None and 400 <= status < 500:
+        kind = exception.VolumeAPIRefused
+    else:
+        kind = exception.VolumeAPIUnavailable
+    return kind(reason='%s: %s' % (what, message), status=status)
 
 
 class VolumeClient:
@@ -60,7 +65,7 @@ class VolumeClient:
         except sdk_exc.HttpException as exc:
             raise _translate(exc, what)
         except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
-            raise exception.VolumeAPIError(
+            raise exception.VolumeAPIUnavailable(
                 reason='%s: %s' % (what, exc), status=None)
 
     def _json(self, what, method, url, body=None, version=ATTACH_VERSION):

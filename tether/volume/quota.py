@@ -4,7 +4,7 @@ from oslo_config import cfg
 
 from tether.db.volume import quota as db_quotas
 from tether.db import session
-from tether import exception
+from tether.volume import exception
 
 CONF = cfg.CONF
 

@@ -6,7 +6,7 @@ from oslo_utils import versionutils
 
 from tether import context as t_context
 from tether.db.volume import service as db_services
-from tether import exception
+from tether.volume import exception
 from tether.objects import fields
 from tether import rpc
 from tether.volume import version as volume_version

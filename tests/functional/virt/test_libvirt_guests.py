@@ -20,7 +20,7 @@ from tether.drivers.virt.libvirt import config  # noqa: E402
 from tether.drivers.virt.libvirt import host as libvirt_host  # noqa: E402
 from tether.drivers.virt.libvirt import parse  # noqa: E402
 from tether.drivers.virt.power_state import PowerState  # noqa: E402
-from tether import exception  # noqa: E402
+from tether.compute import exception  # noqa: E402
 
 
 def _qemu_pid(name):

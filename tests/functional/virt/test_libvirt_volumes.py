@@ -15,7 +15,7 @@ pytest.importorskip('libvirt', reason='libvirt-python is not installed')
 from tether.drivers import qemu_img  # noqa: E402
 from tether.drivers.virt.libvirt import parse  # noqa: E402
 from tether.drivers.virt.power_state import PowerState  # noqa: E402
-from tether import exception  # noqa: E402
+from tether.compute import exception  # noqa: E402
 
 MiB = 1024 ** 2
 
@@ -53,7 +53,7 @@ def test_hot_attach_locks_and_detach_unlocks(virt):
     assert _disk(virt, inst.uuid, data) is None
     assert _disk(virt, inst.uuid, data, inactive=True) is None
     assert virt.locked(root)
-    with pytest.raises(exception.VolumeNotAttached):
+    with pytest.raises(exception.VolumeAttachmentNotFound):
         virt.driver.detach_volume(inst.uuid, data)
 
     # The freed name is handed out again.
@@ -78,7 +78,7 @@ def test_extend_grows_the_disk_of_a_running_guest(virt):
         virt.driver.extend_volume(inst.uuid, data, 64 * MiB)
     assert guest.block_info('sdb') == 128 * MiB
     assert virt.size(data) == 128 * MiB
-    with pytest.raises(exception.VolumeNotAttached):
+    with pytest.raises(exception.VolumeAttachmentNotFound):
         virt.driver.extend_volume(inst.uuid, virt.volume(), 128 * MiB)
 
 

@@ -15,7 +15,7 @@ from oslo_config import cfg
 from tether import conf as t_conf
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.volume import remotefs
-from tether import exception
+from tether.compute import exception
 
 VOLUME_ID = '0c2bd1a9-2f87-4a57-a0b3-69a0fbc2a1f3'
 

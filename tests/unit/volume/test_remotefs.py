@@ -16,7 +16,7 @@ from tests import qemu_guest
 from tether import conf as t_conf
 from tether.drivers import qemu_img
 from tether.drivers.volume import remotefs
-from tether import exception
+from tether.volume import exception
 from tether.objects.volume import volume as volume_obj
 
 GiB = 1024 ** 3
@@ -113,7 +113,7 @@ def test_delete_without_a_recorded_share(driver, share, tmp_path):
 
 def test_extend_refuses_to_shrink(driver):
     volume, path = _created(driver, 3)
-    with pytest.raises(exception.ExtendVolumeError) as info:
+    with pytest.raises(exception.ExtendFailed) as info:
         driver.extend_volume(volume, 2)
     assert 'shrinking' in str(info.value)
     assert _info(path)['virtual-size'] == 3 * GiB
@@ -211,7 +211,7 @@ def test_driver_extend_of_a_held_volume_needs_the_hypervisor(driver):
             driver.extend_volume(volume, 2)
         assert volume.id in str(info.value)
         # ... a shrink is refused by the driver itself, held or not.
-        with pytest.raises(exception.ExtendVolumeError,
+        with pytest.raises(exception.ExtendFailed,
                            match='shrinking'):
             driver.extend_volume(volume, 0)
     assert _info(path)['virtual-size'] == GiB

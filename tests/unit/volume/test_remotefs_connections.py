@@ -7,7 +7,7 @@ from oslo_config import cfg
 
 from tether import conf as t_conf
 from tether.drivers.volume import nfs
-from tether import exception
+from tether.volume import exception
 from tether.objects.volume import volume as volume_obj
 
 

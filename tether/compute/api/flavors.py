@@ -3,7 +3,7 @@
 from oslo_utils import uuidutils
 
 from tether.db.compute import flavor as db_flavors
-from tether import exception
+from tether.compute import exception
 
 SORT_KEYS = db_flavors.SORT_KEYS
 

@@ -3,7 +3,7 @@ tether-compute, by the id and UUID of its service record."""
 
 from tether.compute.api import services
 from tether.db.compute import instance as db_instances
-from tether import exception
+from tether.compute import exception
 from tether.objects import fields
 
 

@@ -2,7 +2,7 @@
 
 from tether.db.compute import instance_action as db_actions
 from tether.db.compute import instance as db_instances
-from tether import exception
+from tether.compute import exception
 
 
 def get_instance(context, instance_uuid, include_deleted=False):

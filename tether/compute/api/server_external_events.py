@@ -8,7 +8,7 @@ from tether.compute import scheduler
 from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import instance_action as db_actions
-from tether import exception
+from tether.compute import exception
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from tether.db.compute import flavor as db_flavors
 from tether.db.compute import instance_action as db_actions
 from tether.db.compute import instance as db_instances
 from tether.db.compute import service as db_services
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 

@@ -13,7 +13,7 @@ from oslo_config import cfg
 from oslo_utils import uuidutils
 
 from tether.db.compute import service as db_services
-from tether import exception
+from tether.compute import exception
 from tether.objects import fields
 
 CONF = cfg.CONF

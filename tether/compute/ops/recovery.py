@@ -22,7 +22,7 @@ from tether.compute.ops import volume_attachments
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 
@@ -77,7 +77,7 @@ def _reconcile_volumes(context, host, instance):
             if info is not None:
                 try:
                     host.driver.detach_volume(instance.uuid, info)
-                except (exception.VolumeNotAttached,
+                except (exception.VolumeAttachmentNotFound,
                         exception.InstanceNotFound):
                     pass
             client.delete_attachment(bdm.attachment_id)

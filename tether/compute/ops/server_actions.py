@@ -6,7 +6,7 @@ from oslo_utils import excutils
 
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
-from tether import exception
+from tether.compute import exception
 from tether.objects import fields
 
 VmState = fields.VmState

@@ -16,7 +16,7 @@ from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt import driver as virt_driver
 from tether.drivers.virt.power_state import PowerState
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 

@@ -6,7 +6,7 @@ from oslo_utils import excutils
 
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
-from tether import exception
+from tether.compute import exception
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ def detach(context, host, instance, volume_id):
         if info is not None:
             try:
                 host.driver.detach_volume(instance.uuid, info)
-            except (exception.VolumeNotAttached,
+            except (exception.VolumeAttachmentNotFound,
                     exception.InstanceNotFound):
                 LOG.info('Volume %s was not on the guest of %s any more',
                          volume_id, instance.uuid)

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from tether.db.compute import models
 from tether.db import cas
 from tether.db import session
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import block_device_mapping as bdm_obj
 
 db = session.COMPUTE

@@ -6,7 +6,7 @@ import sqlalchemy as sa
 from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import flavor as flavor_obj
 
 db = session.COMPUTE

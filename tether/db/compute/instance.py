@@ -8,7 +8,7 @@ from tether.db.compute import models
 from tether.db import cas
 from tether.db import keyset
 from tether.db import session
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 
 db = session.COMPUTE

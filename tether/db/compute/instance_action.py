@@ -7,7 +7,7 @@ from tether.db import base
 from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import instance_action as action_obj
 
 db = session.COMPUTE

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from tether.db import base
 from tether.db.compute import models
 from tether.db import session
-from tether import exception
+from tether.compute import exception
 from tether.objects.compute import service as service_obj
 
 db = session.COMPUTE

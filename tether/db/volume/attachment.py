@@ -10,7 +10,7 @@ from tether.db import cas
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
 

@@ -11,7 +11,7 @@ from oslo_utils import uuidutils
 from tether.db import base
 from tether.db.volume import models
 from tether.db import session
-from tether import exception
+from tether.volume import exception
 
 # The resources tether counts, and the option holding each default limit.
 RESOURCES = {

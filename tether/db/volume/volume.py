@@ -9,7 +9,7 @@ from tether.db import cas
 from tether.db import keyset
 from tether.db.volume import models
 from tether.db import session
-from tether import exception
+from tether.volume import exception
 from tether.objects.volume import volume as volume_obj
 
 SORT_KEYS = ('id', 'name', 'status', 'size', 'created_at', 'updated_at',

@@ -8,7 +8,7 @@ from tether.db import base
 from tether.db.volume import models
 from tether.db import keyset
 from tether.db import session
-from tether import exception
+from tether.volume import exception
 from tether.objects.volume import volume_type as volume_type_obj
 
 

@@ -3,7 +3,7 @@
 from oslo_concurrency import processutils
 
 from tether.drivers.volume import remotefs
-from tether import exception
+from tether.volume import exception
 
 
 class NfsDriver(remotefs.RemoteFSDriver):

@@ -8,7 +8,7 @@ from oslo_log import log as logging
 
 from tether.drivers import qemu_img
 from tether.drivers.volume import driver
-from tether import exception
+from tether.volume import exception
 
 LOG = logging.getLogger(__name__)
 GiB = driver.GiB
@@ -149,7 +149,7 @@ class RemoteFSDriver(driver.VolumeDriver):
         # on the path of every online extend.
         current = qemu_img.virtual_size(path, fmt)
         if new_size * GiB < current:
-            raise exception.ExtendVolumeError(
+            raise exception.ExtendFailed(
                 volume_id=volume.id,
                 reason='shrinking from %s to %s bytes is refused'
                        % (current, new_size * GiB))

@@ -16,7 +16,7 @@ from oslo_utils import uuidutils
 from tether.db.volume import attachment as db_attachments
 from tether.db import session
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 from tether.volume import attachment_state as state
 from tether.volume import compute_client
 from tether.volume import rpcapi

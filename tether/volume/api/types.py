@@ -4,7 +4,7 @@ from oslo_config import cfg
 from oslo_utils import uuidutils
 
 from tether.db.volume import volume_type as db_types
-from tether import exception
+from tether.volume import exception
 
 CONF = cfg.CONF
 

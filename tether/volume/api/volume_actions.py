@@ -7,7 +7,7 @@ from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
 from tether.db import session
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
 from tether.volume import extend_state

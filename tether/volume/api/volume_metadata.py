@@ -1,7 +1,7 @@
 """A volume's metadata (``/volumes/{id}/metadata``), in the API process."""
 
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 from tether.objects.volume import volume as volume_obj
 
 

@@ -15,7 +15,7 @@ from tether.db.volume import quota as db_quotas
 from tether.db import session
 from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 from tether.objects import fields
 from tether.volume.api import volume_metadata
 from tether.volume import quota

@@ -12,7 +12,7 @@ from oslo_utils import timeutils
 
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
-from tether import exception
+from tether.volume import exception
 from tether.volume import attachment_state as state
 
 LOG = logging.getLogger(__name__)

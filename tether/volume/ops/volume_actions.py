@@ -26,7 +26,7 @@ from tether.db.volume import quota as db_quotas
 from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether.drivers.volume import driver as base_driver
-from tether import exception
+from tether.volume import exception
 from tether.objects import fields
 from tether.volume import compute_client
 from tether.volume import extend_state

@@ -5,7 +5,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_external_events as events_api
 from tether.compute.api import servers as servers_api
-from tether import exception
+from tether.compute import exception
 from tether.policies.compute import server_external_events as policy
 
 # Events that mean nothing without a tag naming the device or port.

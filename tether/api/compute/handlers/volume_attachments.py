@@ -10,7 +10,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import servers as servers_api
 from tether.compute.api import volume_attachments as attachments_api
-from tether import exception
+from tether.compute import exception
 from tether.objects import fields
 from tether.policies.compute import volume_attachments as policy
 

@@ -5,7 +5,7 @@ from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
 from tether.api import wsgi
-from tether import exception
+from tether.volume import exception
 from tether.policies.volume import volumes as policy
 from tether.volume.api import volume_metadata as metadata_api
 

@@ -15,7 +15,7 @@ from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.virt.power_state import PowerState
-from tether import exception
+from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 
@@ -217,7 +217,7 @@ class LibvirtDriver(driver.ComputeDriver):
             guest = self.host.lookup(instance_uuid)
             found = self._find_disk(guest, connection_info, path)
             if found is None:
-                raise exception.VolumeNotAttached(
+                raise exception.VolumeAttachmentNotFound(
                     volume_id=volume.volume_id(connection_info),
                     instance_id=instance_uuid)
             spec = config.Disk(path=found.source, fmt=found.fmt,
@@ -237,7 +237,7 @@ class LibvirtDriver(driver.ComputeDriver):
         found = parse.find_disk(guest.xml(), path=path,
                                 serial=volume.volume_id(connection_info))
         if found is None:
-            raise exception.VolumeNotAttached(
+            raise exception.VolumeAttachmentNotFound(
                 volume_id=volume.volume_id(connection_info),
                 instance_id=instance_uuid)
         try:

@@ -4,7 +4,7 @@ import contextlib
 
 import libvirt
 
-from tether import exception
+from tether.compute import exception
 
 # Errors of the client's RPC layer that mean the connection to libvirtd is
 # gone (daemon restarted, socket closed): "Cannot write data: Broken pipe"

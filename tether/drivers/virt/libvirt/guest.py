@@ -7,7 +7,7 @@ from oslo_log import log as logging
 
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.power_state import PowerState
-from tether import exception
+from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import os_traits
 
 from tether.drivers.virt.libvirt import errors
 from tether.drivers.virt.libvirt import guest as libvirt_guest
-from tether import exception
+from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from oslo_concurrency import lockutils
 from oslo_concurrency import processutils
 
 from tether.drivers.virt.libvirt import config
-from tether import exception
+from tether.compute import exception
 
 DRIVER_VOLUME_TYPES = ('nfs',)
 ACCESS_MODES = ('rw', 'ro')

@@ -1,0 +1,61 @@
+"""Error bodies of both APIs carry the stable error code of the problem
+(doc/source/errors.rst) beside Cinder's and Nova's keys."""
+
+import uuid
+
+import pytest
+
+
+def _fault(resp):
+    ((name, body),) = resp.json().items()
+    return name, body
+
+
+@pytest.mark.parametrize('method,path,body,status,name,code', [
+    ('GET', '/volumes/%s' % uuid.uuid4(), None, 404, 'itemNotFound',
+     'volume.volume.not_found'),
+    ('GET', '/no-such-thing', None, 404, 'itemNotFound',
+     'api.route.not_found'),
+    ('POST', '/volumes', {'volume': {'size': 'big'}}, 400, 'badRequest',
+     'api.validation.failed'),
+    ('POST', '/volumes', {'volume': {'size': 1, 'bogus': 1}}, 400,
+     'badRequest', 'api.validation.failed'),
+    ('PATCH', '/volumes', None, 405, 'badMethod',
+     'api.route.method_not_allowed'),
+    ('POST', '/volumes/%s/action' % uuid.uuid4(), {'a': 1, 'b': 2}, 400,
+     'badRequest', 'api.body.malformed'),
+])
+def test_volume_api(aio, method, path, body, status, name, code):
+    resp = aio.http().request(method, path, json=body)
+    assert resp.status_code == status, resp.text
+    assert _fault(resp) == (name, {'code': status, 'error_code': code,
+                                   'message': _fault(resp)[1]['message']})
+
+
+def test_a_policy_refusal_and_an_unknown_microversion(aio):
+    reader = aio.http(roles=['reader'])
+    resp = reader.post('/volumes', json={'volume': {'size': 1}})
+    assert resp.status_code == 403
+    assert _fault(resp)[1]['error_code'] == 'tether.policy.not_authorized'
+    resp = aio.http(version='3.999').get('/volumes')
+    assert resp.status_code == 406
+    assert _fault(resp)[1]['error_code'] == 'api.microversion.unsupported'
+
+
+def test_compute_api(aio):
+    http = aio.compute_http()
+    resp = http.get('/servers/%s' % uuid.uuid4())
+    assert resp.status_code == 404
+    assert _fault(resp) == ('itemNotFound', {
+        'code': 404, 'error_code': 'compute.server.not_found',
+        'message': _fault(resp)[1]['message']})
+    # Creating flavors is for administrators.
+    resp = http.post('/flavors', json={'flavor': {
+        'name': 'x', 'ram': 64, 'vcpus': 1, 'disk': 0}})
+    assert resp.status_code == 403
+    assert _fault(resp)[1]['error_code'] == 'tether.policy.not_authorized'
+    # The action is unknown before the server is looked for.
+    resp = http.post('/servers/%s/action' % uuid.uuid4(),
+                     json={'os-frobnicate': None})
+    assert resp.status_code == 400
+    assert _fault(resp)[1]['error_code'] == 'api.action.unknown'

@@ -1,0 +1,220 @@
+"""Exceptions of the compute service.
+
+The shared kinds (tether.exception) are here under their own names too,
+so that the compute service's code names one module.
+"""
+
+from tether import exception
+
+TetherException = exception.TetherException
+Invalid = exception.Invalid
+InvalidInput = exception.InvalidInput
+NotFound = exception.NotFound
+Conflict = exception.Conflict
+ServiceTooOld = exception.ServiceTooOld
+ProcessFailed = exception.ProcessFailed
+ImageLocked = exception.ImageLocked
+ImageUnreadable = exception.ImageUnreadable
+
+
+class VirtError(exception.TetherException):
+    """libvirt refused or failed an operation; the message is libvirt's."""
+    msg_fmt = 'Hypervisor error: %(reason)s'
+    error_code = 'compute.virt.error'
+
+    def __init__(self, message=None, code=None, **kwargs):
+        self.code = code
+        # In kwargs, so that it crosses RPC (oslo.messaging rebuilds a
+        # remote exception from its message and kwargs).
+        super().__init__(message, code=code, **kwargs)
+
+
+class HypervisorUnavailable(VirtError):
+    msg_fmt = 'Cannot reach the hypervisor at %(uri)s: %(reason)s'
+    error_code = 'compute.virt.unavailable'
+
+
+class InstanceNotFound(exception.NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+    error_code = 'compute.server.not_found'
+
+
+class InstanceExists(exception.Conflict):
+    msg_fmt = 'Instance %(instance_id)s already exists on this host.'
+    error_code = 'compute.server.exists'
+
+
+class InvalidConnectionInfo(exception.Invalid):
+    msg_fmt = 'Invalid volume connection info: %(reason)s'
+    error_code = 'compute.virt.invalid_connection_info'
+
+
+class InvalidBlockResize(exception.Invalid):
+    msg_fmt = ('Cannot resize %(device)s of instance %(instance_id)s to '
+               '%(requested)s bytes: %(reason)s')
+    error_code = 'compute.virt.invalid_block_resize'
+
+
+class VolumeShareNotMounted(VirtError):
+    msg_fmt = ('The share %(export)s of a volume could not be mounted: '
+               '%(reason)s')
+    error_code = 'compute.virt.share_not_mounted'
+
+
+class VolumeAlreadyAttached(exception.Conflict):
+    msg_fmt = ('Volume %(volume_id)s is already attached to instance '
+               '%(instance_id)s as %(device)s.')
+    error_code = 'compute.virt.volume_on_guest'
+
+
+class VolumeFileNotFound(exception.NotFound):
+    msg_fmt = ('The file %(path)s of volume %(volume_id)s does not exist on '
+               'this host.')
+    error_code = 'compute.virt.volume_file_not_found'
+
+
+class FlavorNotFound(exception.NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+    error_code = 'compute.flavor.not_found'
+
+
+class FlavorExists(exception.Conflict):
+    msg_fmt = 'A flavor with %(what)s %(value)s already exists.'
+    error_code = 'compute.flavor.exists'
+
+
+class InstanceInvalidState(exception.Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_id)s while it is "
+               "in %(attr)s %(state)s")
+    error_code = 'compute.server.invalid_state'
+
+
+class InstanceNotReady(exception.Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready: %(reason)s'
+    error_code = 'compute.server.not_ready'
+
+
+class VolumeAttachmentNotFound(exception.NotFound):
+    """The server has no such volume: no mapping of it, or (the
+    hypervisor driver says) no such disk on its guest."""
+    msg_fmt = ('Volume %(volume_id)s is not attached to server '
+               '%(instance_id)s.')
+    error_code = 'compute.volume_attachment.not_found'
+
+
+class DeviceInUse(exception.Conflict):
+    msg_fmt = 'Device %(device)s of instance %(instance_id)s is in use.'
+    error_code = 'compute.volume_attachment.device_in_use'
+
+
+class NoFreeDeviceName(exception.Conflict):
+    msg_fmt = ('Instance %(instance_id)s has no free disk device name left '
+               '(it has %(count)d disks).')
+    error_code = 'compute.volume_attachment.no_device_name'
+
+
+class VolumeAlreadyAttachedToServer(exception.Conflict):
+    msg_fmt = ('Volume %(volume_id)s is already attached to server '
+               '%(instance_id)s.')
+    error_code = 'compute.volume_attachment.exists'
+
+
+class InvalidBDM(exception.Invalid):
+    msg_fmt = 'Block Device Mapping is Invalid: %(reason)s'
+    error_code = 'compute.server.invalid_block_device_mapping'
+
+
+class NoValidHost(exception.TetherException):
+    msg_fmt = 'No valid host was found. %(reason)s'
+    error_code = 'compute.scheduler.no_valid_host'
+
+
+class ComputeServiceNotFound(exception.NotFound):
+    msg_fmt = 'Compute service %(service_id)s could not be found.'
+    error_code = 'compute.service.not_found'
+
+
+class ComputeServiceInUse(exception.Conflict):
+    msg_fmt = ('Unable to delete compute service %(service_id)s: host '
+               '%(host)s is hosting %(count)s instance(s). Delete them '
+               'first.')
+    error_code = 'compute.service.in_use'
+
+
+class HypervisorNotFound(exception.NotFound):
+    msg_fmt = 'Hypervisor %(hypervisor_id)s could not be found.'
+    error_code = 'compute.hypervisor.not_found'
+
+
+class InstanceActionNotFound(exception.NotFound):
+    msg_fmt = ('Action for request_id %(request_id)s on instance '
+               '%(instance_id)s not found')
+    error_code = 'compute.instance_action.not_found'
+
+
+class ExtendFailed(exception.TetherException):
+    msg_fmt = 'Volume %(volume_id)s could not be extended: %(reason)s'
+    error_code = 'compute.volume_attachment.extend_failed'
+
+
+class VolumeAttachFailed(exception.Conflict):
+    msg_fmt = ('Volume %(volume_id)s could not be attached to server '
+               '%(instance_id)s: %(reason)s')
+    error_code = 'compute.volume_attachment.attach_failed'
+
+
+class ComputeHostUnavailable(exception.ServiceUnavailable):
+    """A compute host did not answer a call in time."""
+    msg_fmt = ('The compute host %(host)s did not answer in time; '
+               'try again later.')
+    error_code = 'compute.host.unavailable'
+
+
+def from_remote(remote_error):
+    """The exception an older tether-compute raised over RPC, which
+    arrives as a RemoteError: its classes were in tether.exception then
+    (the module name is what a remote exception is rebuilt from). A class
+    of this module by that name is rebuilt with the remote message;
+    anything else stays the RemoteError."""
+    cls = globals().get(remote_error.exc_type)
+    if isinstance(cls, type) and issubclass(cls, TetherException):
+        return cls(message=remote_error.value)
+    return remote_error
+
+
+# The volume API, as the compute service sees it ------------------------------
+
+class VolumeNotFound(exception.NotFound):
+    """The volume API answered 404 (or the volume is another project's)."""
+    msg_fmt = 'Volume %(volume_id)s could not be found.'
+    error_code = 'compute.volume.not_found'
+
+
+class InvalidVolume(exception.Invalid):
+    msg_fmt = 'Invalid volume: %(reason)s'
+    error_code = 'compute.volume.invalid'
+
+
+class VolumeAPIError(TetherException):
+    """The volume API answered a call of the compute service with an
+    error (``status`` is its HTTP status, or None if it did not answer);
+    one of the three kinds below (tether.compute.volume_client says
+    which), by what the compute API answers."""
+    msg_fmt = 'The volume API failed: %(reason)s'
+    error_code = 'compute.volume_api.error'
+
+    def __init__(self, message=None, status=None, **kwargs):
+        self.status = status
+        super().__init__(message, status=status, **kwargs)
+
+
+class VolumeAPIForbidden(VolumeAPIError, exception.Forbidden):
+    error_code = 'compute.volume_api.forbidden'
+
+
+class VolumeAPIRefused(VolumeAPIError, exception.Invalid):
+    error_code = 'compute.volume_api.refused'
+
+
+class VolumeAPIUnavailable(VolumeAPIError, exception.ServiceUnavailable):
+    error_code = 'compute.volume_api.unavailable'

@@ -1,0 +1,160 @@
+"""Exceptions of the volume service.
+
+The shared kinds (tether.exception) are here under their own names too,
+so that the volume service's code names one module.
+"""
+
+from tether import exception
+
+TetherException = exception.TetherException
+Invalid = exception.Invalid
+InvalidInput = exception.InvalidInput
+NotFound = exception.NotFound
+Conflict = exception.Conflict
+ServiceTooOld = exception.ServiceTooOld
+ProcessFailed = exception.ProcessFailed
+ImageLocked = exception.ImageLocked
+ImageUnreadable = exception.ImageUnreadable
+
+
+class InvalidVolume(exception.Invalid):
+    msg_fmt = 'Invalid volume: %(reason)s'
+    error_code = 'volume.volume.invalid'
+
+
+class InvalidVolumeStatus(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(volume_id)s is %(status)s; '
+               'expected %(expected)s.')
+    error_code = 'volume.volume.invalid_status'
+
+
+class VolumeNotFound(exception.NotFound):
+    msg_fmt = 'Volume %(volume_id)s could not be found.'
+    error_code = 'volume.volume.not_found'
+
+
+class VolumeMetadataNotFound(exception.NotFound):
+    msg_fmt = 'Volume %(volume_id)s has no metadata with key %(key)s.'
+    error_code = 'volume.metadata.not_found'
+
+
+class VolumeTypeNotFound(exception.NotFound):
+    msg_fmt = 'Volume type %(volume_type_id)s could not be found.'
+    error_code = 'volume.type.not_found'
+
+
+class VolumeTypeExtraSpecsNotFound(exception.NotFound):
+    msg_fmt = 'Volume type %(volume_type_id)s has no extra spec %(key)s.'
+    error_code = 'volume.type.extra_spec_not_found'
+
+
+class VolumeTypeInUse(exception.Invalid):
+    msg_fmt = ('Volume type %(volume_type_id)s is in use by volumes; '
+               '%(what)s cannot be %(action)s while they exist.')
+    error_code = 'volume.type.in_use'
+
+
+class VolumeTypeIsDefault(exception.Invalid):
+    msg_fmt = ('Volume type %(name)s is the default volume type '
+               '(default_volume_type); it cannot be %(action)s.')
+    error_code = 'volume.type.is_default'
+
+
+class AttachmentNotFound(exception.NotFound):
+    msg_fmt = 'Attachment %(attachment_id)s could not be found.'
+    error_code = 'volume.attachment.not_found'
+
+
+class InvalidAttachmentStatus(exception.Invalid):
+    msg_fmt = ('Invalid attachment: attachment %(attachment_id)s is '
+               '%(status)s; %(action)s needs it %(expected)s.')
+    error_code = 'volume.attachment.invalid_status'
+
+
+class VolumeHasAttachments(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(volume_id)s has attachment '
+               '%(attachment_id)s (%(status)s); delete its attachments '
+               'first.')
+    error_code = 'volume.volume.has_attachments'
+
+
+class VolumeTypeExists(exception.Conflict):
+    msg_fmt = 'A volume type named %(name)s already exists.'
+    error_code = 'volume.type.exists'
+
+
+class AttachmentConflict(exception.Conflict):
+    msg_fmt = 'Attachment %(attachment_id)s cannot be updated: %(reason)s'
+    error_code = 'volume.attachment.conflict'
+
+
+class AttachmentInUse(exception.Conflict):
+    msg_fmt = ('Attachment %(attachment_id)s is in use by instance '
+               '%(instance_uuid)s; only the compute service (a caller with '
+               'a service role) may delete it.')
+    error_code = 'volume.attachment.in_use'
+
+
+class OverQuota(exception.QuotaExceeded):
+    msg_fmt = ('Requested %(resource)s of %(requested)s exceeds the quota: '
+               'limit %(limit)s, in use %(in_use)s, reserved %(reserved)s.')
+    error_code = 'volume.quota.exceeded'
+
+
+class VolumeSizeExceedsLimit(exception.QuotaExceeded):
+    msg_fmt = ('Requested volume size %(size)sG is larger than the maximum '
+               'allowed per volume, %(limit)sG.')
+    error_code = 'volume.quota.volume_size'
+
+
+class BackendOperationFailed(exception.OperationFailed):
+    """The backend failed a call the API waited for; the state says so."""
+    msg_fmt = 'The volume backend failed: %(reason)s'
+    error_code = 'volume.backend.failed'
+
+
+class AttachmentConnectFailed(BackendOperationFailed):
+    msg_fmt = ('The volume backend could not connect volume %(volume_id)s '
+               'for attachment %(attachment_id)s (%(reason)s). The '
+               'attachment is error_attaching: delete it and attach again.')
+    error_code = 'volume.attachment.connect_failed'
+
+
+class AttachmentDisconnectFailed(BackendOperationFailed):
+    msg_fmt = ('The volume backend could not disconnect attachment '
+               '%(attachment_id)s of volume %(volume_id)s (%(reason)s). The '
+               'attachment is %(status)s: delete it again.')
+    error_code = 'volume.attachment.disconnect_failed'
+
+
+class VolumeBackendAPIException(exception.TetherException):
+    msg_fmt = 'Volume backend error: %(data)s'
+    error_code = 'volume.backend.error'
+
+
+class ExtendFailed(VolumeBackendAPIException):
+    msg_fmt = 'Cannot extend volume %(volume_id)s: %(reason)s'
+    error_code = 'volume.volume.extend_failed'
+
+
+class ExtendNeedsHypervisor(exception.TetherException):
+    """A driver's answer to extend_volume: a hypervisor holds the volume
+    and only it can grow it (QEMU's block_resize of a locked file)."""
+    msg_fmt = ('Volume %(volume_id)s is in use by a hypervisor: only it can '
+               'grow the volume.')
+    error_code = 'volume.volume.extend_needs_hypervisor'
+
+
+class VolumeNotExtending(exception.Invalid):
+    msg_fmt = 'Volume %(volume_id)s is not being extended: %(reason)s'
+    error_code = 'volume.volume.not_extending'
+
+
+class RemoteFSNoSharesMounted(VolumeBackendAPIException):
+    msg_fmt = 'No share could be mounted: %(reason)s'
+    error_code = 'volume.backend.no_share_mounted'
+
+
+class RemoteFSNoSuitableShare(VolumeBackendAPIException):
+    msg_fmt = 'No share has room for %(size)sG.'
+    error_code = 'volume.backend.no_suitable_share'
