@@ -1,9 +1,12 @@
 """Error bodies of both APIs carry the stable error code of the problem
 (doc/source/errors.rst) beside Cinder's and Nova's keys."""
 
-import uuid
-
 import pytest
+
+# Ids that name nothing (fixed: the test ids are the same in every
+# pytest-xdist worker).
+VOLUME_ID = '4c5e2a51-1ad5-4f7e-9b2e-6f0f6e0c2d11'
+SERVER_ID = '9a1d3b77-2f44-4c8e-8b1a-0d2c3e4f5a66'
 
 
 def _fault(resp):
@@ -12,7 +15,7 @@ def _fault(resp):
 
 
 @pytest.mark.parametrize('method,path,body,status,name,code', [
-    ('GET', '/volumes/%s' % uuid.uuid4(), None, 404, 'itemNotFound',
+    ('GET', '/volumes/%s' % VOLUME_ID, None, 404, 'itemNotFound',
      'volume.volume.not_found'),
     ('GET', '/no-such-thing', None, 404, 'itemNotFound',
      'api.route.not_found'),
@@ -22,7 +25,7 @@ def _fault(resp):
      'badRequest', 'api.validation.failed'),
     ('PATCH', '/volumes', None, 405, 'badMethod',
      'api.route.method_not_allowed'),
-    ('POST', '/volumes/%s/action' % uuid.uuid4(), {'a': 1, 'b': 2}, 400,
+    ('POST', '/volumes/%s/action' % VOLUME_ID, {'a': 1, 'b': 2}, 400,
      'badRequest', 'api.body.malformed'),
 ])
 def test_volume_api(aio, method, path, body, status, name, code):
@@ -44,7 +47,7 @@ def test_a_policy_refusal_and_an_unknown_microversion(aio):
 
 def test_compute_api(aio):
     http = aio.compute_http()
-    resp = http.get('/servers/%s' % uuid.uuid4())
+    resp = http.get('/servers/%s' % SERVER_ID)
     assert resp.status_code == 404
     assert _fault(resp) == ('itemNotFound', {
         'code': 404, 'error_code': 'compute.server.not_found',
@@ -55,7 +58,7 @@ def test_compute_api(aio):
     assert resp.status_code == 403
     assert _fault(resp)[1]['error_code'] == 'tether.policy.not_authorized'
     # The action is unknown before the server is looked for.
-    resp = http.post('/servers/%s/action' % uuid.uuid4(),
+    resp = http.post('/servers/%s/action' % SERVER_ID,
                      json={'os-frobnicate': None})
     assert resp.status_code == 400
     assert _fault(resp)[1]['error_code'] == 'api.action.unknown'
