@@ -67,6 +67,19 @@ def parse(version_string):
     return microversion_parse.parse_version_string(version_string)
 
 
+def before(version_string):
+    """The version just before ``version_string`` (the previous minor).
+
+    The upper end of a window that stops where a named version starts:
+    ``version_window(versions.ATTACHMENTS,
+    before(versions.ATTACHMENT_MODE))`` serves 3.27 to 3.53.
+    """
+    version = parse(version_string)
+    if version.minor == 0:
+        raise ValueError('No microversion comes before %s.' % version_string)
+    return '%d.%d' % (version.major, version.minor - 1)
+
+
 def version_window(min_version, max_version=None):
     """Declare the microversions a handler serves (outside them: 404)."""
     lo = parse(min_version)

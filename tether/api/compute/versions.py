@@ -1,14 +1,56 @@
 """Microversions of the compute API, and version discovery.
 
-What each version changes, and which of those changes apply to the
-resources tether serves, is in doc/source/compute-api-versions.rst.
+Each constant below is a microversion that changes what tether serves,
+named for what it adds, with one line of comment; handlers, schemas and
+views name versions by these constants, never by number. They are the
+one list of the versions tether applies; what each version changes, and
+whether and how tether applies it, is its row in
+doc/source/compute-api-versions.rst (tests/unit/api/test_versions.py
+fails on a constant without a row).
 """
 
 from tether.api import microversion
 from tether.api import wsgi
 
-MIN_VERSION = '2.1'
-MAX_VERSION = '2.90'
+BASE = '2.1'                     # v2.1: strict input validation.
+EXTENDED_ATTRIBUTES = '2.3'      # more OS-EXT-SRV-ATTR: server attributes.
+LOCKED = '2.9'                   # locked in server views.
+FORCED_DOWN = '2.11'             # forced_down in os-services.
+HOST_STATUS = '2.16'             # host_status of servers (by policy).
+SERVER_DESCRIPTION = '2.19'      # server description: create, update, show.
+DELETED_SERVER_ACTIONS = '2.21'  # instance actions of deleted servers.
+SERVER_TAGS = '2.26'             # tags (empty) in server views.
+CPU_INFO_OBJECT = '2.28'         # hypervisor cpu_info as a JSON object.
+HYPERVISOR_PAGING = '2.33'       # limit and marker on hypervisor lists.
+NETWORKS_REQUIRED = '2.37'       # networks required in a server create.
+STRICT_STATUS_FILTER = '2.38'    # an unknown status filter is a 400.
+BDM_TAG = '2.42'                 # tag on block_device_mapping_v2 entries.
+EMBEDDED_FLAVOR = '2.47'         # the server's flavor embedded, not linked.
+ATTACH_WITH_TAG = '2.49'         # tag when attaching a volume.
+VOLUME_EXTENDED_EVENT = '2.51'   # volume-extended; action events for all.
+SERVICE_UUIDS = '2.53'           # services, hypervisors by UUID; PUT service.
+FLAVOR_DESCRIPTION = '2.55'      # flavor description.
+INSTANCE_ACTION_PAGING = '2.58'  # paging, changes-since on instance actions.
+FLAVOR_EXTRA_SPECS = '2.61'      # extra_specs in flavor responses.
+EVENT_HOST = '2.62'              # host and hostId in instance action events.
+TRUSTED_CERTS = '2.63'           # trusted_image_certificates (null).
+CHANGES_BEFORE = '2.66'          # changes-before on instance action lists.
+ATTACHMENT_TAG = '2.70'          # tag in os-volume_attachments responses.
+SERVER_GROUPS = '2.71'           # server_groups (empty) in show and update.
+LOCKED_REASON = '2.73'           # locked_reason (null) in server views.
+STRICT_QUERY = '2.75'            # unknown query keys 400; swap 0, not "".
+POWER_UPDATE_EVENT = '2.76'      # the power-update external event.
+DELETE_ON_TERMINATION = '2.79'   # delete_on_termination of attachments.
+ACCELERATOR_EVENT = '2.82'       # the accelerator-request-bound event.
+EVENT_DETAILS = '2.84'           # details of failed instance action events.
+HYPERVISOR_UPTIME = '2.88'       # hypervisors: uptime, no capacity fields.
+ATTACHMENT_IDS = '2.89'          # attachment_id, bdm_uuid in attachments.
+SERVER_HOSTNAME = '2.90'         # hostname on server create and update.
+
+MIN_VERSION = BASE
+# The latest version (when a new one changes nothing tether serves, it
+# has a row in the history but no constant, and is written here).
+MAX_VERSION = SERVER_HOSTNAME
 UPDATED = '2013-07-23T11:33:21Z'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 

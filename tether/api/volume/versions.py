@@ -1,35 +1,39 @@
 """Microversions of the volume API, and version discovery.
 
-The history of what each version changes is in
-doc/source/volume-api-versions.rst; the lines below name what tether serves.
-
-* 3.0   - Block Storage API v3.
-* 3.12  - GET /volumes/summary.
-* 3.13  - group_id in volume responses.
-* 3.21  - provider_id in volume responses (admins).
-* 3.27  - the attachments API: /attachments (create, update, show, list,
-          delete).
-* 3.36  - metadata in the volume summary.
-* 3.42  - os-extend of in-use volumes (tether: refused with a clear 400
-          until online extend lands).
-* 3.44  - POST /attachments/{id}/action os-complete.
-* 3.45  - with_count on volume lists.
-* 3.48  - service_uuid and shared_targets in volume responses.
-* 3.53  - strict schema for volume create and update (tether: strict at
-          every version).
-* 3.54  - mode (rw or ro) in the attachment create body.
-* 3.61  - cluster_name in volume responses (admins).
-* 3.63  - volume_type_id in volume responses.
-* 3.65  - consumes_quota in volume responses.
-* 3.67  - project_id optional in URLs (tether accepts both at every version).
-* 3.71  - the latest version.
+Each constant below is a microversion that changes what tether serves,
+named for what it adds, with one line of comment; handlers, schemas and
+views name versions by these constants, never by number. They are the
+one list of the versions tether applies; what each version changes, and
+how tether applies it, is its row in doc/source/volume-api-versions.rst
+(tests/unit/api/test_versions.py fails on a constant without a row).
 """
 
 from tether.api import microversion
 from tether.api import wsgi
 
-MIN_VERSION = '3.0'
-MAX_VERSION = '3.71'
+BASE = '3.0'                  # Block Storage API v3.
+SERVICE_CLUSTER = '3.7'       # cluster (null) in service responses.
+SUMMARY = '3.12'              # GET /volumes/summary.
+GROUP_ID = '3.13'             # group_id in volume responses.
+PROVIDER_ID = '3.21'          # provider_id in volume responses (admins).
+ATTACHMENTS = '3.27'          # the attachments API (/attachments).
+SUMMARY_METADATA = '3.36'     # metadata in the volume summary.
+LIMITS_PROJECT_ID = '3.39'    # admins read another project's /limits.
+EXTEND_ATTACHED = '3.42'      # os-extend of in-use volumes.
+ATTACHMENT_COMPLETE = '3.44'  # POST /attachments/{id}/action os-complete.
+WITH_COUNT = '3.45'           # with_count on volume lists.
+SHARED_TARGETS = '3.48'       # service_uuid, shared_targets in volumes.
+BACKEND_STATE = '3.49'        # backend_state of volume services.
+ATTACHMENT_MODE = '3.54'      # mode (rw or ro) in an attachment create.
+CLUSTER_NAME = '3.61'         # cluster_name in volumes (admins).
+VOLUME_TYPE_ID = '3.63'       # volume_type_id in volume responses.
+CONSUMES_QUOTA = '3.65'       # consumes_quota in volume responses.
+EXTEND_COMPLETION = '3.71'    # os-extend_volume_completion (services).
+
+MIN_VERSION = BASE
+# The latest version (when a new one changes nothing tether serves, it
+# has a row in the history but no constant, and is written here).
+MAX_VERSION = EXTEND_COMPLETION
 UPDATED = '2024-02-28T00:00:00Z'
 
 SERVICE = microversion.Service('volume', MIN_VERSION, MAX_VERSION)
