@@ -8,6 +8,7 @@ from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api.volume.schemas import attachments as schema
+from tether.api.volume import versions
 from tether.api.volume.views import attachments as views
 from tether.api import wsgi
 from tether.objects import fields
@@ -45,9 +46,10 @@ def _response(req, attachment):
         {'attachment': views.AttachmentView(req).detail(attachment)})
 
 
-@microversion.version_window('3.27')
-@validation.body(schema.CREATE, '3.27', '3.53')
-@validation.body(schema.CREATE_V3_54, '3.54')
+@microversion.version_window(versions.ATTACHMENTS)
+@validation.body(schema.CREATE, versions.ATTACHMENTS,
+                 microversion.before(versions.ATTACHMENT_MODE))
+@validation.body(schema.CREATE_V3_54, versions.ATTACHMENT_MODE)
 def create_attachment(req):
     ctx = req.context
     body = req.validated['attachment']
@@ -94,19 +96,19 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
-@microversion.version_window('3.27')
+@microversion.version_window(versions.ATTACHMENTS)
 @validation.query(schema.LIST_QUERY)
 def list_attachments(req):
     return _list(req, detail=False)
 
 
-@microversion.version_window('3.27')
+@microversion.version_window(versions.ATTACHMENTS)
 @validation.query(schema.LIST_QUERY)
 def list_attachments_detail(req):
     return _list(req, detail=True)
 
 
-@microversion.version_window('3.27')
+@microversion.version_window(versions.ATTACHMENTS)
 @validation.query(schema.SHOW_QUERY)
 def show_attachment(req):
     attachment = load_attachment(req, policy.GET)
@@ -115,7 +117,7 @@ def show_attachment(req):
         req).detail(attachment, shared_connections=shared)})
 
 
-@microversion.version_window('3.27')
+@microversion.version_window(versions.ATTACHMENTS)
 @validation.body(schema.UPDATE)
 def update_attachment(req):
     attachment = load_attachment(req, policy.UPDATE)
@@ -124,7 +126,7 @@ def update_attachment(req):
                                                  connector))
 
 
-@microversion.version_window('3.27')
+@microversion.version_window(versions.ATTACHMENTS)
 @validation.query(schema.DELETE_QUERY)
 def delete_attachment(req):
     ctx = req.context
@@ -136,7 +138,7 @@ def delete_attachment(req):
         'shared_connections_by_attachment': shared})
 
 
-@microversion.version_window('3.44')
+@microversion.version_window(versions.ATTACHMENT_COMPLETE)
 @validation.body(schema.COMPLETE)
 def complete_attachment(req):
     attachment = load_attachment(req, policy.COMPLETE)

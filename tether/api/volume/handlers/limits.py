@@ -3,6 +3,7 @@
 from tether.api import microversion
 from tether.api import validation
 from tether.api.volume.schemas import limits as schema
+from tether.api.volume import versions
 from tether.api import wsgi
 from tether.policies.volume import limits as policy
 from tether.volume import quota
@@ -15,7 +16,7 @@ _USED = {'volumes': 'totalVolumesUsed', 'gigabytes': 'totalGigabytesUsed'}
 def _project(req):
     ctx = req.context
     params = req.validated_query
-    if ctx.is_admin and microversion.at_least(req, '3.39'):
+    if ctx.is_admin and microversion.at_least(req, versions.LIMITS_PROJECT_ID):
         return params.get('project_id') or params.get('tenant_id') or \
             ctx.project_id
     return ctx.project_id

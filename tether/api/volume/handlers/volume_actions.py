@@ -5,6 +5,7 @@ from tether.api import microversion
 from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
+from tether.api.volume import versions
 from tether.api import wsgi
 from tether.objects import fields
 from tether.policies.volume import volumes as policy
@@ -19,7 +20,8 @@ def extend_volume(req):
                         {'project_id': volume.project_id})
     new_size = int(req.validated['os-extend']['new_size'])
     actions_api.extend(req.context, volume, new_size,
-                       allow_attached=microversion.at_least(req, '3.42'))
+                       allow_attached=microversion.at_least(
+                           req, versions.EXTEND_ATTACHED))
     return wsgi.empty_response(202)
 
 
@@ -34,7 +36,7 @@ def reset_status(req):
     return wsgi.empty_response(202)
 
 
-@microversion.version_window('3.71')
+@microversion.version_window(versions.EXTEND_COMPLETION)
 @validation.body(schema.EXTEND_VOLUME_COMPLETION)
 def extend_volume_completion(req):
     # The caller is a service (or an administrator): the volume is found

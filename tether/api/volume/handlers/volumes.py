@@ -9,6 +9,7 @@ from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api.volume.schemas import volumes as schema
+from tether.api.volume import versions
 from tether.api.volume.views import volumes as views
 from tether.api import wsgi
 from tether.policies.volume import volumes as policy
@@ -108,14 +109,16 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
-@validation.query(schema.LIST_QUERY, '3.0', '3.44')
-@validation.query(schema.LIST_QUERY_V345, '3.45')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.WITH_COUNT))
+@validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
 def list_volumes(req):
     return _list(req, detail=False)
 
 
-@validation.query(schema.LIST_QUERY, '3.0', '3.44')
-@validation.query(schema.LIST_QUERY_V345, '3.45')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.WITH_COUNT))
+@validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
 def list_volumes_detail(req):
     return _list(req, detail=True)
 
@@ -163,7 +166,7 @@ def delete_volume(req):
     return wsgi.empty_response(202)
 
 
-@microversion.version_window('3.12')
+@microversion.version_window(versions.SUMMARY)
 @validation.query(schema.SUMMARY_QUERY)
 def volume_summary(req):
     ctx = req.context
@@ -172,6 +175,6 @@ def volume_summary(req):
         req.validated_query.get('all_tenants', False))
     count, total, metadata = volume_api.summary(ctx, all_tenants)
     summary = {'total_size': total, 'total_count': count}
-    if microversion.at_least(req, '3.36'):
+    if microversion.at_least(req, versions.SUMMARY_METADATA):
         summary['metadata'] = metadata
     return wsgi.json_response({'volume-summary': summary})

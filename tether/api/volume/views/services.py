@@ -1,6 +1,7 @@
 """Volume services as JSON, per microversion."""
 
 from tether.api import microversion
+from tether.api.volume import versions
 from tether.objects import fields
 
 
@@ -18,8 +19,8 @@ def service(req, svc):
         # No replication, failover or freeze in tether.
         d.update({'replication_status': 'disabled',
                   'active_backend_id': None, 'frozen': False})
-        if microversion.at_least(req, '3.49'):
+        if microversion.at_least(req, versions.BACKEND_STATE):
             d['backend_state'] = svc.backend_state
-    if microversion.at_least(req, '3.7'):
+    if microversion.at_least(req, versions.SERVICE_CLUSTER):
         d['cluster'] = None
     return d

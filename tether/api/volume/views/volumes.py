@@ -2,6 +2,7 @@
 
 
 from tether.api import microversion
+from tether.api.volume import versions
 from tether.api.volume.views import attachments as attachment_views
 from tether.policies.volume import volumes as policy
 
@@ -73,17 +74,17 @@ class VolumeView:
         if self.show_mig:
             d['os-vol-mig-status-attr:migstat'] = None
             d['os-vol-mig-status-attr:name_id'] = None
-        if self._at('3.13'):
+        if self._at(versions.GROUP_ID):
             d['group_id'] = None
-        if self._at('3.21') and self.show_host:
+        if self._at(versions.PROVIDER_ID) and self.show_host:
             d['provider_id'] = None
-        if self._at('3.48'):
+        if self._at(versions.SHARED_TARGETS):
             d['service_uuid'] = None
             d['shared_targets'] = False
-        if self._at('3.61') and self.show_host:
+        if self._at(versions.CLUSTER_NAME) and self.show_host:
             d['cluster_name'] = None
-        if self._at('3.63'):
+        if self._at(versions.VOLUME_TYPE_ID):
             d['volume_type_id'] = volume.volume_type_id
-        if self._at('3.65'):
+        if self._at(versions.CONSUMES_QUOTA):
             d['consumes_quota'] = True
         return d
