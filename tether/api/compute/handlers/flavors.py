@@ -5,9 +5,11 @@ import math
 from oslo_utils import strutils
 
 from tether.api.compute.schemas import flavors as schema
+from tether.api.compute import versions
 from tether.api.compute.views import flavors as views
 from tether.api import fault
 from tether.api import listing
+from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import flavors as compute_flavors
@@ -51,14 +53,16 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
-@validation.query(schema.LIST_QUERY, '2.1', '2.74')
-@validation.query(schema.LIST_QUERY_V2_75, '2.75')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.STRICT_QUERY))
+@validation.query(schema.LIST_QUERY_V2_75, versions.STRICT_QUERY)
 def list_flavors(req):
     return _list(req, detail=False)
 
 
-@validation.query(schema.LIST_QUERY, '2.1', '2.74')
-@validation.query(schema.LIST_QUERY_V2_75, '2.75')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.STRICT_QUERY))
+@validation.query(schema.LIST_QUERY_V2_75, versions.STRICT_QUERY)
 def list_flavors_detail(req):
     return _list(req, detail=True)
 
@@ -90,8 +94,9 @@ def _rxtx_factor(value):
     return factor
 
 
-@validation.body(schema.CREATE, '2.1', '2.54')
-@validation.body(schema.CREATE_V2_55, '2.55')
+@validation.body(schema.CREATE, versions.BASE,
+                 microversion.before(versions.FLAVOR_DESCRIPTION))
+@validation.body(schema.CREATE_V2_55, versions.FLAVOR_DESCRIPTION)
 def create_flavor(req):
     ctx = req.context
     ctx.can(policy.CREATE, {})

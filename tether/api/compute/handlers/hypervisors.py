@@ -10,6 +10,7 @@ two did). ``uptime`` (2.88) is null: tether-compute does not report it.
 from oslo_utils import strutils
 
 from tether.api.compute.schemas import hypervisors as schema
+from tether.api.compute import versions
 from tether.api.compute.views import hypervisors as views
 from tether.api import fault
 from tether.api import listing
@@ -23,7 +24,7 @@ from tether.policies.compute import hypervisors as policy
 
 def _with_servers(req):
     # A parameter of 2.53; earlier versions ignore it as unknown.
-    if not microversion.at_least(req, '2.53'):
+    if not microversion.at_least(req, versions.SERVICE_UUIDS):
         return False
     value = req.validated_query.get('with_servers', False)
     return strutils.bool_from_string(value, strict=True)
@@ -36,10 +37,10 @@ def _list(req, detail):
     # ignores these parameters as unknown ones.
     params = req.validated_query
     pattern = marker = limit = None
-    if microversion.at_least(req, '2.33'):
+    if microversion.at_least(req, versions.HYPERVISOR_PAGING):
         marker = params.get('marker')
         limit = listing.page_size(params)
-    if microversion.at_least(req, '2.53'):
+    if microversion.at_least(req, versions.SERVICE_UUIDS):
         pattern = params.get('hypervisor_hostname_pattern')
     with_servers = _with_servers(req)
     if pattern is not None:
@@ -67,27 +68,32 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
-@validation.query(schema.LIST_QUERY, '2.1', '2.32')
-@validation.query(schema.LIST_QUERY_V2_33, '2.33', '2.52')
-@validation.query(schema.LIST_QUERY_V2_53, '2.53')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.HYPERVISOR_PAGING))
+@validation.query(schema.LIST_QUERY_V2_33, versions.HYPERVISOR_PAGING,
+                  microversion.before(versions.SERVICE_UUIDS))
+@validation.query(schema.LIST_QUERY_V2_53, versions.SERVICE_UUIDS)
 def list_hypervisors(req):
     return _list(req, detail=False)
 
 
-@validation.query(schema.LIST_QUERY, '2.1', '2.32')
-@validation.query(schema.LIST_QUERY_V2_33, '2.33', '2.52')
-@validation.query(schema.LIST_QUERY_V2_53, '2.53')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.HYPERVISOR_PAGING))
+@validation.query(schema.LIST_QUERY_V2_33, versions.HYPERVISOR_PAGING,
+                  microversion.before(versions.SERVICE_UUIDS))
+@validation.query(schema.LIST_QUERY_V2_53, versions.SERVICE_UUIDS)
 def list_hypervisors_detail(req):
     return _list(req, detail=True)
 
 
-@validation.query(schema.SHOW_QUERY, '2.1', '2.52')
-@validation.query(schema.SHOW_QUERY_V2_53, '2.53')
+@validation.query(schema.SHOW_QUERY, versions.BASE,
+                  microversion.before(versions.SERVICE_UUIDS))
+@validation.query(schema.SHOW_QUERY_V2_53, versions.SERVICE_UUIDS)
 def show_hypervisor(req):
     ctx = req.context
     ctx.can(policy.SHOW, {})
     hypervisor_id = req.urlvars['hypervisor_id']
-    if microversion.at_least(req, '2.53'):
+    if microversion.at_least(req, versions.SERVICE_UUIDS):
         if not services_api.is_uuid(hypervisor_id):
             raise fault.HTTPError(400, 'Invalid uuid %s' % hypervisor_id)
     elif not services_api.is_integer_id(hypervisor_id):

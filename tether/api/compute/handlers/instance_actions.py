@@ -3,6 +3,7 @@
 from oslo_utils import timeutils
 
 from tether.api.compute.schemas import instance_actions as schema
+from tether.api.compute import versions
 from tether.api.compute.views import instance_actions as views
 from tether.api import fault
 from tether.api import listing
@@ -19,7 +20,8 @@ def _load(req, rule):
     ctx = req.context
     instance = actions_api.get_instance(
         ctx, req.urlvars['server_id'],
-        include_deleted=microversion.at_least(req, '2.21'))
+        include_deleted=microversion.at_least(
+            req, versions.DELETED_SERVER_ACTIONS))
     target = {'project_id': instance.project_id}
     ctx.can(rule, target)
     return instance, target
@@ -37,13 +39,15 @@ def _time(params, name):
                  'must be an ISO 8601 date and time.' % (name, params[name]))
 
 
-@validation.query(schema.ANY_QUERY, '2.1', '2.57')
-@validation.query(schema.LIST_QUERY_V2_58, '2.58', '2.65')
-@validation.query(schema.LIST_QUERY_V2_66, '2.66')
+@validation.query(schema.ANY_QUERY, versions.BASE,
+                  microversion.before(versions.INSTANCE_ACTION_PAGING))
+@validation.query(schema.LIST_QUERY_V2_58, versions.INSTANCE_ACTION_PAGING,
+                  microversion.before(versions.CHANGES_BEFORE))
+@validation.query(schema.LIST_QUERY_V2_66, versions.CHANGES_BEFORE)
 def list_instance_actions(req):
     instance, _target = _load(req, policy.LIST)
     limit = since = before = marker = None
-    paged = microversion.at_least(req, '2.58')
+    paged = microversion.at_least(req, versions.INSTANCE_ACTION_PAGING)
     if paged:
         # Paging and filters from 2.58 (changes-before from 2.66); before,
         # Nova ignores these parameters as unknown ones.
@@ -77,9 +81,9 @@ def show_instance_action(req):
     # Whoever passes the events rule sees every event with its traceback
     # (and host from 2.62); from 2.51 others see the events without them.
     full = ctx.can(policy.EVENTS, target, fatal=False)
-    if full or microversion.at_least(req, '2.51'):
-        host_id = microversion.at_least(req, '2.62')
-        details = (microversion.at_least(req, '2.84') and
+    if full or microversion.at_least(req, versions.VOLUME_EXTENDED_EVENT):
+        host_id = microversion.at_least(req, versions.EVENT_HOST)
+        details = (microversion.at_least(req, versions.EVENT_DETAILS) and
                    ctx.can(policy.EVENTS_DETAILS, target, fatal=False))
         project_id = action.project_id or instance.project_id
         out['events'] = [views.event(e, project_id, traceback=full,

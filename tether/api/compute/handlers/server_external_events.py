@@ -1,6 +1,8 @@
 """Handlers of POST /os-server-external-events (from other services)."""
 
 from tether.api.compute.schemas import server_external_events as schema
+from tether.api.compute import versions
+from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_external_events as events_api
@@ -28,10 +30,13 @@ def _accept(ctx, event):
     return 200
 
 
-@validation.body(schema.CREATE, '2.1', '2.50')
-@validation.body(schema.CREATE_V2_51, '2.51', '2.75')
-@validation.body(schema.CREATE_V2_76, '2.76', '2.81')
-@validation.body(schema.CREATE_V2_82, '2.82')
+@validation.body(schema.CREATE, versions.BASE,
+                 microversion.before(versions.VOLUME_EXTENDED_EVENT))
+@validation.body(schema.CREATE_V2_51, versions.VOLUME_EXTENDED_EVENT,
+                 microversion.before(versions.POWER_UPDATE_EVENT))
+@validation.body(schema.CREATE_V2_76, versions.POWER_UPDATE_EVENT,
+                 microversion.before(versions.ACCELERATOR_EVENT))
+@validation.body(schema.CREATE_V2_82, versions.ACCELERATOR_EVENT)
 def create_external_events(req):
     ctx = req.context
     ctx.can(policy.CREATE, {'project_id': ctx.project_id})

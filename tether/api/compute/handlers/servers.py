@@ -6,6 +6,7 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 
 from tether.api.compute.schemas import servers as schema
+from tether.api.compute import versions
 from tether.api.compute.views import servers as views
 from tether.api import fault
 from tether.api import listing
@@ -68,11 +69,15 @@ def _block_devices(body):
     return out
 
 
-@validation.body(schema.CREATE, '2.1', '2.18')
-@validation.body(schema.CREATE_V2_19, '2.19', '2.36')
-@validation.body(schema.CREATE_V2_37, '2.37', '2.41')
-@validation.body(schema.CREATE_V2_42, '2.42', '2.89')
-@validation.body(schema.CREATE_V2_90, '2.90')
+@validation.body(schema.CREATE, versions.BASE,
+                 microversion.before(versions.SERVER_DESCRIPTION))
+@validation.body(schema.CREATE_V2_19, versions.SERVER_DESCRIPTION,
+                 microversion.before(versions.NETWORKS_REQUIRED))
+@validation.body(schema.CREATE_V2_37, versions.NETWORKS_REQUIRED,
+                 microversion.before(versions.BDM_TAG))
+@validation.body(schema.CREATE_V2_42, versions.BDM_TAG,
+                 microversion.before(versions.SERVER_HOSTNAME))
+@validation.body(schema.CREATE_V2_90, versions.SERVER_HOSTNAME)
 def create_server(req):
     ctx = req.context
     body = req.validated['server']
@@ -122,7 +127,7 @@ def _search(req, all_projects_rule):
         status_filters = fields.SERVER_STATUS_FILTERS.get(status)
         if status_filters is None:
             # Before 2.38 Nova answers an unknown status with no servers.
-            if microversion.at_least(req, '2.38'):
+            if microversion.at_least(req, versions.STRICT_STATUS_FILTER):
                 raise fault.HTTPError(
                     400, 'Invalid status value %r: a server status is one '
                          'of %s.' % (params['status'], ', '.join(
@@ -193,9 +198,11 @@ def show_server(req):
     return _show(req, load_server(req, policy.SHOW))
 
 
-@validation.body(schema.UPDATE, '2.1', '2.18')
-@validation.body(schema.UPDATE_V2_19, '2.19', '2.89')
-@validation.body(schema.UPDATE_V2_90, '2.90')
+@validation.body(schema.UPDATE, versions.BASE,
+                 microversion.before(versions.SERVER_DESCRIPTION))
+@validation.body(schema.UPDATE_V2_19, versions.SERVER_DESCRIPTION,
+                 microversion.before(versions.SERVER_HOSTNAME))
+@validation.body(schema.UPDATE_V2_90, versions.SERVER_HOSTNAME)
 def update_server(req):
     instance = load_server(req, policy.UPDATE)
     body = req.validated['server']

@@ -9,6 +9,7 @@ and the openstack CLI use at tether's microversions.
 from oslo_utils import strutils
 
 from tether.api.compute.schemas import services as schema
+from tether.api.compute import versions
 from tether.api.compute.views import services as views
 from tether.api import fault
 from tether.api import microversion
@@ -18,8 +19,9 @@ from tether.compute.api import services as services_api
 from tether.policies.compute import services as policy
 
 
-@validation.query(schema.LIST_QUERY, '2.1', '2.74')
-@validation.query(schema.LIST_QUERY_V2_75, '2.75')
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.STRICT_QUERY))
+@validation.query(schema.LIST_QUERY_V2_75, versions.STRICT_QUERY)
 def list_services(req):
     ctx = req.context
     ctx.can(policy.LIST, {})
@@ -50,8 +52,8 @@ def _values(body):
     return values
 
 
-@microversion.version_window('2.53')
-@validation.body(schema.UPDATE_V2_53, '2.53')
+@microversion.version_window(versions.SERVICE_UUIDS)
+@validation.body(schema.UPDATE_V2_53, versions.SERVICE_UUIDS)
 def update_service(req):
     service_id = req.urlvars['service_id']
     if not services_api.is_uuid(service_id):
@@ -67,7 +69,7 @@ def delete_service(req):
     ctx = req.context
     ctx.can(policy.DELETE, {})
     service_id = req.urlvars['service_id']
-    if microversion.at_least(req, '2.53'):
+    if microversion.at_least(req, versions.SERVICE_UUIDS):
         if not services_api.is_uuid(service_id):
             raise fault.HTTPError(400, 'Invalid uuid %s' % service_id)
     elif not service_id.isascii() or not service_id.isdigit():

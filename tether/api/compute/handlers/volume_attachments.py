@@ -5,7 +5,9 @@ from oslo_utils import strutils
 
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import volume_attachments as schema
+from tether.api.compute import versions
 from tether.api.compute.views import volume_attachments as views
+from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import servers as servers_api
@@ -52,9 +54,11 @@ def show_volume_attachment(req):
         req).item(instance, _row(req, instance))})
 
 
-@validation.body(schema.CREATE, '2.1', '2.48')
-@validation.body(schema.CREATE_V2_49, '2.49', '2.78')
-@validation.body(schema.CREATE_V2_79, '2.79')
+@validation.body(schema.CREATE, versions.BASE,
+                 microversion.before(versions.ATTACH_WITH_TAG))
+@validation.body(schema.CREATE_V2_49, versions.ATTACH_WITH_TAG,
+                 microversion.before(versions.DELETE_ON_TERMINATION))
+@validation.body(schema.CREATE_V2_79, versions.DELETE_ON_TERMINATION)
 def create_volume_attachment(req):
     instance = servers.load_server(req, policy.CREATE)
     body = req.validated['volumeAttachment']

@@ -2,6 +2,7 @@
 
 from urllib import parse
 
+from tether.api.compute import versions
 from tether.api import microversion
 from tether.policies.compute import flavors as policy
 
@@ -16,11 +17,13 @@ class FlavorView:
     def __init__(self, req):
         ctx = req.context
         self.req = req
-        self.with_description = microversion.at_least(req, '2.55')
-        self.swap_as_int = microversion.at_least(req, '2.75')
-        self.with_specs = (microversion.at_least(req, '2.61') and ctx.can(
-            policy.EXTRA_SPECS_INDEX, {'project_id': ctx.project_id},
-            fatal=False))
+        self.with_description = microversion.at_least(
+            req, versions.FLAVOR_DESCRIPTION)
+        self.swap_as_int = microversion.at_least(req, versions.STRICT_QUERY)
+        self.with_specs = (
+            microversion.at_least(req, versions.FLAVOR_EXTRA_SPECS) and
+            ctx.can(policy.EXTRA_SPECS_INDEX, {'project_id': ctx.project_id},
+                    fatal=False))
 
     def links(self, flavorid):
         # The project is in the links when it was in the URL (Nova).

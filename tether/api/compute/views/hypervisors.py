@@ -2,6 +2,7 @@
 
 from oslo_serialization import jsonutils
 
+from tether.api.compute import versions
 from tether.api import microversion
 
 # Capacity and usage, left out from 2.88 (Placement has them in Nova).
@@ -23,13 +24,16 @@ def _cpu_info(stats, as_object):
 
 class HypervisorView:
     def __init__(self, req, with_servers=False):
-        self.uuid_ids = microversion.at_least(req, '2.53')
-        self.with_capacity = not microversion.at_least(req, '2.88')
-        self.cpu_info_object = microversion.at_least(req, '2.28')
-        self.with_uptime = microversion.at_least(req, '2.88')
+        self.uuid_ids = microversion.at_least(req, versions.SERVICE_UUIDS)
+        self.with_capacity = not microversion.at_least(
+            req, versions.HYPERVISOR_UPTIME)
+        self.cpu_info_object = microversion.at_least(
+            req, versions.CPU_INFO_OBJECT)
+        self.with_uptime = microversion.at_least(
+            req, versions.HYPERVISOR_UPTIME)
         # From 2.75 "servers" is there, maybe empty, whenever asked for.
-        self.always_servers = (with_servers and
-                               microversion.at_least(req, '2.75'))
+        self.always_servers = (
+            with_servers and microversion.at_least(req, versions.STRICT_QUERY))
 
     def id_of(self, hyp):
         return hyp.uuid if self.uuid_ids else hyp.id

@@ -1,5 +1,6 @@
 """Instance actions and their events as JSON, per microversion."""
 
+from tether.api.compute import versions
 from tether.api.compute.views import servers
 from tether.api import microversion
 
@@ -9,7 +10,7 @@ ACTION_KEYS = ('action', 'instance_uuid', 'request_id', 'user_id',
 
 def action(req, row):
     out = {key: getattr(row, key) for key in ACTION_KEYS}
-    if microversion.at_least(req, '2.58'):
+    if microversion.at_least(req, versions.INSTANCE_ACTION_PAGING):
         out['updated_at'] = row.updated_at
     return out
 

@@ -2,6 +2,7 @@
 
 import hashlib
 
+from tether.api.compute import versions
 from tether.api import microversion
 from tether.objects import fields
 from tether.policies.compute import servers as policy
@@ -64,7 +65,7 @@ class ServerView:
 
     def _flavor(self, instance):
         flavor = instance.flavor
-        if not self._at('2.47'):
+        if not self._at(versions.EMBEDDED_FLAVOR):
             return {'id': flavor['id'],
                     'links': [{'rel': 'bookmark', 'href': '%s/%s/flavors/%s'
                                % (self.req.application_url,
@@ -126,7 +127,7 @@ class ServerView:
             out['OS-EXT-SRV-ATTR:host'] = instance.host
             out['OS-EXT-SRV-ATTR:instance_name'] = instance.name
             out['OS-EXT-SRV-ATTR:hypervisor_hostname'] = instance.node
-            if self._at('2.3'):
+            if self._at(versions.EXTENDED_ATTRIBUTES):
                 root = next((r for r in volumes if r.boot_index == 0), None)
                 out.update({
                     'OS-EXT-SRV-ATTR:reservation_id': 'r-' +
@@ -139,20 +140,20 @@ class ServerView:
                         root.device_name if root else None,
                     'OS-EXT-SRV-ATTR:user_data': None,
                 })
-        elif self._at('2.90'):
+        elif self._at(versions.SERVER_HOSTNAME):
             out['OS-EXT-SRV-ATTR:hostname'] = instance.hostname
-        if self._at('2.9'):
+        if self._at(versions.LOCKED):
             out['locked'] = bool(instance.locked)
-        if self._at('2.16') and self._allowed(policy.SHOW_HOST_STATUS,
-                                              instance):
+        if self._at(versions.HOST_STATUS) and self._allowed(
+                policy.SHOW_HOST_STATUS, instance):
             out['host_status'] = self.host_status(instance)
-        if self._at('2.19'):
+        if self._at(versions.SERVER_DESCRIPTION):
             out['description'] = instance.display_description
-        if self._at('2.26'):
+        if self._at(versions.SERVER_TAGS):
             out['tags'] = []
-        if self._at('2.63'):
+        if self._at(versions.TRUSTED_CERTS):
             out['trusted_image_certificates'] = None
-        if self._at('2.73'):
+        if self._at(versions.LOCKED_REASON):
             out['locked_reason'] = None
         return out
 
@@ -165,12 +166,12 @@ class ServerView:
 
     def _volume_attached(self, row):
         item = {'id': row.volume_id}
-        if self._at('2.3'):
+        if self._at(versions.EXTENDED_ATTRIBUTES):
             item['delete_on_termination'] = bool(row.delete_on_termination)
         return item
 
     def show(self, instance, volumes):
         out = self.detail(instance, volumes)
-        if self._at('2.71'):
+        if self._at(versions.SERVER_GROUPS):
             out['server_groups'] = []
         return out

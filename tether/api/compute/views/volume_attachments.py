@@ -1,5 +1,6 @@
 """A server's volume attachments as JSON, per microversion."""
 
+from tether.api.compute import versions
 from tether.api import microversion
 
 
@@ -13,13 +14,13 @@ class VolumeAttachmentView:
     def item(self, instance, row):
         out = {'volumeId': row.volume_id, 'serverId': instance.uuid,
                'device': row.device_name}
-        if not self._at('2.89'):
+        if not self._at(versions.ATTACHMENT_IDS):
             out['id'] = row.volume_id
-        if self._at('2.70'):
+        if self._at(versions.ATTACHMENT_TAG):
             out['tag'] = row.tag
-        if self._at('2.79'):
+        if self._at(versions.DELETE_ON_TERMINATION):
             out['delete_on_termination'] = bool(row.delete_on_termination)
-        if self._at('2.89'):
+        if self._at(versions.ATTACHMENT_IDS):
             out['attachment_id'] = row.attachment_id
             out['bdm_uuid'] = row.uuid
         return out
