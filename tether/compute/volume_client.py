@@ -17,9 +17,15 @@ from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 
-# Every call names its microversion: 3.44 is what Nova uses for the
-# attachments API (create, update, complete, delete).
+# Every call names its microversion of the volume API (named here, not
+# imported: the services never import each other; tests/unit/api/
+# test_versions.py checks them against the volume API's names).
+# 3.44 is what Nova uses for the attachments API (create, update,
+# complete, delete).
 ATTACH_VERSION = '3.44'
+# An attachment created with a mode (rw or ro).
+ATTACHMENT_MODE_VERSION = '3.54'
+# os-extend_volume_completion, served from 3.71.
 EXTEND_COMPLETION_VERSION = '3.71'
 
 PEER = clients.Peer('volume', 'block_storage', '3')
@@ -90,7 +96,7 @@ class VolumeClient:
         version = ATTACH_VERSION
         if mode:
             body['mode'] = mode
-            version = '3.54'
+            version = ATTACHMENT_MODE_VERSION
         return self._json(volume_id, 'POST', '/attachments',
                           {'attachment': body}, version)['attachment']
 

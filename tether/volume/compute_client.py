@@ -13,11 +13,13 @@ from tether import clients
 LOG = logging.getLogger(__name__)
 
 PEER = clients.Peer('compute', 'compute', '2')
+
+# The microversions of the compute API this client sends (named here, not
+# imported: the services never import each other; tests/unit/api/
+# test_versions.py checks them against the compute API's names).
 # GET /servers/{id}/os-volume_attachments/{volume_id} names the
 # attachment from 2.89 (what Cinder uses for the same question).
 ATTACHMENT_ID_VERSION = '2.89'
-
-
 # volume-extended is an event from 2.51.
 EXTEND_EVENT_VERSION = '2.51'
 
