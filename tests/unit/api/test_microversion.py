@@ -88,3 +88,11 @@ def test_version_window():
     def unbounded(req):
         pass
     assert microversion.in_window(unbounded, parse('3.0'))
+
+
+def test_before_is_the_previous_minor():
+    assert microversion.before('3.54') == '3.53'
+    assert microversion.before('2.10') == '2.9'
+    assert microversion.before(versions.ATTACHMENT_MODE) == '3.53'
+    with pytest.raises(ValueError):
+        microversion.before('3.0')
