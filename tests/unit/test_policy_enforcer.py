@@ -6,6 +6,7 @@ import pytest
 from tether import context as t_context
 from tether.policies import enforcer
 from tether.policies import volume as volume_policies
+from tether.policies.volume import volume_actions as actions_policy
 from tether.policies.volume import volumes as volume_policy
 
 CONF = cfg.CONF
@@ -39,9 +40,9 @@ def test_roles_are_part_of_the_decision():
                                           fatal=False)
     assert _ctx('p1', ['member', 'reader']).can(volume_policy.DELETE,
                                                 target)
-    assert not _ctx('p1', ['member']).can(volume_policy.RESET_STATUS,
+    assert not _ctx('p1', ['member']).can(actions_policy.RESET_STATUS,
                                           target, fatal=False)
-    assert _ctx('p1', ['admin']).can(volume_policy.RESET_STATUS, target)
+    assert _ctx('p1', ['admin']).can(actions_policy.RESET_STATUS, target)
 
 
 def test_every_credential_is_in_the_key():

@@ -8,13 +8,14 @@ from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
 from tether.policies.compute import server_external_events
+from tether.policies.compute import server_actions
 from tether.policies.compute import servers
 from tether.policies.compute import services
 from tether.policies.compute import volume_attachments
 
-_MODULES = [base, servers, volume_attachments, server_external_events,
-            instance_actions, flavors, services, hypervisors,
-            availability_zones]
+_MODULES = [base, servers, server_actions, volume_attachments,
+            server_external_events, instance_actions, flavors, services,
+            hypervisors, availability_zones]
 
 
 def list_rules():

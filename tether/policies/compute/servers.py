@@ -14,9 +14,6 @@ CREATE_VOLUME = PREFIX % 'create:attach_volume'
 CREATE_FORCED_HOST = PREFIX % 'create:forced_host'
 UPDATE = PREFIX % 'update'
 DELETE = PREFIX % 'delete'
-START = PREFIX % 'start'
-STOP = PREFIX % 'stop'
-REBOOT = PREFIX % 'reboot'
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
 rules = [
@@ -49,12 +46,6 @@ rules = [
               [('PUT', '/servers/{server_id}')]),
     base.rule(DELETE, base.PROJECT_MEMBER_OR_ADMIN, 'Delete a server.',
               [('DELETE', '/servers/{server_id}')]),
-    base.rule(START, base.PROJECT_MEMBER_OR_ADMIN, 'Start a server.',
-              [('POST', '/servers/{server_id}/action (os-start)')]),
-    base.rule(STOP, base.PROJECT_MEMBER_OR_ADMIN, 'Stop a server.',
-              [('POST', '/servers/{server_id}/action (os-stop)')]),
-    base.rule(REBOOT, base.PROJECT_MEMBER_OR_ADMIN, 'Reboot a server.',
-              [('POST', '/servers/{server_id}/action (reboot)')]),
     base.rule(EXTENDED_ATTRIBUTES, base.ADMIN,
               'Show the OS-EXT-SRV-ATTR attributes of servers (host, '
               'instance name, hypervisor).',

@@ -9,10 +9,13 @@ from tether.policies.volume import quota_sets
 from tether.policies.volume import services
 from tether.policies.volume import type_extra_specs
 from tether.policies.volume import types
+from tether.policies.volume import volume_actions
+from tether.policies.volume import volume_metadata
 from tether.policies.volume import volumes
 
-_MODULES = [volumes, quota_sets, limits, types, type_extra_specs, services,
-            availability_zones, attachments]
+_MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
+            types, type_extra_specs, services, availability_zones,
+            attachments]
 
 
 def list_rules():

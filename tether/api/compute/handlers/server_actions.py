@@ -6,7 +6,7 @@ from tether.api.compute.schemas import server_actions as schema
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_actions as actions_api
-from tether.policies.compute import servers as policy
+from tether.policies.compute import server_actions as policy
 
 
 @validation.body(schema.START)

@@ -8,7 +8,7 @@ from tether.api.volume.schemas import volume_actions as schema
 from tether.api.volume import versions
 from tether.api import wsgi
 from tether.objects import fields
-from tether.policies.volume import volumes as policy
+from tether.policies.volume import volume_actions as policy
 from tether.volume.api import volume_actions as actions_api
 
 

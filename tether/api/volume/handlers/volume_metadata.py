@@ -6,7 +6,7 @@ from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
 from tether.api import wsgi
 from tether.volume import exception
-from tether.policies.volume import volumes as policy
+from tether.policies.volume import volume_metadata as policy
 from tether.volume.api import volume_metadata as metadata_api
 
 
