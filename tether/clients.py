@@ -13,7 +13,6 @@ one costs a version discovery request to the peer.
 """
 
 import collections
-
 import threading
 
 from keystoneauth1.access import service_catalog as ks_catalog

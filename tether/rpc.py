@@ -5,9 +5,9 @@ import dataclasses
 import threading
 import warnings
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_utils import versionutils
 
 from tether import context as t_context

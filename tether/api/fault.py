@@ -10,10 +10,10 @@ an HTTPError of the framework or a handler names one, or gets the one of
 its status.
 """
 
-import webob
-import webob.exc
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
+import webob
+import webob.exc
 
 from tether import exception
 

@@ -4,12 +4,12 @@ api-paste.ini puts in order (their paste factories are here and in auth).
 
 import datetime
 
-import routes
-import webob
-import webob.dec
 from oslo_log import log as logging
 from oslo_middleware import request_id
 from oslo_serialization import jsonutils
+import routes
+import webob
+import webob.dec
 
 from tether.api import auth
 from tether.api import fault

@@ -7,10 +7,10 @@ in-process kombu memory transport, and noauth bound to 127.0.0.1.
 import os
 import sys
 
-import platformdirs
-import yaml
 from oslo_config import cfg
 from oslo_log import log as logging
+import platformdirs
+import yaml
 
 from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
@@ -22,8 +22,8 @@ from tether.db import migration
 from tether.objects import compute as compute_objects
 from tether.objects import volume as volume_objects
 from tether import rpc
-from tether.volume import service
 from tether.volume import compute_client
+from tether.volume import service
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)

@@ -6,11 +6,11 @@ from oslo_config import cfg
 
 from tether.cmd import common
 from tether.cmd import status
-from tether import context as t_context
-from tether.db import migration
-from tether.db.compute import service as db_compute_services
-from tether.db.volume import service as db_services
 from tether.compute import exception as compute_exception
+from tether import context as t_context
+from tether.db.compute import service as db_compute_services
+from tether.db import migration
+from tether.db.volume import service as db_services
 from tether.objects import fields
 
 CONF = cfg.CONF

@@ -2,15 +2,15 @@
 
 from oslo_concurrency import lockutils
 from oslo_config import cfg
-import oslo_messaging as messaging
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from tether.compute.ops import instance_actions
+from tether.compute.ops import recovery
 from tether.compute.ops import server_actions
 from tether.compute.ops import servers
-from tether.compute.ops import recovery
-from tether.compute import version as compute_version
 from tether.compute.ops import volume_attachments
+from tether.compute import version as compute_version
 from tether.drivers.virt import driver as virt_driver
 from tether.objects import fields
 

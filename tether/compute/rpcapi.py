@@ -1,7 +1,7 @@
 """Versioned RPC client of tether-compute (runs in the API process)."""
 
-import oslo_messaging as messaging
 from oslo_config import cfg
+import oslo_messaging as messaging
 
 from tether.compute import exception as compute_exception
 from tether.compute import version as compute_version

@@ -4,8 +4,8 @@ import contextlib
 import functools
 import threading
 
-import sqlalchemy
 from oslo_db.sqlalchemy import enginefacade
+import sqlalchemy
 
 from tether import conf as t_conf
 

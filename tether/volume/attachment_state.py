@@ -5,8 +5,8 @@ attachment with one conditional UPDATE, and sets the volume's status from
 the attachments it then has, all in one transaction.
 """
 
-from tether.db.volume import attachment as db_attachments
 from tether.db import session
+from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 

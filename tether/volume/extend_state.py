@@ -18,14 +18,14 @@ from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 
+from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
-from tether.db import session
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
 from tether import rpc
+from tether.volume import exception
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)

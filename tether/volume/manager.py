@@ -3,9 +3,9 @@
 import contextlib
 import threading
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_utils import importutils
 
 from tether.db.volume import volume as db_volumes

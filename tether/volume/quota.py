@@ -2,8 +2,8 @@
 
 from oslo_config import cfg
 
-from tether.db.volume import quota as db_quotas
 from tether.db import session
+from tether.db.volume import quota as db_quotas
 from tether.volume import exception
 
 CONF = cfg.CONF

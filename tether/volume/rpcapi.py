@@ -1,14 +1,14 @@
 """Versioned RPC client of tether-volume (runs in the API process)."""
 
-import oslo_messaging as messaging
 from oslo_config import cfg
+import oslo_messaging as messaging
 from oslo_utils import versionutils
 
 from tether import context as t_context
 from tether.db.volume import service as db_services
-from tether.volume import exception
 from tether.objects import fields
 from tether import rpc
+from tether.volume import exception
 from tether.volume import version as volume_version
 
 CONF = cfg.CONF

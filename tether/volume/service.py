@@ -1,9 +1,9 @@
 """A running tether-volume: a manager and an RPC server per backend, and
 their heartbeats."""
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from tether import conf as t_conf
 from tether import context as t_context

@@ -2,8 +2,8 @@
 
 from oslo_utils import uuidutils
 
-from tether.db.compute import flavor as db_flavors
 from tether.compute import exception
+from tether.db.compute import flavor as db_flavors
 
 SORT_KEYS = db_flavors.SORT_KEYS
 

@@ -2,8 +2,8 @@
 tether-compute, by the id and UUID of its service record."""
 
 from tether.compute.api import services
-from tether.db.compute import instance as db_instances
 from tether.compute import exception
+from tether.db.compute import instance as db_instances
 from tether.objects import fields
 
 

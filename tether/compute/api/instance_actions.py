@@ -1,8 +1,8 @@
 """The actions of a server and their events, as the API shows them."""
 
-from tether.db.compute import instance_action as db_actions
-from tether.db.compute import instance as db_instances
 from tether.compute import exception
+from tether.db.compute import instance as db_instances
+from tether.db.compute import instance_action as db_actions
 
 
 def get_instance(context, instance_uuid, include_deleted=False):

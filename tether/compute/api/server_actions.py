@@ -3,8 +3,8 @@ process."""
 
 from tether.compute.api import servers
 from tether.compute import rpcapi as compute_rpcapi
-from tether.db.compute import instance_action as db_actions
 from tether.db.compute import instance as db_instances
+from tether.db.compute import instance_action as db_actions
 from tether.objects import fields
 
 VmState = fields.VmState

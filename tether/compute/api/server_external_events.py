@@ -3,12 +3,12 @@ API process: what each accepted event sets going."""
 
 from oslo_log import log as logging
 
+from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import instance_action as db_actions
-from tether.compute import exception
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)

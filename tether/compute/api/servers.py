@@ -11,15 +11,15 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
+from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import flavor as db_flavors
-from tether.db.compute import instance_action as db_actions
 from tether.db.compute import instance as db_instances
+from tether.db.compute import instance_action as db_actions
 from tether.db.compute import service as db_services
-from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 

@@ -12,8 +12,8 @@ import re
 from oslo_config import cfg
 from oslo_utils import uuidutils
 
-from tether.db.compute import service as db_services
 from tether.compute import exception
+from tether.db.compute import service as db_services
 from tether.objects import fields
 
 CONF = cfg.CONF

@@ -5,11 +5,11 @@ import oslo_messaging as messaging
 from oslo_utils import excutils
 
 from tether.compute.api import servers
+from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance_action as db_actions
-from tether.compute import exception
 from tether.objects import fields
 
 VmState = fields.VmState

@@ -16,13 +16,13 @@ libvirt may be shared (tests, other tools).
 
 from oslo_log import log as logging
 
+from tether.compute import exception
 from tether.compute.ops import servers
-from tether.compute import volume_client
 from tether.compute.ops import volume_attachments
+from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
-from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 

@@ -4,9 +4,9 @@ the hypervisor's."""
 
 from oslo_utils import excutils
 
+from tether.compute import exception
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
-from tether.compute import exception
 from tether.objects import fields
 
 VmState = fields.VmState

@@ -11,12 +11,12 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import timeutils
 
+from tether.compute import exception
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt import driver as virt_driver
 from tether.drivers.virt.power_state import PowerState
-from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 

@@ -4,9 +4,9 @@ extend (plain functions, as in servers.py)."""
 from oslo_log import log as logging
 from oslo_utils import excutils
 
+from tether.compute import exception
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
-from tether.compute import exception
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)

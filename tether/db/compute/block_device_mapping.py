@@ -6,10 +6,10 @@ from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
-from tether.db.compute import models
-from tether.db import cas
-from tether.db import session
 from tether.compute import exception
+from tether.db import cas
+from tether.db.compute import models
+from tether.db import session
 from tether.objects.compute import block_device_mapping as bdm_obj
 
 db = session.COMPUTE

@@ -3,10 +3,10 @@
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
+from tether.compute import exception
 from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
-from tether.compute import exception
 from tether.objects.compute import flavor as flavor_obj
 
 db = session.COMPUTE

@@ -3,12 +3,12 @@ Instances leave this module as Instance objects."""
 
 import sqlalchemy as sa
 
+from tether.compute import exception
 from tether.db import base
-from tether.db.compute import models
 from tether.db import cas
+from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
-from tether.compute import exception
 from tether.objects.compute import instance as instance_obj
 
 db = session.COMPUTE

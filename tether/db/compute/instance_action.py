@@ -3,11 +3,11 @@ this module as InstanceAction and InstanceActionEvent objects."""
 
 import sqlalchemy as sa
 
+from tether.compute import exception
 from tether.db import base
 from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
-from tether.compute import exception
 from tether.objects.compute import instance_action as action_obj
 
 db = session.COMPUTE

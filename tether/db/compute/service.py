@@ -7,10 +7,10 @@ from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
+from tether.compute import exception
 from tether.db import base
 from tether.db.compute import models
 from tether.db import session
-from tether.compute import exception
 from tether.objects.compute import service as service_obj
 
 db = session.COMPUTE

@@ -5,14 +5,14 @@ as a Volume object without its relations)."""
 import sqlalchemy as sa
 from sqlalchemy import orm
 
-from tether.db.volume import models
 from tether.db import cas
 from tether.db import keyset
 from tether.db import session
+from tether.db.volume import models
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
+from tether.volume import exception
 
 A = models.VolumeAttachment
 V = models.Volume

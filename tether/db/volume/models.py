@@ -1,7 +1,7 @@
 """SQLAlchemy models of the volume service database."""
 
-from sqlalchemy import orm
 import sqlalchemy as sa
+from sqlalchemy import orm
 
 from tether.db import base
 

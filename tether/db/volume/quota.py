@@ -3,14 +3,14 @@ UPDATE."""
 
 import datetime
 
-import sqlalchemy as sa
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
+import sqlalchemy as sa
 
 from tether.db import base
-from tether.db.volume import models
 from tether.db import session
+from tether.db.volume import models
 from tether.volume import exception
 
 # The resources tether counts, and the option holding each default limit.

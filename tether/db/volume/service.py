@@ -1,12 +1,12 @@
 """Service records: registration, heartbeats, capacity reports."""
 
-import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
+import sqlalchemy as sa
 
 from tether.db import base
-from tether.db.volume import models
 from tether.db import session
+from tether.db.volume import models
 from tether.objects.volume import service as service_obj
 
 

@@ -7,10 +7,10 @@ from sqlalchemy import orm
 from tether.db import base
 from tether.db import cas
 from tether.db import keyset
-from tether.db.volume import models
 from tether.db import session
-from tether.volume import exception
+from tether.db.volume import models
 from tether.objects.volume import volume as volume_obj
+from tether.volume import exception
 
 SORT_KEYS = ('id', 'name', 'status', 'size', 'created_at', 'updated_at',
              'availability_zone', 'bootable', 'project_id', 'host',

@@ -1,15 +1,15 @@
 """Queries on volume types and their extra specs; types leave this module
 as VolumeType objects."""
 
-import sqlalchemy as sa
 from oslo_db import exception as db_exc
+import sqlalchemy as sa
 
 from tether.db import base
-from tether.db.volume import models
 from tether.db import keyset
 from tether.db import session
-from tether.volume import exception
+from tether.db.volume import models
 from tether.objects.volume import volume_type as volume_type_obj
+from tether.volume import exception
 
 
 @session.reader

@@ -3,9 +3,9 @@
 from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
-from tether.objects.volume import attachment
 from tether.objects import base
 from tether.objects import fields as t_fields
+from tether.objects.volume import attachment
 
 # An extend that waits for the hypervisor keeps its target size (GiB, as
 # a string) and its quota reservations (a JSON list) in admin metadata.

@@ -7,8 +7,8 @@ from tether.policies.compute import base
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
-from tether.policies.compute import server_external_events
 from tether.policies.compute import server_actions
+from tether.policies.compute import server_external_events
 from tether.policies.compute import servers
 from tether.policies.compute import services
 from tether.policies.compute import volume_attachments

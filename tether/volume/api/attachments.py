@@ -6,19 +6,19 @@ status follows its attachments (tether.volume.attachment_state). Work on
 the backend goes to the volume manager as a synchronous RPC call.
 """
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_log import log as logging
+import oslo_messaging as messaging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
-from tether.db.volume import attachment as db_attachments
 from tether.db import session
+from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.volume import attachment_state as state
 from tether.volume import compute_client
+from tether.volume import exception
 from tether.volume import rpcapi
 
 CONF = cfg.CONF

@@ -3,13 +3,13 @@ os-extend_volume_completion, os-reset_status), in the API process."""
 
 from oslo_utils import excutils
 
+from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
-from tether.db import session
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
+from tether.volume import exception
 from tether.volume import extend_state
 from tether.volume import quota
 from tether.volume import rpcapi

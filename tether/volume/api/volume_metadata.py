@@ -1,8 +1,8 @@
 """A volume's metadata (``/volumes/{id}/metadata``), in the API process."""
 
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.objects.volume import volume as volume_obj
+from tether.volume import exception
 
 
 def check_keys(keys):

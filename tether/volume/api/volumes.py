@@ -10,14 +10,14 @@ from oslo_db import exception as db_exc
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
+from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
-from tether.db import session
-from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
+from tether.db.volume import volume_type as db_types
 from tether.objects import fields
 from tether.volume.api import volume_metadata
+from tether.volume import exception
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import scheduler

@@ -12,8 +12,8 @@ from oslo_utils import timeutils
 
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.volume import attachment_state as state
+from tether.volume import exception
 
 LOG = logging.getLogger(__name__)
 AS = state.AS

@@ -21,14 +21,14 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
+from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
-from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether.drivers.volume import driver as base_driver
-from tether.volume import exception
 from tether.objects import fields
 from tether.volume import compute_client
+from tether.volume import exception
 from tether.volume import extend_state
 
 CONF = cfg.CONF

@@ -12,8 +12,8 @@ from oslo_utils import timeutils
 
 from tether.db import session
 from tether.db.volume import volume as db_volumes
-from tether.volume import exception
 from tether.objects import fields
+from tether.volume import exception
 from tether.volume.ops import volume_actions
 from tether.volume import volume_state
 

@@ -5,9 +5,9 @@ from tether.api import validation
 from tether.api.volume.schemas import type_extra_specs as schema
 from tether.api.volume.views import types as views
 from tether.api import wsgi
-from tether.volume import exception
 from tether.policies.volume import type_extra_specs as policy
 from tether.volume.api import types as volume_types
+from tether.volume import exception
 
 
 def _visible_specs(req):

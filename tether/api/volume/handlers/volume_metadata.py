@@ -5,9 +5,9 @@ from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
 from tether.api import wsgi
-from tether.volume import exception
 from tether.policies.volume import volume_metadata as policy
 from tether.volume.api import volume_metadata as metadata_api
+from tether.volume import exception
 
 
 @validation.query(schema.NO_QUERY)

@@ -4,18 +4,18 @@ import os
 import platform
 import socket
 
+import os_traits
 from oslo_concurrency import lockutils
 from oslo_log import log as logging
 from oslo_utils import excutils
-import os_traits
 
+from tether.compute import exception
 from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.virt.power_state import PowerState
-from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 

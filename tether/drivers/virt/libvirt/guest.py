@@ -5,9 +5,9 @@ import time
 import libvirt
 from oslo_log import log as logging
 
+from tether.compute import exception
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.power_state import PowerState
-from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 

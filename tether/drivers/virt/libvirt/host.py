@@ -7,12 +7,12 @@ import os
 import threading
 
 import libvirt
-from oslo_log import log as logging
 import os_traits
+from oslo_log import log as logging
 
+from tether.compute import exception
 from tether.drivers.virt.libvirt import errors
 from tether.drivers.virt.libvirt import guest as libvirt_guest
-from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
 

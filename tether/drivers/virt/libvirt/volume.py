@@ -19,8 +19,8 @@ import os
 from oslo_concurrency import lockutils
 from oslo_concurrency import processutils
 
-from tether.drivers.virt.libvirt import config
 from tether.compute import exception
+from tether.drivers.virt.libvirt import config
 
 DRIVER_VOLUME_TYPES = ('nfs',)
 ACCESS_MODES = ('rw', 'ro')

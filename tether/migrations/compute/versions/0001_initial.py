@@ -11,7 +11,6 @@ import datetime
 from alembic import op
 import sqlalchemy as sa
 
-
 revision = '0001'
 down_revision = None
 branch_labels = None
