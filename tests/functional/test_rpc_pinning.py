@@ -112,7 +112,7 @@ def old_volume_record(aio):
     service_id = db_services.register(ctx, host, 'tether-volume',
                                       'tether-volume', 'nova', '1.0', '1.0')
     old = base.now() - datetime.timedelta(days=1)
-    engine = db_session.get_engine()
+    engine = db_session.VOLUME.get_engine()
     with engine.begin() as conn:
         conn.execute(sa.update(models.Service)
                      .where(models.Service.id == service_id)

@@ -167,11 +167,3 @@ class Database:
 
 VOLUME = Database('database')
 COMPUTE = Database('compute_database')
-
-# The volume database, as the modules of tether.db have always used it.
-get_context_manager = VOLUME.get_context_manager
-get_engine = VOLUME.get_engine
-reset = VOLUME.reset
-reader = VOLUME.reader
-writer = VOLUME.writer
-reading = VOLUME.reading

@@ -57,7 +57,7 @@ def recompute(context, volume_id):
     return status
 
 
-@session.writer
+@session.VOLUME.writer
 def change(context, attachment_id, volume_id, values, expected, extra=()):
     """One attachment transition, and the volume's status after it."""
     db_attachments.lock_volume(context, volume_id)
@@ -68,7 +68,7 @@ def change(context, attachment_id, volume_id, values, expected, extra=()):
     return won
 
 
-@session.writer
+@session.VOLUME.writer
 def remove(context, attachment_id, volume_id, expected, extra=()):
     """Delete an attachment row, and set the volume's status after it."""
     db_attachments.lock_volume(context, volume_id)

@@ -72,7 +72,7 @@ def stored_target(admin_metadata, volume_id, size):
     return new_size, reservations
 
 
-@session.writer
+@session.VOLUME.writer
 def settle(context, volume_id, error, new_size=None, reservations=None,
            waiting=None):
     """Take the volume out of ``extending``; returns an :class:`Outcome`.
@@ -160,7 +160,7 @@ def report(context, outcome, host=None, why=None):
     _notify(context, outcome, host)
 
 
-@session.writer
+@session.VOLUME.writer
 def abandon(context, volume_id, reservations):
     """An extend that did not happen: roll back, previous status."""
     volume = db_attachments.lock_volume(context, volume_id)

@@ -70,7 +70,7 @@ def check_resources(names):
                    % (', '.join(unknown), ', '.join(RESOURCES)))
 
 
-@session.writer
+@session.VOLUME.writer
 def update_limits(context, project_id, new_limits, skip_validation=False):
     """Set some limits of a project; return all its limits.
 

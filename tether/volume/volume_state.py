@@ -10,7 +10,7 @@ from tether.objects import fields
 S = fields.VolumeStatus
 
 
-@session.writer
+@session.VOLUME.writer
 def finish_delete(context, volume):
     """Remove a ``deleting`` volume's row and give its quota back, at once."""
     if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):

@@ -21,7 +21,7 @@ def _clients(aio, http, n):
 
 def _rows(volume_id):
     """The attachment rows of a volume, from the database itself."""
-    with db_session.get_engine().connect() as conn:
+    with db_session.VOLUME.get_engine().connect() as conn:
         return list(conn.execute(
             sa.select(models.VolumeAttachment.id,
                       models.VolumeAttachment.attach_status)

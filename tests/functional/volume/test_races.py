@@ -29,7 +29,7 @@ def _codes(results):
 @contextlib.contextmanager
 def _engine_events(**listeners):
     """Listen to the writer engine's events (deliberate fault injection)."""
-    engine = db_session.get_engine()
+    engine = db_session.VOLUME.get_engine()
     for name, fn in listeners.items():
         sa.event.listen(engine, name, fn)
     try:

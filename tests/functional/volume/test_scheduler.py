@@ -33,7 +33,7 @@ def zone(aio):
     name = 'zone-' + uuid.uuid4().hex[:8]
     yield name
     ctx = helpers.admin_context()
-    with db_session.get_context_manager().writer.using(ctx):
+    with db_session.VOLUME.get_context_manager().writer.using(ctx):
         ctx.session.execute(sa.delete(models.Service).where(
             models.Service.availability_zone == name))
 
@@ -45,7 +45,7 @@ def _backend(zone, pools, **values):
                                       'tether-volume', zone, '1.0', '1.0')
     db_services.heartbeat(ctx, service_id, {'pools': pools})
     if values:
-        with db_session.get_context_manager().writer.using(ctx):
+        with db_session.VOLUME.get_context_manager().writer.using(ctx):
             ctx.session.execute(sa.update(models.Service).where(
                 models.Service.id == service_id).values(**values))
     return host

@@ -14,6 +14,7 @@ from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
 
+db = session.VOLUME
 A = models.VolumeAttachment
 V = models.Volume
 
@@ -45,7 +46,7 @@ def _get(context, attachment_id, project_id=None):
     return row
 
 
-@session.reader
+@db.reader
 def get(context, attachment_id, project_id=None):
     """The attachment, or AttachmentNotFound (also for another project's)."""
     return _obj(_get(context, attachment_id, project_id))
@@ -61,7 +62,7 @@ def _apply_filters(q, filters):
     return q
 
 
-@session.reader
+@db.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
             offset=None):
@@ -83,7 +84,7 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
     return _objs(context.session.scalars(q))
 
 
-@session.reader
+@db.reader
 def get_for_volume(context, volume_id):
     """Every attachment of one volume, oldest first."""
     return _objs(context.session.scalars(
@@ -91,7 +92,7 @@ def get_for_volume(context, volume_id):
         .order_by(A.created_at, A.id)))
 
 
-@session.reader
+@db.reader
 def sharing(context, attachment, volume, live_statuses):
     """The other attachments in ``live_statuses`` on ``attachment``'s host
     to the same share.
@@ -112,7 +113,7 @@ def sharing(context, attachment, volume, live_statuses):
     return _objs(context.session.scalars(q))
 
 
-@session.reader
+@db.reader
 def get_all_on_backend(context, host, statuses):
     """Attachments in ``statuses`` of the volumes of one backend."""
     q = (sa.select(A).join(V, V.id == A.volume_id)
@@ -182,7 +183,7 @@ def has_attachment_for(instance_uuid, statuses):
                              A.attach_status.in_(statuses))
 
 
-@session.writer
+@db.writer
 def conditional_update(context, attachment_id, values, expected_statuses,
                        extra=()):
     """UPDATE … WHERE attach_status IN expected; True if this caller won."""
@@ -191,7 +192,7 @@ def conditional_update(context, attachment_id, values, expected_statuses,
                                    *extra], values)
 
 
-@session.writer
+@db.writer
 def destroy(context, attachment_id, expected_statuses, extra=()):
     """Delete the row if its status is still expected; True if deleted."""
     return cas.delete(context, A, [A.id == attachment_id,
@@ -214,7 +215,7 @@ def first_of_volume(context, volume_id):
     return _obj(row) if row is not None else None
 
 
-@session.writer
+@db.writer
 def transition_without_attachments(context, volume_id, values,
                                    expected_statuses, project_id=None):
     """A volume transition that also needs the volume to have no attachment.

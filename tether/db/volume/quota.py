@@ -13,6 +13,8 @@ from tether.db import session
 from tether.db.volume import models
 from tether.volume import exception
 
+db = session.VOLUME
+
 # The resources tether counts, and the option holding each default limit.
 RESOURCES = {
     'volumes': 'quota_volumes',
@@ -23,7 +25,7 @@ RESOURCES = {
 CHECKED_ONLY = ('per_volume_gigabytes',)
 
 
-@session.reader
+@db.reader
 def get_project_limits(context, project_id):
     """The limits set for one project (without defaults)."""
     rows = context.session.execute(
@@ -32,7 +34,7 @@ def get_project_limits(context, project_id):
     return dict(rows.all())
 
 
-@session.writer
+@db.writer
 def set_project_limits(context, project_id, limits):
     existing = {q.resource: q for q in context.session.scalars(
         sa.select(models.Quota).where(models.Quota.project_id == project_id))}
@@ -45,13 +47,13 @@ def set_project_limits(context, project_id, limits):
                 hard_limit=hard_limit))
 
 
-@session.writer
+@db.writer
 def delete_project_limits(context, project_id):
     context.session.execute(
         sa.delete(models.Quota).where(models.Quota.project_id == project_id))
 
 
-@session.reader
+@db.reader
 def get_usages(context, project_id, for_update=False):
     """{resource: (in_use, reserved)} of one project.
 
@@ -137,7 +139,7 @@ def consume_in_transaction(context, project_id, deltas, limits):
 
 
 @retry_on_duplicate
-@session.writer
+@db.writer
 def reserve(context, project_id, deltas, limits, expire_seconds,
             resource_id=None):
     """Reserve ``deltas`` ({resource: n}) against ``limits``; list of uuids.
@@ -195,12 +197,12 @@ def rollback_in_transaction(context, reservation_uuids):
     _settle(context, reservation_uuids, commit=False)
 
 
-@session.writer
+@db.writer
 def commit(context, reservation_uuids):
     _settle(context, reservation_uuids, commit=True)
 
 
-@session.writer
+@db.writer
 def rollback(context, reservation_uuids):
     _settle(context, reservation_uuids, commit=False)
 
@@ -219,14 +221,14 @@ def release_in_transaction(context, project_id, deltas):
             .execution_options(synchronize_session=False))
 
 
-@session.reader
+@db.reader
 def get_reservations_for(context, resource_id):
     return list(context.session.scalars(
         sa.select(models.Reservation.uuid)
         .where(models.Reservation.resource_id == resource_id)))
 
 
-@session.writer
+@db.writer
 def expire(context, protected_resource_ids=()):
     """Roll back expired reservations; return how many.
 
@@ -245,7 +247,7 @@ def expire(context, protected_resource_ids=()):
     return len(uuids)
 
 
-@session.reader
+@db.reader
 def reservation_delta(context, reservation_uuids, resource):
     """The sum of the deltas of some reservations for one resource."""
     if not reservation_uuids:

@@ -9,8 +9,10 @@ from tether.db import session
 from tether.db.volume import models
 from tether.objects.volume import service as service_obj
 
+db = session.VOLUME
 
-@session.writer
+
+@db.writer
 def register(context, host, binary, topic, availability_zone, rpc_version,
              object_version):
     """Create or refresh the record of a starting service; returns its id."""
@@ -37,7 +39,7 @@ def register(context, host, binary, topic, availability_zone, rpc_version,
     ).one()
 
 
-@session.writer
+@db.writer
 def heartbeat(context, service_id, capabilities=None):
     values = {'heartbeat_at': base.now(),
               'report_count': models.Service.report_count + 1}
@@ -48,7 +50,7 @@ def heartbeat(context, service_id, capabilities=None):
         .values(**values).execution_options(synchronize_session=False))
 
 
-@session.reader
+@db.reader
 def get_all(context, binary=None, host=None):
     q = sa.select(models.Service).order_by(models.Service.id)
     if binary:
@@ -59,7 +61,7 @@ def get_all(context, binary=None, host=None):
             for row in context.session.scalars(q)]
 
 
-@session.writer
+@db.writer
 def destroy(context, service_id):
     """Delete a service record; False if there was none."""
     result = context.session.execute(

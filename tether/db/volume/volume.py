@@ -12,6 +12,7 @@ from tether.db.volume import models
 from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
 
+db = session.VOLUME
 SORT_KEYS = ('id', 'name', 'status', 'size', 'created_at', 'updated_at',
              'availability_zone', 'bootable', 'project_id', 'host',
              'volume_type_id', 'description', 'multiattach')
@@ -36,13 +37,13 @@ def _get(context, volume_id, project_id=None):
     return db_volume
 
 
-@session.reader
+@db.reader
 def get(context, volume_id, project_id=None):
     """The volume, or VolumeNotFound (also when another project owns it)."""
     return volume_obj.Volume.from_db(_get(context, volume_id, project_id))
 
 
-@session.writer
+@db.writer
 def create(context, values, metadata=None, admin_metadata=None,
            volume_type_name=None):
     """Insert a volume; the caller that knows its type's name says so."""
@@ -72,7 +73,7 @@ def _apply_filters(q, filters):
     return q
 
 
-@session.reader
+@db.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
             offset=None):
@@ -99,7 +100,7 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             for row in context.session.scalars(q)]
 
 
-@session.reader
+@db.reader
 def count(context, project_id=None, filters=None):
     q = _apply_filters(
         sa.select(sa.func.count(models.Volume.id)).select_from(models.Volume),
@@ -109,7 +110,7 @@ def count(context, project_id=None, filters=None):
     return int(context.session.scalar(q))
 
 
-@session.reader
+@db.reader
 def summary(context, project_id=None):
     """(count, total size, {metadata key: sorted distinct values})."""
     q = sa.select(sa.func.count(models.Volume.id),
@@ -128,7 +129,7 @@ def summary(context, project_id=None):
                                     metadata.items()}
 
 
-@session.reader
+@db.reader
 def get_all_by_host(context, host, statuses, unchanged_since=None):
     """Volumes of one backend (``host@backend``, any pool) in ``statuses``
     (and, with ``unchanged_since``, not changed since that time)."""
@@ -155,7 +156,7 @@ def _conditional_update(context, volume_id, values, expected_statuses,
     return cas.update(context, models.Volume, where + list(extra), values)
 
 
-@session.writer
+@db.writer
 def conditional_update(context, volume_id, values, expected_statuses,
                        project_id=None, extra=()):
     """UPDATE … WHERE status IN expected; True if this caller won."""
@@ -163,7 +164,7 @@ def conditional_update(context, volume_id, values, expected_statuses,
                                project_id, extra)
 
 
-@session.writer
+@db.writer
 def transition(context, volume_id, values, expected_statuses,
                project_id=None, expected_size=None):
     """Conditional update that raises InvalidVolumeStatus when it loses.
@@ -189,7 +190,7 @@ def transition(context, volume_id, values, expected_statuses,
         expected=' or '.join(expected_statuses))
 
 
-@session.writer
+@db.writer
 def update(context, volume_id, values, project_id=None):
     if not _conditional_update(context, volume_id, values, None, project_id):
         raise exception.VolumeNotFound(volume_id=volume_id)
@@ -230,7 +231,7 @@ def _set_metadata(context, volume_id, metadata, delete_others, admin):
         .execution_options(synchronize_session=False))
 
 
-@session.writer
+@db.writer
 def metadata_update(context, volume_id, metadata, delete_others,
                     project_id=None, admin=False):
     """Merge (or replace, with delete_others) metadata; returns it all."""
@@ -243,7 +244,7 @@ def metadata_update(context, volume_id, metadata, delete_others,
     return {m.key: m.value for m in rows}
 
 
-@session.writer
+@db.writer
 def metadata_delete(context, volume_id, key, project_id=None, admin=False):
     _get(context, volume_id, project_id)
     model = _metadata_model(admin)
@@ -254,7 +255,7 @@ def metadata_delete(context, volume_id, key, project_id=None, admin=False):
         raise exception.VolumeMetadataNotFound(volume_id=volume_id, key=key)
 
 
-@session.reader
+@db.reader
 def admin_metadata(context, volume_id):
     """The admin metadata of a volume, read now (in the caller's
     transaction, after its lock)."""
@@ -264,12 +265,12 @@ def admin_metadata(context, volume_id):
         .where(model.volume_id == volume_id)).all())
 
 
-@session.writer
+@db.writer
 def admin_metadata_set(context, volume_id, values):
     _set_metadata(context, volume_id, values, False, True)
 
 
-@session.writer
+@db.writer
 def admin_metadata_remove(context, volume_id, keys):
     model = models.VolumeAdminMetadata
     context.session.execute(
@@ -278,7 +279,7 @@ def admin_metadata_remove(context, volume_id, keys):
         .execution_options(synchronize_session=False))
 
 
-@session.reader
+@db.reader
 def allocated_gb_by_pool(context, host):
     """{pool: GiB of volumes} on one backend, for thin provisioning."""
     rows = context.session.execute(

@@ -11,8 +11,10 @@ from tether.db.volume import models
 from tether.objects.volume import volume_type as volume_type_obj
 from tether.volume import exception
 
+db = session.VOLUME
 
-@session.reader
+
+@db.reader
 def get_by_name_or_id(context, name_or_id):
     row = context.session.scalars(
         sa.select(models.VolumeType).where(sa.or_(
@@ -43,7 +45,7 @@ def _get_row(context, type_id):
     return row
 
 
-@session.reader
+@db.reader
 def get_page(context, is_public=None, marker=None, limit=None,
              sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
              offset=None):
@@ -70,7 +72,7 @@ def get_page(context, is_public=None, marker=None, limit=None,
             for row in context.session.scalars(q)]
 
 
-@session.writer
+@db.writer
 def create(context, values, extra_specs=None):
     """Insert a type with its extra specs; VolumeTypeExists on a taken name."""
     row = models.VolumeType(**values)
@@ -84,7 +86,7 @@ def create(context, values, extra_specs=None):
     return volume_type_obj.VolumeType.from_db(row)
 
 
-@session.writer
+@db.writer
 def update(context, type_id, values, protected_name=None):
     """Change name, description or is_public in one conditional UPDATE.
 
@@ -109,7 +111,7 @@ def update(context, type_id, values, protected_name=None):
     return volume_type_obj.VolumeType.from_db(row)
 
 
-@session.writer
+@db.writer
 def destroy(context, type_id, protected_name):
     """Delete a type no volume uses and that is not the default, or raise.
 
@@ -153,7 +155,7 @@ def _claim_unused(context, type_id):
                                         action='changed')
 
 
-@session.writer
+@db.writer
 def update_extra_specs(context, type_id, specs):
     """Create or replace the given keys; the others stay. Returns them all."""
     _claim_unused(context, type_id)
@@ -171,7 +173,7 @@ def update_extra_specs(context, type_id, specs):
     return {k: s.value for k, s in existing.items()}
 
 
-@session.writer
+@db.writer
 def delete_extra_spec(context, type_id, key):
     _claim_unused(context, type_id)
     spec = models.VolumeTypeExtraSpec

@@ -92,7 +92,7 @@ def _refusal(context, volume, instance_uuid):
                % (volume.id, volume.status, what))
 
 
-@session.writer
+@session.VOLUME.writer
 def _reserve(context, volume_id, instance_uuid, mode):
     volume = db_attachments.lock_volume(context, volume_id,
                                         context.project_scope)
@@ -134,7 +134,7 @@ def create(context, volume, instance_uuid=None, connector=None, mode=None):
 
 # Update (connect) and complete ----------------------------------------------
 
-@session.writer
+@session.VOLUME.writer
 def _claim_connect(context, attachment, connector):
     volume = db_attachments.lock_volume(context, attachment.volume_id)
     if volume.status not in state.FOLLOWS_ATTACHMENTS:
@@ -211,7 +211,7 @@ def update(context, attachment, connector):
     return get(context, attachment.id)
 
 
-@session.writer
+@session.VOLUME.writer
 def complete(context, attachment_id):
     """``attaching`` (connected) -> ``attached``; the volume is in-use."""
     attachment = db_attachments.get(context, attachment_id,

@@ -43,7 +43,7 @@ def extend(context, volume, new_size, allow_attached=False):
 
 
 @db_quotas.retry_on_duplicate
-@session.writer
+@session.VOLUME.writer
 def _claim_extend(context, volume, new_size, limits, statuses):
     """Claim ``extending`` (from one of ``statuses``) and reserve the
     quota, at once.
@@ -77,7 +77,7 @@ def complete_extend(context, volume_id, error):
     return outcome.volume
 
 
-@session.writer
+@session.VOLUME.writer
 def reset_status(context, volume_id, status=None, attach_status=None,
                  migration_status=None):
     """Admin override of a volume's status; settles an extend in flight."""

@@ -54,7 +54,7 @@ def summary(context, all_tenants=False):
 
 
 @db_quotas.retry_on_duplicate
-@session.writer
+@session.VOLUME.writer
 def _insert_counted(context, values, metadata, limits, type_name):
     """Count the volume against the quota and insert it: one transaction."""
     db_quotas.consume_in_transaction(
@@ -73,7 +73,7 @@ def create(context, size, name=None, description=None, metadata=None,
            volume_type=None, availability_zone=None):
     volume_metadata.check_keys(metadata or {})
     az = availability_zone or CONF.storage_availability_zone
-    with session.reading(context):
+    with session.VOLUME.reading(context):
         vtype = db_types.get_by_name_or_id(
             context, volume_type or CONF.default_volume_type)
         if not (vtype.is_public or context.is_admin):

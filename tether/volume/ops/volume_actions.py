@@ -89,7 +89,7 @@ def _post_event(context, instance_uuid, volume_id):
     return None
 
 
-@session.writer
+@session.VOLUME.writer
 def _record_waiting(context, volume_id, new_size, reservations):
     """The servers of a volume still ``extending`` (None if it is not);
     attached to exactly one, the target and the reservations are stored

@@ -28,7 +28,7 @@ def _fresh(context, volume_id):
         return None
 
 
-@session.writer
+@session.VOLUME.writer
 def _finish_create(context, volume_id, model_update):
     admin_metadata = model_update.pop('admin_metadata', {})
     won = db_volumes.conditional_update(
