@@ -167,6 +167,13 @@ compute_group = cfg.OptGroup('compute', title='The compute API, as the '
                                               'volume service calls it')
 compute_client_opts = clients.peer_opts(
     'compute', 'tether-volume:service:admin,service', 'compute API')
+# How both services reach the image API (Glance), as Nova's and Cinder's
+# [glance].
+image_group = cfg.OptGroup('image', title='The image API (Glance), as the '
+                                          'volume and compute services '
+                                          'call it')
+image_client_opts = clients.peer_opts(
+    'image', 'tether:service:admin,service', 'image API')
 
 aio_opts = [
     cfg.StrOpt('aio_transport_url', default='kombu+memory://localhost//',
@@ -234,7 +241,8 @@ CONF.register_opts(compute_opts)
 CONF.register_group(compute_database_group)
 CONF.register_opts(db_options.database_opts, group=compute_database_group)
 for _group, _opts in ((volume_group, volume_client_opts),
-                      (compute_group, compute_client_opts)):
+                      (compute_group, compute_client_opts),
+                      (image_group, image_client_opts)):
     CONF.register_group(_group)
     CONF.register_opts(_opts, group=_group)
     clients.register_keystoneauth_opts(CONF, _group.name)
@@ -277,5 +285,6 @@ def list_opts():
         (volume_group, volume_client_opts + clients.keystoneauth_opts()),
         (compute_group,
          compute_client_opts + clients.keystoneauth_opts()),
+        (image_group, image_client_opts + clients.keystoneauth_opts()),
         (upgrade_levels_group, upgrade_levels_opts),
     ]

@@ -13,6 +13,8 @@
 #     tether's extras api and postgresql: gunicorn and the PostgreSQL
 #     driver), skipped when tether is already installed from this tree and
 #     every listed requirement is satisfied.
+#  3. Glance's virtualenv (tether-aio starts Glance, the image service, as
+#     a child process: tether/cmd/glance/), made once and kept.
 #
 # PYTHON selects the interpreter (default: python3).
 set -euo pipefail
@@ -137,3 +139,6 @@ if ! satisfied; then
         pyenv rehash || true
     fi
 fi
+
+# 3. Glance ----------------------------------------------------------------
+"$PYTHON" -m tether.cmd.glance.child

@@ -46,6 +46,8 @@ class AIO:
         self.root_url = self.volume_url.rsplit('/v3', 1)[0]
         self.compute_url = self.impl.compute_url
         self.compute_root_url = self.compute_url.rsplit('/v2.1', 1)[0]
+        # The root of the aio's Glance.
+        self.image_url = self.impl.image_url
 
     def stop(self):
         self.impl.stop()
@@ -96,6 +98,8 @@ class AIO:
             block_storage_api_version='3',
             compute_endpoint_override=self.compute_url,
             compute_api_version='2',
+            image_endpoint_override=self.image_url,
+            image_api_version='2',
             region_name='RegionOne')
         conn.test_user, conn.test_project = user, project
         return conn

@@ -1,12 +1,16 @@
 """tether-aio: every tether service in one process, on the embedded default.
 
 SQLite files and a local share directory under one state directory, the
-in-process kombu memory transport, and noauth bound to 127.0.0.1.
+in-process kombu memory transport, and noauth bound to 127.0.0.1. The
+image service is a real Glance, started as a child process (with its own
+virtualenv, SQLite and file store under the state directory), unless
+``--image-url`` names one that runs already.
 """
 
 import os
 import sys
 
+import openstack
 from oslo_config import cfg
 from oslo_log import log as logging
 import platformdirs
@@ -15,6 +19,7 @@ import yaml
 from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
 from tether.cmd import common
+from tether.cmd.glance import child as glance
 from tether.compute import service as compute_service
 from tether.compute import volume_client
 from tether import conf as t_conf
@@ -61,7 +66,29 @@ cli_opts = [
                 help='Port of the volume API (0 picks a free one).'),
     cfg.PortOpt('compute-port', default=8774,
                 help='Port of the compute API (0 picks a free one).'),
+    cfg.PortOpt('image-port', default=9292,
+                help='Port of the image API, Glance, that tether-aio '
+                     'starts (0 picks a free one).'),
+    cfg.StrOpt('image-url',
+               help='The URL of a Glance that runs already (its root, '
+                    'e.g. http://127.0.0.1:9292): tether-aio uses it '
+                    'instead of starting one. With noauth, it must take '
+                    'tether\'s tokens (<user>:<project>).'),
+    cfg.StrOpt('glance-venv',
+               default=glance.default_venv(),
+               sample_default='glance-venv beside the default state '
+                              'directory',
+               help='The virtualenv of the Glance tether-aio starts (made '
+                    'and filled with Glance 33 the first time, about '
+                    'half a minute).'),
+    cfg.StrOpt('first-image',
+               help='A disk image (raw) that tether-aio uploads as the '
+                    'public image "tether-tiny" unless an image of that '
+                    'name exists (tools/tether-aio.sh passes the tiny '
+                    'test guest, tools/guest/build-image.sh).'),
 ]
+
+FIRST_IMAGE_NAME = 'tether-tiny'
 
 
 def configure(state_dir):
@@ -93,7 +120,7 @@ def configure(state_dir):
     return state_dir
 
 
-def clouds_yaml(volume_url, compute_url):
+def clouds_yaml(volume_url, compute_url, image_url):
     """Clouds for the demo, alt and admin users, noauth tokens."""
     clouds = {}
     for name, user, project in (('tether', 'demo', 'demo'),
@@ -108,16 +135,19 @@ def clouds_yaml(volume_url, compute_url):
             'volume_api_version': '3',
             'compute_endpoint_override': compute_url,
             'compute_api_version': '2',
+            # Glance's root: clients find /v2 by version discovery.
+            'image_endpoint_override': image_url,
+            'image_api_version': '2',
             'region_name': 'RegionOne',
         }
     return {'clouds': clouds}
 
 
-def write_clouds_yaml(state_dir, volume_url, compute_url):
+def write_clouds_yaml(state_dir, volume_url, compute_url, image_url):
     path = os.path.join(state_dir, 'clouds.yaml')
     tmp = path + '.tmp'
     with open(tmp, 'w') as f:
-        yaml.safe_dump(clouds_yaml(volume_url, compute_url), f,
+        yaml.safe_dump(clouds_yaml(volume_url, compute_url, image_url), f,
                        default_flow_style=False)
     os.replace(tmp, path)
     return path
@@ -126,16 +156,29 @@ def write_clouds_yaml(state_dir, volume_url, compute_url):
 class AllInOne:
     """The services of one tether-aio process; start() and stop()."""
 
-    def __init__(self, state_dir, volume_port, compute_port=0):
+    def __init__(self, state_dir, volume_port, compute_port=0,
+                 image_port=0, image_url=None, glance_venv=None):
         self.state_dir = configure(state_dir)
         self.volume_port = volume_port
         self.compute_port = compute_port
+        self.glance = None
+        if image_url:
+            self.image_url = image_url.rstrip('/')
+        else:
+            self.glance = glance.Child(self.state_dir, glance_venv,
+                                       image_port)
+            self.image_url = self.glance.url
         self.volume_service = None
         self.volume_api = None
         self.compute_service = None
         self.compute_api = None
 
     def start(self):
+        if self.glance is not None:
+            # Its virtualenv and database first: they take longest.
+            self.glance.start()
+        CONF.set_override('endpoint_override', self.image_url,
+                          group='image')
         volume_objects.register_all()
         compute_objects.register_all()
         migration.db_sync(database='volume')
@@ -164,8 +207,26 @@ class AllInOne:
         CONF.set_override('endpoint_override', self.compute_url,
                           group='compute')
         compute_client.PEER.reset()
+        if self.glance is not None:
+            self.glance.wait()
         self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
-                                             self.compute_url)
+                                             self.compute_url, self.image_url)
+
+    def upload_first_image(self, path):
+        """Upload ``path`` as the public image tether-tiny, unless an
+        image of that name exists; returns the image."""
+        conn = openstack.connection.Connection(
+            auth_type='admin_token',
+            auth={'token': 'admin:admin', 'endpoint': self.image_url},
+            image_endpoint_override=self.image_url, image_api_version='2')
+        found = list(conn.image.images(name=FIRST_IMAGE_NAME))
+        if found:
+            return found[0]
+        LOG.info('Uploading %s as the image %s', path, FIRST_IMAGE_NAME)
+        image = conn.image.create_image(
+            name=FIRST_IMAGE_NAME, filename=path, disk_format='raw',
+            container_format='bare', visibility='public')
+        return conn.image.get_image(image.id)
 
     def stop(self):
         if self.compute_api is not None:
@@ -176,6 +237,8 @@ class AllInOne:
             self.volume_api.stop()
         if self.volume_service is not None:
             self.volume_service.stop()
+        if self.glance is not None:
+            self.glance.stop()
         rpc.cleanup()
 
 
@@ -183,13 +246,17 @@ def main(argv=None):
     CONF.register_opts(t_conf.aio_opts)
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'All of tether in one process', cli_opts=cli_opts)
-    aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port)
+    aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port,
+                   image_port=CONF.image_port, image_url=CONF.image_url,
+                   glance_venv=CONF.glance_venv)
     aio.start()
+    if CONF.first_image:
+        aio.upload_first_image(CONF.first_image)
     LOG.info('Try: OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether '
              'volume list', aio.clouds_path)
     # The one line scripts wait for; it comes last, once all is serving.
-    print('tether ready: volume=%s compute=%s'
-          % (aio.volume_url, aio.compute_url), flush=True)
+    print('tether ready: volume=%s compute=%s image=%s'
+          % (aio.volume_url, aio.compute_url, aio.image_url), flush=True)
     try:
         common.wait_for_signal()
     finally:

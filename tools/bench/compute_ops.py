@@ -98,7 +98,7 @@ class Aio:
             [sys.executable, '-c', 'import sys; from tether.cmd.aio import '
              'main; sys.exit(main())', '--config-file', config,
              '--state-dir', state_dir, '--volume-port', '0',
-             '--compute-port', '0'],
+             '--compute-port', '0', '--image-port', '0'],
             stdout=self.log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=ROOT)
         try:

@@ -81,7 +81,7 @@ class OwnServer:
                'import sys; from tether.cmd.aio import main; '
                'sys.exit(main())',
                '--config-file', self.config, '--state-dir', state_dir,
-               '--volume-port', '0'] + list(extra_args)
+               '--volume-port', '0', '--image-port', '0'] + list(extra_args)
         self.proc = subprocess.Popen(cmd, stdout=self.log,
                                      stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)

@@ -146,7 +146,7 @@ def _start_aio(state_dir):
     """tether-aio in a subprocess; (process, volume URL) once it is ready."""
     proc = subprocess.Popen(
         ['tether-aio', '--state-dir', str(state_dir), '--volume-port', '0',
-         '--compute-port', '0'],
+         '--compute-port', '0', '--image-port', '0'],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     lines = queue.Queue()
 
