@@ -108,3 +108,11 @@ class ImageLocked(ProcessFailed):
 class ImageUnreadable(TetherException):
     msg_fmt = 'Cannot read the image %(path)s: %(reason)s'
     error_code = 'tether.image.unreadable'
+
+
+class ImageUnsafe(Invalid):
+    """An image a user supplied is not what it claims, or has what would
+    make qemu-img read other files (a backing file, a data file, vmdk
+    extents): it is not converted."""
+    msg_fmt = 'The image is refused: %(reason)s'
+    error_code = 'tether.image.unsafe'

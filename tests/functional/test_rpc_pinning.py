@@ -177,8 +177,8 @@ def test_unpinned_the_old_manager_gets_what_it_cannot_read(
     ctx, volume = _volume(host)
     client.create_volume(ctx, volume)
     _arrived(endpoint)
-    # Volume 1.1: a Volume 1.0 registry cannot load it.
-    assert _primitive(recorder, 'Volume')['tether_object.version'] == '1.1'
+    # The newest Volume (1.2): a Volume 1.0 registry cannot load it.
+    assert _primitive(recorder, 'Volume')['tether_object.version'] == '1.2'
     # And a method it does not have is refused by its RPC server.
     with pytest.raises(messaging.RemoteError) as raised:
         client.attachment_update(ctx, volume, {'host': 'h'},
@@ -189,7 +189,7 @@ def test_unpinned_the_old_manager_gets_what_it_cannot_read(
 def test_auto_pins_to_the_oldest_volume_service(
         aio, wait, old_volume_backend, old_volume_record, levels,
         monkeypatch, caplog):
-    """The aio's tether-volume (1.1) and an old one (1.0) are
+    """The aio's tether-volume (1.2) and an old one (1.0) are
     registered: auto pins the volume API to 1.0; the real manager serves
     the pinned API (Volume 1.0), the old one reads what it gets, and
     connecting an attachment is refused with the pin named."""

@@ -71,14 +71,14 @@ def test_an_explicit_version_newer_than_this_code_caps_objects(levels):
     levels('volume', '1.7')
     pin = _volume_pin(Services())
     assert pin.rpc == '1.7'
-    assert pin.objects == VOLUME_HISTORY['1.1']
+    assert pin.objects == VOLUME_HISTORY['1.2']
 
 
 @pytest.mark.parametrize('value', ['0.9', '2.0'])
 def test_an_explicit_version_this_code_cannot_send_is_refused(levels,
                                                               value):
     levels('volume', value)
-    with pytest.raises(cfg.ConfigFileValueError, match='speaks 1.0, 1.1'):
+    with pytest.raises(cfg.ConfigFileValueError, match='speaks 1.0, 1.1, 1.2'):
         _volume_pin(Services())
 
 
@@ -108,18 +108,18 @@ def test_auto_with_no_service_sends_the_newest_and_asks_again(levels):
     levels('volume', 'auto')
     services = Services()
     pin = _volume_pin(services)
-    assert (pin.rpc, pin.objects) == ('1.1', VOLUME_HISTORY['1.1'])
+    assert (pin.rpc, pin.objects) == ('1.2', VOLUME_HISTORY['1.2'])
     assert not pin.final
     # The first tether-volume registers: the next client reads it.
-    services.found.append(('1.1', '1.1 (new@b)'))
+    services.found.append(('1.2', '1.2 (new@b)'))
     pin = _volume_pin(services)
-    assert (pin.rpc, pin.final, services.reads) == ('1.1', True, 2)
+    assert (pin.rpc, pin.final, services.reads) == ('1.2', True, 2)
 
 
 def test_auto_with_a_service_newer_than_this_code(levels):
     levels('volume', 'auto')
     pin = _volume_pin(Services(('1.4', '1.4 (next@b)')))
-    assert (pin.rpc, pin.objects) == ('1.1', VOLUME_HISTORY['1.1'])
+    assert (pin.rpc, pin.objects) == ('1.2', VOLUME_HISTORY['1.2'])
 
 
 class _Row:
@@ -196,7 +196,7 @@ def test_object_fingerprints():
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
         'Instance': '1.0-e80161eba1e233b4cce363d3bea07020',
-        'Volume': '1.1-6063c7b5c025b281d0944baca30c9f6d',
+        'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
 
@@ -267,6 +267,21 @@ def test_a_volume_at_rpc_1_0_is_volume_1_0_without_attachments():
     assert received.status == 'in-use'
 
 
+def test_a_volume_at_rpc_1_1_is_volume_1_1_without_its_image():
+    volume = _volume()
+    volume.image_metadata = {'image_id': str(uuid.uuid4())}
+    volume.use_quota = False
+    sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.1')).serialize_entity(
+        None, volume)
+    assert _version(sent) == '1.1'
+    assert 'image_metadata' not in _data(sent)
+    assert 'use_quota' not in _data(sent)
+    newest = rpc.RequestContextSerializer().serialize_entity(None, volume)
+    assert _version(newest) == '1.2'
+    assert _data(newest)['image_metadata'] == volume.image_metadata
+    assert _data(newest)['use_quota'] is False
+
+
 def test_a_volume_at_rpc_1_1_carries_its_attachments():
     pin = rpc.pin_at(VOLUME_HISTORY, '1.1')
     volume = _volume(attachments=2)
@@ -287,7 +302,7 @@ def test_pinned_objects_inside_arguments_and_without_a_pin():
     assert _version(sent['volumes'][0]) == '1.0'
     assert sent['other'] == 3
     unpinned = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(unpinned) == '1.1'
+    assert _version(unpinned) == '1.2'
     assert len(_data(unpinned)['attachments']) == 1
 
 

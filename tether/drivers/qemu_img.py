@@ -18,6 +18,15 @@ LOG = logging.getLogger(__name__)
 
 QEMU_IMG = 'qemu-img'
 FORMATS = ('raw', 'qcow2')
+# The disk formats of images a user may supply (Glance's names): qemu-img
+# reads them, after oslo.utils' format inspector found each safe.
+SOURCE_FORMATS = ('raw', 'qcow2', 'vmdk', 'vdi', 'vhd', 'vhdx', 'iso')
+# qemu-img's names where Glance's differ.
+_QEMU_FORMATS = {'vhd': 'vpc', 'iso': 'raw'}
+# What the inspector may find in a file of each disk format besides the
+# format itself: a raw disk with a partition table (MBR or GPT), an ISO
+# whose image has no ISO signature it knows (raw).
+_ALSO = {'raw': ('gpt',), 'iso': ('raw', 'gpt')}
 # QEMU's image locking (util/osdep.c, block/file-posix.c): 'Failed to get
 # "write" lock', 'Failed to get shared "write" lock', 'Failed to get
 # "resize" lock' and others of the same shape, each a permission another
@@ -27,6 +36,10 @@ _LOCK_ERROR = re.compile(r'Failed to get (shared )?"[a-z -]+" lock')
 # Defaults; a backend passes its own limits.
 DEFAULT_LIMITS = processutils.ProcessLimits(cpu_time=30,
                                             address_space=1024 ** 3)
+# A conversion reads and writes the whole image: minutes of CPU for a large
+# compressed one, and more memory for its buffers.
+CONVERT_LIMITS = processutils.ProcessLimits(cpu_time=3600,
+                                            address_space=2 * 1024 ** 3)
 PRLIMIT = shutil.which('prlimit')
 # Also processutils' choice: qemu-img's messages in English, to match.
 _ENV = {'LC_ALL': 'C', 'LANG': 'C'}
@@ -127,3 +140,52 @@ def virtual_size(path, fmt):
         return format_inspector.QcowInspector.from_file(path).virtual_size
     except (OSError, format_inspector.ImageFormatError) as exc:
         raise exception.ImageUnreadable(path=path, reason=exc)
+
+
+def inspect(path, claimed_format):
+    """(format, virtual size in bytes) of an image file a user supplied,
+    once oslo.utils' format inspector found that it is what it claims to
+    be (``claimed_format``, Glance's ``disk_format``) and safe: a file that
+    claims raw but is a qcow2 would make qemu-img follow its backing file,
+    a qcow2 with a backing or data file or a vmdk with extents outside it
+    reads other files of the host (CVE-2024-32498 and its kin).
+    ImageUnsafe when it is not."""
+    if claimed_format not in SOURCE_FORMATS:
+        raise exception.ImageUnsafe(
+            reason='disk_format %s is not one tether converts (%s)'
+                   % (claimed_format, ', '.join(SOURCE_FORMATS)))
+    try:
+        inspector = format_inspector.detect_file_format(path)
+    except format_inspector.ImageFormatError as exc:
+        raise exception.ImageUnsafe(
+            reason='its format cannot be told: %s' % exc)
+    except OSError as exc:
+        raise exception.ImageUnreadable(path=path, reason=exc)
+    found = inspector.NAME if inspector is not None else 'raw'
+    if found != claimed_format and found not in _ALSO.get(claimed_format,
+                                                          ()):
+        raise exception.ImageUnsafe(
+            reason='its content is %s, not the %s it claims to be'
+                   % (found, claimed_format))
+    if inspector is not None:
+        try:
+            inspector.safety_check()
+        except format_inspector.SafetyCheckFailed as exc:
+            raise exception.ImageUnsafe(
+                reason='%s image with %s' % (found, exc))
+    if claimed_format in ('raw', 'iso'):
+        return claimed_format, os.stat(path).st_size
+    return found, inspector.virtual_size
+
+
+def convert(source, source_format, target, target_format, limits=None):
+    """Write the image ``source`` into the existing image ``target``
+    (``-n``: its size and format stay); ``source_format`` is a disk
+    format of SOURCE_FORMATS that :func:`inspect` accepted."""
+    _check_format(target_format)
+    if source_format not in SOURCE_FORMATS:
+        raise exception.InvalidInput(reason='unsupported image format %s'
+                                            % source_format)
+    _run(['convert', '-f', _QEMU_FORMATS.get(source_format, source_format),
+          '-O', target_format, '-n', source, target], target,
+         limits or CONVERT_LIMITS)

@@ -235,7 +235,8 @@ def test_unpinned_with_an_older_volume_service_is_a_warning(deployment):
     # The upgrade check of a new release, run while the managers of the
     # old one still run: tether-volume 1.0 reads no attachments.
     deployment.sync()
-    _add_volume_service(deployment.path, 'new@nfs', '1.1')
+    _add_volume_service(deployment.path, 'new@nfs',
+                        volume_version.RPC_API_VERSION)
     _add_volume_service(deployment.path, 'old@nfs', '1.0')
     code, checks = deployment.check()
     assert code == WARNING
@@ -254,7 +255,8 @@ def test_unpinned_with_an_older_volume_service_is_a_warning(deployment):
 ])
 def test_pinned_to_the_oldest_service(deployment, level, expected):
     deployment.sync()
-    _add_volume_service(deployment.path, 'new@nfs', '1.1')
+    _add_volume_service(deployment.path, 'new@nfs',
+                        volume_version.RPC_API_VERSION)
     _add_volume_service(deployment.path, 'old@nfs', '1.0')
     deployment.configure('\n[upgrade_levels]\nvolume = %s\n' % level)
     code, checks = deployment.check()
@@ -265,7 +267,8 @@ def test_pinned_to_the_oldest_service(deployment, level, expected):
 
 def test_a_pin_left_after_the_upgrade(deployment):
     deployment.sync()
-    _add_volume_service(deployment.path, 'host1@nfs', '1.1')
+    _add_volume_service(deployment.path, 'host1@nfs',
+                        volume_version.RPC_API_VERSION)
     _add_compute_service(deployment.path, 'compute1',
                          compute_version.SERVICE_VERSION)
     deployment.configure('\n[upgrade_levels]\nvolume = 1.0\n'
@@ -273,8 +276,8 @@ def test_a_pin_left_after_the_upgrade(deployment):
     code, checks = deployment.check()
     result, details = checks['RPC version pins']
     assert result == SUCCESS, details
-    assert 'All are at 1.1, the version of this release: unset the pin ' \
-        'to send it.' in details
+    assert ('All are at %s, the version of this release: unset the pin '
+            'to send it.' % volume_version.RPC_API_VERSION) in details
     assert ('[upgrade_levels] compute = auto: the compute API sends '
             'tether-compute RPC version %s' % compute_version.RPC_API_VERSION
             ) in details
@@ -282,11 +285,13 @@ def test_a_pin_left_after_the_upgrade(deployment):
 
 def test_a_pin_this_release_cannot_send_fails(deployment):
     deployment.sync()
-    _add_volume_service(deployment.path, 'host1@nfs', '1.1')
+    _add_volume_service(deployment.path, 'host1@nfs',
+                        volume_version.RPC_API_VERSION)
     deployment.configure('\n[upgrade_levels]\nvolume = 2.0\n')
     code, checks = deployment.check()
     assert code == FAILURE
     result, details = checks['RPC version pins']
     assert result == FAILURE
     assert ('[upgrade_levels] volume = 2.0: this code speaks tether-volume '
-            'RPC versions 1.0, 1.1.') in details
+            'RPC versions %s.' % ', '.join(sorted(
+                volume_version.RPC_OBJECT_VERSIONS))) in details

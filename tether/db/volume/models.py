@@ -36,6 +36,10 @@ class Volume(base.TimestampMixin, Base):
     multiattach = sa.Column(sa.Boolean, nullable=False, default=False)
     provider_location = sa.Column(sa.String(255))
     launched_at = sa.Column(sa.DateTime)
+    # False once the volume gave its quota back (a create that failed on
+    # the backend): its delete gives nothing back again.
+    use_quota = sa.Column(sa.Boolean, nullable=False, default=True,
+                          server_default=sa.true())
 
     volume_metadata = orm.relationship(
         'VolumeMetadata', lazy='selectin', cascade='all, delete-orphan',
@@ -43,6 +47,9 @@ class Volume(base.TimestampMixin, Base):
     volume_admin_metadata = orm.relationship(
         'VolumeAdminMetadata', lazy='selectin', cascade='all, delete-orphan',
         passive_deletes=True)
+    volume_glance_metadata = orm.relationship(
+        'VolumeGlanceMetadata', lazy='selectin',
+        cascade='all, delete-orphan', passive_deletes=True)
 
 
 class _KeyValueMixin:
@@ -71,6 +78,22 @@ class VolumeAdminMetadata(_KeyValueMixin, Base):
     volume_id = sa.Column(sa.String(36),
                           sa.ForeignKey('volumes.id', ondelete='CASCADE'),
                           nullable=False)
+
+
+class VolumeGlanceMetadata(Base):
+    """What a volume made from an image knows of it (Cinder's
+    volume_image_metadata): image_id, image_name, checksum, size ..."""
+    __tablename__ = 'volume_glance_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('volume_id', 'key',
+                            name='uniq_volume_glance_metadata0volume_id0key'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    volume_id = sa.Column(sa.String(36),
+                          sa.ForeignKey('volumes.id', ondelete='CASCADE'),
+                          nullable=False)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.Text)
 
 
 class VolumeType(base.TimestampMixin, Base):

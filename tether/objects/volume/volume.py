@@ -23,7 +23,9 @@ RESERVED_METADATA_KEYS = (EXTEND_NEW_SIZE,)
 class Volume(base.TetherObject):
     # Version 1.0: initial version
     # Version 1.1: attachments (those attached)
-    VERSION = '1.1'
+    # Version 1.2: image_metadata (of a volume made from an image),
+    #              use_quota
+    VERSION = '1.2'
 
     fields = {
         'id': fields.UUIDField(),
@@ -48,18 +50,24 @@ class Volume(base.TetherObject):
         'updated_at': fields.DateTimeField(nullable=True),
         'launched_at': fields.DateTimeField(nullable=True),
         'attachments': fields.ListOfObjectsField('Attachment', default=[]),
+        # What the volume knows of the image it was made from (Cinder's
+        # volume_image_metadata): image_id, image_name, checksum ...
+        'image_metadata': fields.DictOfNullableStringsField(default={}),
+        # False once the volume gave its quota back (its create failed on
+        # the backend).
+        'use_quota': fields.BooleanField(default=True),
     }
 
     # Volume version -> the Attachment version it carries (for a backport
     # without a version manifest).
-    obj_relationships = {'attachments': [('1.1', '1.0')]}
+    obj_relationships = {'attachments': [('1.1', '1.0'), ('1.2', '1.0')]}
 
     _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
                 'size', 'availability_zone', 'status', 'previous_status',
                 'attach_status', 'volume_type_id', 'volume_type_name',
                 'bootable', 'multiattach',
                 'provider_location', 'created_at', 'updated_at',
-                'launched_at')
+                'launched_at', 'use_quota')
 
     @classmethod
     def from_db(cls, db_volume, volume_type_name=None, relations=True):
@@ -77,6 +85,8 @@ class Volume(base.TetherObject):
                 m.key: m.value for m in db_volume.volume_admin_metadata}
             values['attachments'] = [attachment.Attachment.from_db(a)
                                      for a in db_volume.attached]
+            values['image_metadata'] = {
+                m.key: m.value for m in db_volume.volume_glance_metadata}
         return cls.from_trusted_values(values)
 
     def visible_metadata(self):
@@ -90,7 +100,11 @@ class Volume(base.TetherObject):
 
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
-        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+        target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 2):
+            primitive.pop('image_metadata', None)
+            primitive.pop('use_quota', None)
+        if target < (1, 1):
             primitive.pop('attachments', None)
 
     @property
