@@ -41,11 +41,17 @@ def holding(path, fmt='raw'):
 
 
 def _gone(pid):
-    """Exited: no such process, or a zombie (PID 1 here reaps late, and
-    ``kill(pid, 0)`` succeeds on a zombie)."""
+    """Exited with its files closed: no such process, or a zombie with
+    no thread left (PID 1 here reaps late, and ``kill(pid, 0)`` succeeds
+    on a zombie). The leader of QEMU's threads shows ``Z`` as soon as it
+    exits, while its other threads may still hold the image open, and
+    its lock with it: they are gone once ``task`` lists the leader
+    alone."""
     try:
         with open('/proc/%d/stat' % pid) as f:
-            return f.read().rsplit(')', 1)[1].split()[0] == 'Z'
+            if f.read().rsplit(')', 1)[1].split()[0] != 'Z':
+                return False
+        return len(os.listdir('/proc/%d/task' % pid)) <= 1
     except FileNotFoundError:
         return True
 
