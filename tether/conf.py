@@ -39,6 +39,11 @@ default_opts = [
                      'each, addressed as <host>@<backend>).'),
     cfg.IntOpt('rpc_response_timeout_volume', default=60, min=1,
                help='Seconds to wait for a reply from tether-volume.'),
+    cfg.StrOpt('image_conversion_dir', default='$state_path/conversion',
+               help='Directory where tether-volume downloads an image '
+                    'before it writes the image into a volume; each '
+                    'download is removed once written. It needs room for '
+                    'the largest image downloaded at once.'),
 ]
 
 api_opts = [
@@ -173,7 +178,13 @@ image_group = cfg.OptGroup('image', title='The image API (Glance), as the '
                                           'volume and compute services '
                                           'call it')
 image_client_opts = clients.peer_opts(
-    'image', 'tether:service:admin,service', 'image API')
+    'image', 'tether:service:admin,service', 'image API') + [
+    cfg.IntOpt('read_timeout', default=60, min=1,
+               help='Seconds a call to the image API waits for the next '
+                    'bytes of its answer (of a download too) before it '
+                    'gives up: a store that stalls fails the operation '
+                    'rather than holding it forever.'),
+]
 
 aio_opts = [
     cfg.StrOpt('aio_transport_url', default='kombu+memory://localhost//',

@@ -116,3 +116,34 @@ class ImageUnsafe(Invalid):
     extents): it is not converted."""
     msg_fmt = 'The image is refused: %(reason)s'
     error_code = 'tether.image.unsafe'
+
+
+# The image API (Glance), as both services call it (tether.images) ----------
+
+class ImageNotFound(NotFound):
+    msg_fmt = 'Image %(image_id)s could not be found.'
+    error_code = 'tether.image.not_found'
+
+
+class ImageNotAuthorized(Forbidden):
+    msg_fmt = 'The image API does not let the caller use image %(image_id)s.'
+    error_code = 'tether.image.not_authorized'
+
+
+class ImageNameAmbiguous(Conflict):
+    msg_fmt = ('Multiple images are named %(name)s: name the one to use by '
+               'its id.')
+    error_code = 'tether.image.ambiguous_name'
+
+
+class ImageServiceUnavailable(ServiceUnavailable):
+    msg_fmt = 'The image API did not answer: %(reason)s'
+    error_code = 'tether.image.service_unavailable'
+
+
+class ImageCorrupt(TetherException):
+    """What was downloaded is not what the image API recorded (its size or
+    hash differ): it is not used."""
+    msg_fmt = 'The data of image %(image_id)s is not what it should be: ' \
+              '%(reason)s'
+    error_code = 'tether.image.corrupt'

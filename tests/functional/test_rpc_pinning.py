@@ -254,6 +254,33 @@ def test_auto_pins_to_the_oldest_volume_service(
     assert shown['attachment']['status'] == 'attaching'
 
 
+def test_a_volume_api_pinned_below_1_2_makes_no_volume_of_an_image(
+        aio, old_volume_backend, levels, monkeypatch):
+    """Managers of 1.1 would make an empty volume of one that names an
+    image: the API refuses before it asks the image API or counts quota,
+    and sends a plain create as before, without the image metadata."""
+    host, endpoint, recorder = old_volume_backend
+    levels('volume', '1.1')
+    monkeypatch.setattr(volume_rpcapi, '_client', None)
+    http = aio.http(version='3.71')
+    resp = http.post('/volumes', json={'volume': {
+        'size': 1, 'imageRef': str(uuid.uuid4())}})
+    assert resp.status_code == 409, resp.text
+    assert ('creating a volume from an image needs tether-volume RPC '
+            'version 1.2; [upgrade_levels] volume holds the API at 1.1'
+            ) in resp.json()['conflictingRequest']['message']
+    assert helpers.project_volumes(http.project) == []
+    assert helpers.usage(http.project) == {'volumes': (0, 0),
+                                           'gigabytes': (0, 0)}
+
+    ctx, volume = _volume(host)
+    volume_rpcapi.get().create_volume(ctx, volume)
+    _arrived(endpoint)
+    wire = _primitive(recorder, 'Volume')
+    assert wire['tether_object.version'] == '1.1'
+    assert 'image_metadata' not in wire['tether_object.data']
+
+
 @pytest.fixture
 def old_compute_host(aio):
     """An old tether-compute (service version 1): its RPC server and its

@@ -178,14 +178,21 @@ def inspect(path, claimed_format):
     return found, inspector.virtual_size
 
 
-def convert(source, source_format, target, target_format, limits=None):
+def convert(source, source_format, target, target_format, sparse=True,
+            limits=None):
     """Write the image ``source`` into the existing image ``target``
     (``-n``: its size and format stay); ``source_format`` is a disk
-    format of SOURCE_FORMATS that :func:`inspect` accepted."""
+    format of SOURCE_FORMATS that :func:`inspect` accepted.
+
+    ``sparse`` false writes the zeros of the image too (``-S 0``): over
+    a target that held other data, no old byte survives where the image
+    has a hole."""
     _check_format(target_format)
     if source_format not in SOURCE_FORMATS:
         raise exception.InvalidInput(reason='unsupported image format %s'
                                             % source_format)
-    _run(['convert', '-f', _QEMU_FORMATS.get(source_format, source_format),
-          '-O', target_format, '-n', source, target], target,
-         limits or CONVERT_LIMITS)
+    argv = ['convert', '-f', _QEMU_FORMATS.get(source_format, source_format),
+            '-O', target_format, '-n']
+    if not sparse:
+        argv += ['-S', '0']
+    _run(argv + [source, target], target, limits or CONVERT_LIMITS)

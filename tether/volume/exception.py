@@ -15,6 +15,12 @@ ServiceTooOld = exception.ServiceTooOld
 ProcessFailed = exception.ProcessFailed
 ImageLocked = exception.ImageLocked
 ImageUnreadable = exception.ImageUnreadable
+ImageUnsafe = exception.ImageUnsafe
+ImageNotFound = exception.ImageNotFound
+ImageNotAuthorized = exception.ImageNotAuthorized
+ImageNameAmbiguous = exception.ImageNameAmbiguous
+ImageServiceUnavailable = exception.ImageServiceUnavailable
+ImageCorrupt = exception.ImageCorrupt
 
 
 class InvalidVolume(exception.Invalid):
@@ -158,3 +164,16 @@ class RemoteFSNoSharesMounted(VolumeBackendAPIException):
 class RemoteFSNoSuitableShare(VolumeBackendAPIException):
     msg_fmt = 'No share has room for %(size)sG.'
     error_code = 'volume.backend.no_suitable_share'
+
+
+class ImageUnacceptable(exception.Invalid):
+    msg_fmt = 'Image %(image_id)s cannot be used: %(reason)s'
+    error_code = 'volume.image.unacceptable'
+
+
+class InvalidImageRef(exception.Invalid):
+    """Cinder's answer to an imageRef it cannot find or may not use (400,
+    not 404: the request is wrong, not the URL)."""
+    msg_fmt = ('Invalid image identifier or unable to access requested '
+               'image: %(image_ref)s.')
+    error_code = 'volume.image.invalid_ref'

@@ -104,7 +104,7 @@ class VolumeManager:
                 LOG.warning('Volume %s has been %s for over %ss and no '
                             'message drives it: taking it up again',
                             volume.id, volume.status, timeout)
-                if volume.status == fields.VolumeStatus.CREATING:
+                if volume.status in volumes.CREATE_STATUSES:
                     volumes.create_volume(context, self.driver, volume.id)
                 else:
                     volumes.delete_volume(context, self.driver, volume.id)

@@ -36,6 +36,8 @@ class VolumeAPI:
     * 1.0 - create_volume, delete_volume, extend_volume
     * 1.1 - attachment_update, attachment_delete (synchronous calls);
             Volume 1.1 (its attachments), Attachment 1.0
+    * 1.2 - create_volume of a volume made from an image (its
+            image_metadata names it); Volume 1.2
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -60,6 +62,11 @@ class VolumeAPI:
         so a refused request leaves nothing behind."""
         self._require('1.1', what)
 
+    def check_image_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        managers that make volumes from images (1.2)."""
+        self._require('1.2', what)
+
     def _require(self, version, what):
         """Raise ServiceTooOld if the pin holds this client below
         ``version``: a manager older than it does not know ``what``."""
@@ -69,7 +76,11 @@ class VolumeAPI:
                 pinned=self.client.version_cap, option='volume')
 
     def create_volume(self, ctxt, volume):
-        self._prepare(volume).cast(ctxt, 'create_volume', volume=volume)
+        # A manager before 1.2 would make an empty volume of one that
+        # names an image (check_image_calls refused it).
+        version = '1.2' if volume.image_id else '1.0'
+        self._prepare(volume, version).cast(ctxt, 'create_volume',
+                                            volume=volume)
 
     def delete_volume(self, ctxt, volume):
         self._prepare(volume).cast(ctxt, 'delete_volume', volume=volume)

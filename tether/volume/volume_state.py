@@ -1,6 +1,6 @@
-"""The end of a volume's delete: the same transaction in the API process
-(a volume that never reached a backend) and in tether-volume (after the
-driver removed its storage)."""
+"""The ends of a volume's life that give its quota back: a create that
+failed, and a delete. Each is one transaction, in the API process (a
+volume no backend took) or in tether-volume."""
 
 from tether.db import session
 from tether.db.volume import quota as db_quotas
@@ -10,12 +10,32 @@ from tether.objects import fields
 S = fields.VolumeStatus
 
 
+def _quota(volume):
+    return {'volumes': 1, 'gigabytes': volume.size}
+
+
+@session.VOLUME.writer
+def fail_create(context, volume, expected_statuses):
+    """Put a create that failed in ``error`` and give its quota back, at
+    once; True if this caller did (the volume was still in one of
+    ``expected_statuses``). The volume stays, for its owner to see what
+    failed and delete; it no longer counts against the quota
+    (``consumes_quota`` false), and its delete gives nothing back."""
+    if db_volumes.fail_create_in_transaction(context, volume.id,
+                                             expected_statuses):
+        db_quotas.release_in_transaction(context, volume.project_id,
+                                         _quota(volume))
+        return True
+    return False
+
+
 @session.VOLUME.writer
 def finish_delete(context, volume):
-    """Remove a ``deleting`` volume's row and give its quota back, at once."""
+    """Remove a ``deleting`` volume's row and give its quota back (if it
+    still held it), at once."""
     if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
-        db_quotas.release_in_transaction(
-            context, volume.project_id,
-            {'volumes': 1, 'gigabytes': volume.size})
+        if volume.use_quota:
+            db_quotas.release_in_transaction(context, volume.project_id,
+                                             _quota(volume))
         db_quotas.rollback(context, db_quotas.get_reservations_for(
             context, volume.id))

@@ -79,8 +79,14 @@ def test_no_room_anywhere_puts_a_new_volume_in_error(aio, zone):
     assert resp.status_code == 202, resp.text
     volume = resp.json()['volume']
     assert volume['status'] == 'error'
-    # Its quota is in use until it is deleted, as in Cinder.
-    assert helpers.usage(http.project)['gigabytes'] == (2, 0)
+    # A create that failed holds no quota (Cinder's volume would until it
+    # is deleted): the volume stays for its owner to see, and its delete
+    # gives nothing back a second time.
+    assert helpers.usage(http.project) == {'volumes': (0, 0),
+                                           'gigabytes': (0, 0)}
+    shown = http.get('/volumes/%s' % volume['id'],
+                     headers={'OpenStack-API-Version': 'volume 3.65'})
+    assert shown.json()['volume']['consumes_quota'] is False
     assert http.delete('/volumes/%s' % volume['id']).status_code == 202
     assert helpers.db_volume(volume['id']) is None
     assert helpers.usage(http.project) == {'volumes': (0, 0),

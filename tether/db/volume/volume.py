@@ -9,6 +9,7 @@ from tether.db import cas
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
+from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
 
@@ -45,7 +46,7 @@ def get(context, volume_id, project_id=None):
 
 @db.writer
 def create(context, values, metadata=None, admin_metadata=None,
-           volume_type_name=None):
+           volume_type_name=None, image_metadata=None):
     """Insert a volume; the caller that knows its type's name says so."""
     db_volume = models.Volume(**values)
     db_volume.volume_metadata = [models.VolumeMetadata(key=k, value=v)
@@ -53,6 +54,9 @@ def create(context, values, metadata=None, admin_metadata=None,
     db_volume.volume_admin_metadata = [
         models.VolumeAdminMetadata(key=k, value=v)
         for k, v in (admin_metadata or {}).items()]
+    db_volume.volume_glance_metadata = [
+        models.VolumeGlanceMetadata(key=k, value=v)
+        for k, v in (image_metadata or {}).items()]
     context.session.add(db_volume)
     context.session.flush()
     return volume_obj.Volume.from_db(db_volume,
@@ -195,6 +199,16 @@ def update(context, volume_id, values, project_id=None):
     if not _conditional_update(context, volume_id, values, None, project_id):
         raise exception.VolumeNotFound(volume_id=volume_id)
     return volume_obj.Volume.from_db(_get(context, volume_id))
+
+
+def fail_create_in_transaction(context, volume_id, expected_statuses):
+    """A create that failed: ``error``, and no longer holding quota, if
+    the volume is still in an expected status and held it; True if so
+    (the caller gives the quota back in the same transaction)."""
+    return _conditional_update(
+        context, volume_id,
+        {'status': fields.VolumeStatus.ERROR, 'use_quota': False},
+        expected_statuses, extra=(models.Volume.use_quota.is_(True),))
 
 
 def destroy_in_transaction(context, volume_id, expected_statuses):

@@ -40,6 +40,14 @@ class VolumeDriver:
         """
         raise NotImplementedError()
 
+    def copy_image_to_volume(self, volume, image_path, image_format,
+                             sparse=True):
+        """Write the image file ``image_path`` (of ``image_format``, a
+        format qemu_img.inspect accepted and sized to fit) into the
+        volume's storage, which keeps its size. ``sparse`` false: also
+        write the image's zeros, so none of the old data is left."""
+        raise NotImplementedError()
+
     def get_volume_size(self, volume):
         """The size in bytes the storage really has (for reconciliation)."""
         raise NotImplementedError()

@@ -160,6 +160,11 @@ class RemoteFSDriver(driver.VolumeDriver):
             # the file (block_resize), so the hypervisor must do it.
             raise exception.ExtendNeedsHypervisor(volume_id=volume.id)
 
+    def copy_image_to_volume(self, volume, image_path, image_format,
+                             sparse=True):
+        qemu_img.convert(image_path, image_format, self.local_path(volume),
+                         self.volume_format(volume), sparse=sparse)
+
     def get_volume_size(self, volume):
         return qemu_img.info(self.local_path(volume),
                              self.volume_format(volume), force_share=True,

@@ -89,6 +89,14 @@ class Volume(base.TetherObject):
                 m.key: m.value for m in db_volume.volume_glance_metadata}
         return cls.from_trusted_values(values)
 
+    @property
+    def image_id(self):
+        """The image the volume was made from (its image metadata names
+        it), or None."""
+        if not self.obj_attr_is_set('image_metadata'):
+            return None
+        return self.image_metadata.get('image_id')
+
     def visible_metadata(self):
         """The metadata readers see: the user's, shadowed by the visible
         admin metadata keys."""

@@ -6,6 +6,7 @@ GET_METADATA = 'volume:get_volume_metadata'
 CREATE_METADATA = 'volume:create_volume_metadata'
 UPDATE_METADATA = 'volume:update_volume_metadata'
 DELETE_METADATA = 'volume:delete_volume_metadata'
+IMAGE_METADATA_SHOW = 'volume_extension:volume_image_metadata:show'
 
 _V = '/volumes/{volume_id}'
 
@@ -21,6 +22,10 @@ rules = [
     base.rule(DELETE_METADATA, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
               'Delete a key of a volume\'s metadata.',
               [('DELETE', _V + '/metadata/{key}')]),
+    base.rule(IMAGE_METADATA_SHOW, base.SYSTEM_ADMIN_OR_PROJECT_READER,
+              'Show volume_image_metadata (what a volume made from an '
+              'image knows of it) in volume responses.',
+              [('GET', _V), ('GET', '/volumes/detail')]),
 ]
 
 

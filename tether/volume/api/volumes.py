@@ -15,12 +15,14 @@ from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import volume as db_volumes
 from tether.db.volume import volume_type as db_types
+from tether import images
 from tether.objects import fields
 from tether.volume.api import volume_metadata
 from tether.volume import exception
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import scheduler
+from tether.volume import volume_image
 from tether.volume import volume_state
 
 CONF = cfg.CONF
@@ -55,23 +57,49 @@ def summary(context, all_tenants=False):
 
 @db_quotas.retry_on_duplicate
 @session.VOLUME.writer
-def _insert_counted(context, values, metadata, limits, type_name):
-    """Count the volume against the quota and insert it: one transaction."""
-    db_quotas.consume_in_transaction(
-        context, values['project_id'],
-        {'volumes': 1, 'gigabytes': values['size']}, limits)
+def _insert_counted(context, values, metadata, limits, type_name,
+                    image_metadata):
+    """Count the volume against the quota and insert it: one transaction.
+
+    A volume no backend took (``use_quota`` false, in error) holds no
+    quota, yet a request over quota is refused as over quota all the
+    same: its quota is counted, then given back.
+    """
+    deltas = {'volumes': 1, 'gigabytes': values['size']}
+    db_quotas.consume_in_transaction(context, values['project_id'], deltas,
+                                     limits)
+    if not values['use_quota']:
+        db_quotas.release_in_transaction(context, values['project_id'],
+                                         deltas)
     try:
         return db_volumes.create(context, values, metadata,
-                                 volume_type_name=type_name)
+                                 volume_type_name=type_name,
+                                 image_metadata=image_metadata)
     except db_exc.DBReferenceError:
         # The type was deleted since it was read (the foreign key says so).
         raise exception.VolumeTypeNotFound(
             volume_type_id=values['volume_type_id'])
 
 
+def _image(context, image_ref, size):
+    """The image ``image_ref`` names (an id, a URL or a unique name),
+    checked against a volume of ``size`` GiB, with the caller's token."""
+    try:
+        image = images.for_caller(context).find(image_ref)
+    except (exception.ImageNotFound, exception.ImageNotAuthorized):
+        raise exception.InvalidImageRef(image_ref=image_ref)
+    volume_image.check_fits(image, size)
+    return image
+
+
 def create(context, size, name=None, description=None, metadata=None,
-           volume_type=None, availability_zone=None):
+           volume_type=None, availability_zone=None, image_ref=None):
     volume_metadata.check_keys(metadata or {})
+    image_metadata = None
+    if image_ref is not None:
+        rpcapi.get().check_image_calls('creating a volume from an image')
+        image_metadata = volume_image.metadata(
+            _image(context, image_ref, size))
     az = availability_zone or CONF.storage_availability_zone
     with session.VOLUME.reading(context):
         vtype = db_types.get_by_name_or_id(
@@ -90,10 +118,10 @@ def create(context, size, name=None, description=None, metadata=None,
         'status': S.CREATING if host else S.ERROR,
         'attach_status': fields.VolumeAttachStatus.DETACHED,
         'volume_type_id': vtype.id, 'bootable': False,
-        'multiattach': vtype.multiattach,
+        'multiattach': vtype.multiattach, 'use_quota': host is not None,
     }
     volume = _insert_counted(context, values, metadata or {}, limits,
-                             vtype.name)
+                             vtype.name, image_metadata)
     if host is None:
         LOG.warning('No volume backend has room for %sG in zone %s; volume '
                     '%s is in error.', size, az, volume.id)
@@ -102,9 +130,8 @@ def create(context, size, name=None, description=None, metadata=None,
         rpcapi.get().create_volume(context, volume)
     except Exception:
         LOG.exception('Could not cast create of volume %s', volume.id)
-        db_volumes.conditional_update(context, volume.id,
-                                      {'status': S.ERROR}, [S.CREATING])
-        volume.status = S.ERROR
+        volume_state.fail_create(context, volume, [S.CREATING])
+        volume.status, volume.use_quota = S.ERROR, False
     return volume
 
 

@@ -14,11 +14,15 @@ from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import exception
+from tether.volume.ops import image_copy
 from tether.volume.ops import volume_actions
 from tether.volume import volume_state
 
 LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
+# The statuses of a create: ``downloading`` once the storage is made and
+# the image (of a volume made from one) is being written into it.
+CREATE_STATUSES = (S.CREATING, S.DOWNLOADING)
 
 
 def _fresh(context, volume_id):
@@ -29,31 +33,56 @@ def _fresh(context, volume_id):
 
 
 @session.VOLUME.writer
-def _finish_create(context, volume_id, model_update):
+def _record_created(context, volume_id, model_update, status):
+    """Record what the driver made (and the status it leads to) if the
+    volume is still being created; True if it was."""
+    model_update = dict(model_update)
     admin_metadata = model_update.pop('admin_metadata', {})
+    if status == S.AVAILABLE:
+        model_update['launched_at'] = timeutils.utcnow()
     won = db_volumes.conditional_update(
-        context, volume_id,
-        dict(model_update, status=S.AVAILABLE,
-             launched_at=timeutils.utcnow()), [S.CREATING])
+        context, volume_id, dict(model_update, status=status),
+        CREATE_STATUSES)
     if won and admin_metadata:
         db_volumes.metadata_update(context, volume_id, admin_metadata,
                                    False, admin=True)
     return won
 
 
+def _write_image(context, driver, volume, model_update):
+    """``downloading``: the image the volume names, written into the
+    storage the driver made."""
+    if not _record_created(context, volume.id, model_update,
+                           S.DOWNLOADING):
+        return False
+    volume.provider_location = model_update.get('provider_location')
+    volume.admin_metadata = dict(volume.admin_metadata,
+                                 **model_update.get('admin_metadata', {}))
+    image_copy.write_image(context, driver, volume, volume.image_id)
+    return True
+
+
 def create_volume(context, driver, volume_id):
+    """Make the volume's storage, and write its image into it if it is
+    made from one. A failure leaves the volume in ``error``, its quota
+    given back."""
     volume = _fresh(context, volume_id)
-    if volume is None or volume.status != S.CREATING:
+    if volume is None or volume.status not in CREATE_STATUSES:
         LOG.info('Volume %s is no longer creating; nothing to do', volume_id)
         return
     try:
         model_update = driver.create_volume(volume)
+        if volume.image_id:
+            if not _write_image(context, driver, volume, model_update):
+                LOG.warning('Volume %s changed state while it was created',
+                            volume_id)
+                return
+            model_update = {'bootable': True}
     except Exception:
         LOG.exception('Creating volume %s failed', volume_id)
-        db_volumes.conditional_update(context, volume_id,
-                                      {'status': S.ERROR}, [S.CREATING])
+        volume_state.fail_create(context, volume, CREATE_STATUSES)
         return
-    if not _finish_create(context, volume_id, model_update):
+    if not _record_created(context, volume_id, model_update, S.AVAILABLE):
         LOG.warning('Volume %s changed state while it was created', volume_id)
 
 
@@ -79,7 +108,7 @@ def stale(context, host, timeout):
     ``timeout`` seconds."""
     before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
     return db_volumes.get_all_by_host(context, host,
-                                      [S.CREATING, S.DELETING],
+                                      CREATE_STATUSES + (S.DELETING,),
                                       unchanged_since=before)
 
 
@@ -88,15 +117,16 @@ def stale(context, host, timeout):
 def reconcile(context, driver, host):
     """Finish or undo what this backend left half done; see the docs.
 
-    * ``creating``: create again (the driver keeps a whole file).
+    * ``creating``, ``downloading``: create again (the driver keeps a
+      whole file; the image is written again).
     * ``deleting``: delete again (a missing file is fine).
     * ``extending``: see tether.volume.ops.volume_actions.reconcile.
     """
     volumes = db_volumes.get_all_by_host(
-        context, host, [S.CREATING, S.DELETING, S.EXTENDING])
+        context, host, CREATE_STATUSES + (S.DELETING, S.EXTENDING))
     for volume in volumes:
         LOG.info('Reconciling volume %s left %s', volume.id, volume.status)
-        if volume.status == S.CREATING:
+        if volume.status in CREATE_STATUSES:
             create_volume(context, driver, volume.id)
         elif volume.status == S.DELETING:
             delete_volume(context, driver, volume.id)

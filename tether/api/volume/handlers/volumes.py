@@ -17,9 +17,8 @@ from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
 
 # Sources of a new volume that tether does not offer (yet).
-_UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'imageRef',
-                        'backup_id', 'consistencygroup_id', 'group_id',
-                        'source_replica')
+_UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'backup_id',
+                        'consistencygroup_id', 'group_id', 'source_replica')
 
 
 def load_volume(req, action):
@@ -44,8 +43,8 @@ def create_volume(req):
     if given:
         raise fault.HTTPError(
             400, 'Creating a volume from %s is not supported by tether; '
-                 'create an empty volume with only "size".'
-            % ', '.join(given))
+                 'create an empty volume, or one from an image '
+                 '("imageRef").' % ', '.join(given))
     if body.get('multiattach') is not None and strutils.bool_from_string(
             body['multiattach']):
         raise fault.HTTPError(
@@ -58,7 +57,9 @@ def create_volume(req):
         body.get('display_description'),
         metadata=body.get('metadata'),
         volume_type=body.get('volume_type'),
-        availability_zone=body.get('availability_zone'))
+        availability_zone=body.get('availability_zone'),
+        # image_id: the name Cinder also reads.
+        image_ref=body.get('imageRef') or body.get('image_id'))
     return wsgi.json_response({'volume': _detail(req, volume)}, status=202)
 
 

@@ -24,6 +24,7 @@ _CREATE_VOLUME = {
         'snapshot_id': _nullable_id,
         'source_volid': _nullable_id,
         'imageRef': _nullable_id,
+        'image_id': _nullable_id,
         'backup_id': _nullable_id,
         'consistencygroup_id': _nullable_id,
         'group_id': _nullable_id,

@@ -4,6 +4,7 @@
 from tether.api import microversion
 from tether.api.volume import versions
 from tether.api.volume.views import attachments as attachment_views
+from tether.policies.volume import volume_metadata as metadata_policy
 from tether.policies.volume import volumes as policy
 
 
@@ -27,6 +28,8 @@ class VolumeView:
         self.show_host = ctx.can(policy.HOST_ATTRIBUTE, fatal=False)
         self.show_mig = ctx.can(policy.MIG_STATUS_ATTRIBUTE, fatal=False)
         self.show_tenant = ctx.can(policy.TENANT_ATTRIBUTE, fatal=False)
+        self.show_image = ctx.can(metadata_policy.IMAGE_METADATA_SHOW,
+                                  fatal=False)
         self._versions = {}
 
     def _at(self, version_string):
@@ -71,6 +74,8 @@ class VolumeView:
             d['os-vol-tenant-attr:tenant_id'] = volume.project_id
         if self.show_host:
             d['os-vol-host-attr:host'] = volume.host
+        if self.show_image and volume.image_metadata:
+            d['volume_image_metadata'] = dict(volume.image_metadata)
         if self.show_mig:
             d['os-vol-mig-status-attr:migstat'] = None
             d['os-vol-mig-status-attr:name_id'] = None
@@ -86,5 +91,5 @@ class VolumeView:
         if self._at(versions.VOLUME_TYPE_ID):
             d['volume_type_id'] = volume.volume_type_id
         if self._at(versions.CONSUMES_QUOTA):
-            d['consumes_quota'] = True
+            d['consumes_quota'] = volume.use_quota
         return d

@@ -1,0 +1,153 @@
+"""The image API (Glance v2) as both services call it, through
+openstacksdk's session (``[image]``, see tether.clients).
+
+A call made for a user acts with the user's token (:func:`for_caller`),
+so the image API decides what the user may see and download; a call
+with no user behind it (a restart that takes up a half done download)
+acts as the service (:func:`as_service`). Images are plain dicts: the
+image API's own JSON, properties and all.
+
+Downloads stream to a file and are checked against what the image API
+recorded: the size, and the ``os_hash_value`` of ``os_hash_algo`` (else
+the md5 ``checksum``). A mismatch is ImageCorrupt, and the file is gone.
+"""
+
+import hashlib
+import os
+
+from keystoneauth1 import exceptions as ks_exc
+from openstack import exceptions as sdk_exc
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+import requests
+
+from tether import clients
+from tether import exception
+
+LOG = logging.getLogger(__name__)
+
+PEER = clients.Peer('image', 'image', '2')
+CHUNK = 1024 * 1024
+
+
+class ImageClient:
+    def __init__(self, proxy, request_id):
+        self.proxy = proxy
+        self.request_id = request_id
+
+    def _request(self, method, url, image_id, missing=(404,), **kwargs):
+        try:
+            resp = self.proxy.request(url, method,
+                                      global_request_id=self.request_id,
+                                      raise_exc=False,
+                                      timeout=PEER.conf.read_timeout,
+                                      **kwargs)
+        except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
+            raise exception.ImageServiceUnavailable(reason=exc)
+        if resp.status_code in missing:
+            raise exception.ImageNotFound(image_id=image_id)
+        if resp.status_code in (401, 403):
+            raise exception.ImageNotAuthorized(image_id=image_id)
+        if resp.status_code >= 400:
+            raise exception.ImageServiceUnavailable(
+                reason='%s %s answered %s: %s' % (
+                    method, url, resp.status_code, resp.text[:200]))
+        return resp
+
+    def get(self, image_id):
+        """The image (a dict), or ImageNotFound."""
+        if not uuidutils.is_uuid_like(image_id):
+            # The image API would answer 404 after a round trip.
+            raise exception.ImageNotFound(image_id=image_id)
+        return self._request('GET', '/images/%s' % image_id,
+                             image_id).json()
+
+    def find(self, ref):
+        """The image an id, a URL ending with an id, or a unique name
+        names (as Cinder reads ``imageRef``); ImageNotFound or
+        ImageNameAmbiguous."""
+        image_id = ref.rstrip('/').rpartition('/')[2]
+        if uuidutils.is_uuid_like(image_id):
+            try:
+                return self.get(image_id)
+            except (exception.ImageNotFound, exception.ImageNotAuthorized):
+                pass
+        # A name the image API cannot filter by (it reads "x:y" as the
+        # operator x) is the name of no image.
+        found = self._request('GET', '/images', ref, missing=(400, 404),
+                              params={'name': ref}).json()['images']
+        if len(found) > 1:
+            raise exception.ImageNameAmbiguous(name=ref)
+        if not found:
+            raise exception.ImageNotFound(image_id=ref)
+        return found[0]
+
+    def download(self, image, path):
+        """Write the data of ``image`` (a dict from :meth:`get`) to the
+        new file ``path``, checked; returns its size in bytes."""
+        image_id = image['id']
+        algo = image.get('os_hash_algo')
+        if algo and image.get('os_hash_value'):
+            digest, expected = hashlib.new(algo), image['os_hash_value']
+        elif image.get('checksum'):
+            digest, expected = hashlib.md5(usedforsecurity=False), \
+                image['checksum']
+        else:
+            digest = expected = None
+        resp = self._request('GET', '/images/%s/file' % image_id, image_id,
+                             stream=True)
+        size = 0
+        with resp, open(path, 'xb') as f:
+            try:
+                for chunk in resp.iter_content(CHUNK):
+                    f.write(chunk)
+                    size += len(chunk)
+                    if digest is not None:
+                        digest.update(chunk)
+                problem = None
+                if image.get('size') is not None and size != image['size']:
+                    problem = ('%s bytes came, the image API recorded %s'
+                               % (size, image['size']))
+                elif digest is not None and digest.hexdigest() != expected:
+                    problem = ('its %s hash is not the one the image API '
+                               'recorded' % digest.name)
+                if problem:
+                    raise exception.ImageCorrupt(image_id=image_id,
+                                                 reason=problem)
+            except requests.RequestException as exc:
+                _remove(path)
+                raise exception.ImageServiceUnavailable(
+                    reason='the download of image %s broke off: %s'
+                           % (image_id, exc))
+            except BaseException:
+                _remove(path)
+                raise
+        return size
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def for_caller(context):
+    """A client acting with the caller's token, at the image API of the
+    caller's catalog."""
+    return ImageClient(PEER.with_token(context.auth_token,
+                                       context.service_catalog),
+                       clients.request_id(context))
+
+
+def as_service(context):
+    """A client acting with this service's own credentials."""
+    return ImageClient(PEER.as_service(), clients.request_id(context))
+
+
+def for_context(context):
+    """The caller's client where the context carries a token (a request,
+    or a message a request sent), else the service's."""
+    if context.auth_token:
+        return for_caller(context)
+    return as_service(context)

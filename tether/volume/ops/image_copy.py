@@ -1,0 +1,63 @@
+"""Writing an image into a volume, on its volume host: download through
+the image API into ``[DEFAULT] image_conversion_dir``, look at what came
+before trusting it (qemu_img.inspect: the data is the disk format the
+image claims, and reads no other file), then let the driver convert it
+into the volume. A create from an image and os-reimage both do this."""
+
+import os
+import shutil
+
+from oslo_config import cfg
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+
+from tether.drivers import qemu_img
+from tether import images
+from tether.volume import exception
+from tether.volume import volume_image
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+
+def _download_path(image):
+    directory = CONF.image_conversion_dir
+    os.makedirs(directory, exist_ok=True)
+    free = shutil.disk_usage(directory).free
+    if image.get('size') and image['size'] > free:
+        raise exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='it is %s bytes and the image conversion directory %s '
+                   'has %s bytes free' % (image['size'], directory, free))
+    return os.path.join(directory, 'image-%s-%s'
+                        % (image['id'], uuidutils.generate_uuid()))
+
+
+def write_image(context, driver, volume, image_id, sparse=True):
+    """Write image ``image_id`` into ``volume`` (with the caller's token
+    where the context has one); returns the image (a dict of the image
+    API). ``sparse`` false: the image's zeros are written too."""
+    client = images.for_context(context)
+    image = client.get(image_id)
+    volume_image.check_fits(image, volume.size)
+    path = _download_path(image)
+    try:
+        size = client.download(image, path)
+        found, virtual_size = qemu_img.inspect(path, image['disk_format'])
+        if virtual_size > volume.size * volume_image.GiB:
+            # The image API recorded a smaller virtual size than the data
+            # has, or none.
+            raise exception.ImageUnacceptable(
+                image_id=image_id,
+                reason='its data has a virtual size of %s bytes, more '
+                       'than the %sGB volume' % (virtual_size, volume.size))
+        LOG.info('Writing image %s (%s, %s bytes, virtual size %s) into '
+                 'volume %s', image_id, found, size, virtual_size,
+                 volume.id)
+        driver.copy_image_to_volume(volume, path, found, sparse=sparse)
+    finally:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+    return image

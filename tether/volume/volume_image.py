@@ -1,0 +1,74 @@
+"""What a volume takes from an image: whether the image fits it (checked
+in the API before anything is created, as Cinder checks), and the image
+metadata the volume keeps (``volume_image_metadata``)."""
+
+from tether.drivers import qemu_img
+from tether.volume import exception
+
+GiB = 1024 ** 3
+
+# Glance's own attributes of an image (the base properties of its image
+# schema). Every other key of an image is a property (os_distro, hw_*,
+# those a user set) and the volume keeps it, as Cinder keeps it.
+BASE_PROPERTIES = frozenset((
+    'id', 'name', 'status', 'visibility', 'protected', 'os_hidden',
+    'checksum', 'os_hash_algo', 'os_hash_value', 'owner', 'size',
+    'virtual_size', 'min_ram', 'min_disk', 'container_format',
+    'disk_format', 'created_at', 'updated_at', 'tags', 'direct_url',
+    'locations', 'self', 'file', 'schema', 'stores'))
+# The attributes the volume keeps besides the id and the name: Cinder's
+# and the virtual size.
+KEPT_ATTRIBUTES = ('checksum', 'container_format', 'disk_format',
+                   'min_disk', 'min_ram', 'size', 'virtual_size')
+# The container formats whose data is the disk itself.
+CONTAINER_FORMATS = ('bare',)
+
+
+def gib(size_bytes):
+    """Bytes to whole GiB, rounded up."""
+    return -(-int(size_bytes) // GiB)
+
+
+def check_fits(image, size):
+    """ImageUnacceptable unless a volume of ``size`` GiB can be made from
+    ``image`` (a dict of the image API)."""
+    def refuse(reason):
+        raise exception.ImageUnacceptable(image_id=image['id'],
+                                          reason=reason)
+    if image.get('status') != 'active':
+        refuse('it is %s, not active' % image.get('status'))
+    if image.get('container_format') not in CONTAINER_FORMATS:
+        refuse('its container format is %s; volumes are made of images '
+               'in container format %s'
+               % (image.get('container_format'),
+                  ', '.join(CONTAINER_FORMATS)))
+    if image.get('disk_format') not in qemu_img.SOURCE_FORMATS:
+        refuse('its disk format is %s; volumes are made of images in disk '
+               'format %s' % (image.get('disk_format'),
+                              ', '.join(qemu_img.SOURCE_FORMATS)))
+    if gib(image.get('size') or 0) > size:
+        refuse('its size, %sGB, is larger than the volume size, %sGB'
+               % (gib(image['size']), size))
+    if (image.get('min_disk') or 0) > size:
+        refuse('the volume size, %sGB, is smaller than the image minDisk '
+               'size, %sGB' % (size, image['min_disk']))
+    if gib(image.get('virtual_size') or 0) > size:
+        refuse('its virtual size, %sGB, does not fit in a volume of %sGB'
+               % (gib(image['virtual_size']), size))
+
+
+def metadata(image):
+    """The volume_image_metadata of a volume made from ``image``: its id
+    and name, the kept attributes and its properties, all strings."""
+    kept = {key: value for key, value in image.items()
+            if key not in BASE_PROPERTIES}
+    kept.update((key, image[key]) for key in KEPT_ATTRIBUTES
+                if image.get(key) is not None)
+    kept['image_id'] = image['id']
+    if image.get('name'):
+        kept['image_name'] = image['name']
+    # tether checks the data against the image API's hash, not a
+    # signature (img_signature*).
+    kept['signature_verified'] = False
+    return {key: str(value) for key, value in kept.items()
+            if value is not None}
