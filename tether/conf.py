@@ -155,6 +155,11 @@ compute_opts = [
     cfg.IntOpt('shutdown_timeout', default=0, min=0,
                help='Seconds a guest OS is given to power off before it '
                     'is stopped (tether\'s guests have no OS: 0).'),
+    cfg.StrOpt('instances_path', default='$state_path/instances',
+               help='Directory on the compute host that holds a directory '
+                    'per guest, named by its UUID, with its console log '
+                    '(console.log, written by libvirt\'s virtlogd). '
+                    'tether-compute must be able to read the log.'),
 ]
 
 # The compute service's database, apart from the volume service's

@@ -117,8 +117,11 @@ def libvirt_conf(**overrides):
     return conf.libvirt
 
 
-def make_driver(**overrides):
+def make_driver(instances_path=None, **overrides):
+    """A libvirt driver of the ``[libvirt]`` options ``overrides``; its
+    guests' console logs go under ``instances_path`` (without one, guests
+    get no logged console)."""
     # Imported here: without libvirt-python, libvirt_ready skips first.
     from tether.drivers.virt.libvirt import driver as libvirt_driver
     return libvirt_driver.LibvirtDriver(libvirt_conf(**overrides),
-                                        'test-host')
+                                        'test-host', instances_path)

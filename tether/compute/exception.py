@@ -89,6 +89,14 @@ class InstanceInvalidState(exception.Conflict):
     error_code = 'compute.server.invalid_state'
 
 
+class ConsoleNotAvailable(exception.NotFound):
+    """The guest has no console whose output the host keeps (one defined
+    before tether logged consoles): Nova's 404."""
+    msg_fmt = ('The guest of instance %(instance_id)s does not have a '
+               'console available.')
+    error_code = 'compute.console.not_available'
+
+
 class InstanceNotReady(exception.Conflict):
     msg_fmt = 'Instance %(instance_id)s is not ready: %(reason)s'
     error_code = 'compute.server.not_ready'

@@ -42,7 +42,8 @@ class ComputeManager:
     def __init__(self, host, driver=None):
         self.host = host
         self.driver = driver or virt_driver.load_driver(
-            CONF.compute_driver, CONF.libvirt, host)
+            CONF.compute_driver, CONF.libvirt, host,
+            instances_path=CONF.instances_path)
 
     def init_host(self, context):
         self.driver.init_host()

@@ -31,8 +31,15 @@ def share():
 
 
 @pytest.fixture(scope='session')
-def driver(libvirt_ready):
-    drv = libvirt_fixture.make_driver()
+def instances_path(tmp_path_factory):
+    """Where the driver's guests log their consoles (virtlogd, root,
+    writes them: no need for libvirt-qemu to reach it)."""
+    return str(tmp_path_factory.mktemp('instances'))
+
+
+@pytest.fixture(scope='session')
+def driver(libvirt_ready, instances_path):
+    drv = libvirt_fixture.make_driver(instances_path)
     drv.init_host()
     return drv
 

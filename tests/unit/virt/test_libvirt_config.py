@@ -172,3 +172,37 @@ def test_parse_reads_back_what_the_builders_wrote():
     assert parse.find_disk(xml, path='/srv/q').target == 'sdb'
     assert parse.find_disk(xml, path='/nope', serial='s1').target == 'sda'
     assert parse.find_disk(xml, path='/nope', serial='nope') is None
+
+
+def test_a_domain_logs_its_serial_console_as_nova_does():
+    log = '/var/lib/tether/instances/%s/console.log' % UUID
+    devices = _domain(console_log=log).find('devices')
+    [serial] = devices.findall('serial')
+    assert serial.get('type') == 'pty'
+    assert serial.find('log').attrib == {'file': log, 'append': 'off'}
+    assert serial.find('target').get('port') == '0'
+    [console] = devices.findall('console')
+    assert console.get('type') == 'pty'
+    assert console.find('target').attrib == {'type': 'serial', 'port': '0'}
+    assert parse.console_log(config.to_xml(_domain(console_log=log))) == log
+
+
+def test_a_domain_without_a_log_has_no_serial_console():
+    root = _domain()
+    assert root.find('devices/serial') is None
+    assert root.find('devices/console') is None
+    assert parse.console_log(config.to_xml(root)) is None
+
+
+def test_the_console_log_as_libvirt_shows_a_running_guest():
+    # The live XML: libvirt fills in the pty, and the console repeats
+    # the serial port's log.
+    xml = """<domain><devices>
+      <serial type='pty'><source path='/dev/pts/3'/>
+        <log file='/i/%(u)s/console.log' append='off'/>
+        <target type='isa-serial' port='0'/></serial>
+      <console type='pty' tty='/dev/pts/3'><source path='/dev/pts/3'/>
+        <log file='/i/%(u)s/console.log' append='off'/>
+        <target type='serial' port='0'/></console>
+    </devices></domain>""" % {'u': UUID}
+    assert parse.console_log(xml) == '/i/%s/console.log' % UUID

@@ -89,6 +89,15 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def get_console_output(self, instance_uuid):
+        """The last bytes the guest wrote to its console (at most 100 KiB,
+        oldest first; ``b''`` before it wrote any), running or not.
+
+        InstanceNotFound if there is no guest; ConsoleNotAvailable if it
+        has no console that is logged.
+        """
+        raise NotImplementedError()
+
     def get_info(self, instance_uuid):
         """An :class:`InstanceInfo`; InstanceNotFound if there is none."""
         raise NotImplementedError()

@@ -3,13 +3,15 @@
 Nothing here talks to libvirt: every function takes plain values and returns
 an ``xml.etree.ElementTree.Element`` (or its text, with :func:`to_xml`).
 
-The guests tether runs need no operating system: QEMU starts, sits in the
-firmware and holds its disks open, which is all the volume flows need. So
-the domain has no graphics (``<graphics type='none'/>`` is not valid XML:
-a guest without graphics simply has no ``<graphics>``), no video model, no
-memory balloon and no USB controller, and its disks sit on one virtio-scsi
-controller, because a SCSI disk detaches at once while a virtio-blk detach
-waits for a guest OS that is not there.
+The guests tether runs need no operating system, though they may have one:
+without one QEMU starts, sits in the firmware and holds its disks open,
+which is all the volume flows need. So the domain has no graphics
+(``<graphics type='none'/>`` is not valid XML: a guest without graphics
+simply has no ``<graphics>``), no video model, no memory balloon and no USB
+controller, and its disks sit on one virtio-scsi controller, because a SCSI
+disk detaches at once while a virtio-blk detach waits for a guest OS to
+release it. Its one window is the serial console, which libvirt logs to a
+file (:func:`serial_console`).
 """
 
 import dataclasses
@@ -135,17 +137,34 @@ def memory_backing(source='file', shared=True, discard=False):
     return el
 
 
+def serial_console(log_path):
+    """The guest's serial port 0 on a pty, logged to ``log_path``, and the
+    ``<console>`` that names it (what Nova's libvirt driver makes).
+
+    libvirt (virtlogd) writes everything the guest prints to the file,
+    which is truncated when the guest starts (``append='off'``); the pty
+    stays unopened, and QEMU drops its output when no one has it open.
+    """
+    serial = ET.Element('serial', type='pty')
+    _sub(serial, 'log', file=log_path, append='off')
+    _sub(serial, 'target', port=0)
+    console = ET.Element('console', type='pty')
+    _sub(console, 'target', type='serial', port=0)
+    return [serial, console]
+
+
 # The domain ---------------------------------------------------------------
 
 def domain(name, uuid, memory_mib, vcpus, disks=(), filesystems=(),
            virt_type='qemu', machine='q35', cpu_model='qemu64',
-           memory_backing=None, title=None):
-    """A whole domain: OS-less, no graphics, disks on virtio-scsi.
+           memory_backing=None, title=None, console_log=None):
+    """A whole domain: no graphics, disks on virtio-scsi.
 
     ``disks`` are :class:`Disk` values, ``filesystems`` elements from
     :func:`filesystem`, ``memory_backing`` an element from
     :func:`memory_backing` (or None). With ``cpu_model`` None the guest gets
-    the host's CPU model (``host-model``, for KVM).
+    the host's CPU model (``host-model``, for KVM). With ``console_log``,
+    the serial console is logged to that file (:func:`serial_console`).
     """
     if memory_mib < 1 or vcpus < 1:
         raise ValueError('a domain needs memory and a vCPU')
@@ -168,8 +187,8 @@ def domain(name, uuid, memory_mib, vcpus, disks=(), filesystems=(),
     else:
         _sub(root, 'cpu', mode='host-model')
     _sub(root, 'clock', offset='utc')
-    # With no guest OS, "shutdown" is never acknowledged: the only power
-    # off is destroy. A guest that powers itself off is gone, not paused.
+    # A guest that powers itself off (its OS answered the ACPI power
+    # button, or shut down on its own) is off, not paused.
     _sub(root, 'on_poweroff', 'destroy')
     _sub(root, 'on_reboot', 'restart')
     _sub(root, 'on_crash', 'destroy')
@@ -180,6 +199,8 @@ def domain(name, uuid, memory_mib, vcpus, disks=(), filesystems=(),
         devices.append(disk(spec))
     for fs in filesystems:
         devices.append(fs)
+    if console_log:
+        devices.extend(serial_console(console_log))
     _sub(_sub(devices, 'video'), 'model', type='none')
     _sub(devices, 'memballoon', model='none')
     return root

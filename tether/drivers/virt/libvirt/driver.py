@@ -1,7 +1,8 @@
-"""The libvirt compute driver: OS-less QEMU guests whose disks are volumes."""
+"""The libvirt compute driver: QEMU guests whose disks are volumes."""
 
 import os
 import platform
+import shutil
 import socket
 
 import os_traits
@@ -12,6 +13,7 @@ from oslo_utils import excutils
 from tether.compute import exception
 from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
+from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.libvirt import volume
@@ -42,7 +44,10 @@ class LibvirtDriver(driver.ComputeDriver):
     """Guests on the libvirt at ``[libvirt]connection_uri``.
 
     ``configuration`` is the ``[libvirt]`` option group (or any object with
-    its attributes); ``host_name`` is this compute host's name.
+    its attributes); ``host_name`` is this compute host's name;
+    ``instances_path`` the directory that holds a directory per guest, for
+    its console log (``[DEFAULT] instances_path``; None: guests get no
+    logged console).
     """
 
     capabilities = {
@@ -50,9 +55,10 @@ class LibvirtDriver(driver.ComputeDriver):
         'supports_multiattach': False,
     }
 
-    def __init__(self, configuration, host_name=None):
+    def __init__(self, configuration, host_name=None, instances_path=None):
         self.conf = configuration
         self.host_name = host_name or socket.gethostname()
+        self.instances_path = instances_path
         self.host = libvirt_host.Host(configuration.connection_uri)
 
     @staticmethod
@@ -87,7 +93,35 @@ class LibvirtDriver(driver.ComputeDriver):
             return config.memory_backing('file', shared=True, discard=True)
         return None
 
-    def _domain_xml(self, instance, disks):
+    # The instance's directory on this host: its console log.
+
+    def _instance_dir(self, instance_uuid):
+        if not self.instances_path:
+            return None
+        return os.path.join(self.instances_path, instance_uuid)
+
+    def _make_instance_dir(self, instance_uuid):
+        """The console log's path in a new (or existing) directory of the
+        instance; None without ``instances_path``."""
+        path = self._instance_dir(instance_uuid)
+        if path is None:
+            return None
+        # virtlogd (root) writes the log; the directory is the instance's,
+        # like Nova's, readable by others as the instances path is.
+        os.makedirs(path, mode=0o755, exist_ok=True)
+        return console.log_path(self.instances_path, instance_uuid)
+
+    def _remove_instance_dir(self, instance_uuid):
+        path = self._instance_dir(instance_uuid)
+        if path is None or not os.path.isdir(path):
+            return
+
+        def failed(_function, failed_path, exc_info):
+            LOG.warning('Could not remove %s of instance %s: %s',
+                        failed_path, instance_uuid, exc_info[1])
+        shutil.rmtree(path, onerror=failed)
+
+    def _domain_xml(self, instance, disks, console_log):
         qemu = self.conf.virt_type == 'qemu'
         return config.to_xml(config.domain(
             name=instance.name, uuid=instance.uuid,
@@ -95,7 +129,7 @@ class LibvirtDriver(driver.ComputeDriver):
             disks=disks, virt_type=self.conf.virt_type,
             cpu_model='qemu64' if qemu else None,
             memory_backing=self._memory_backing(),
-            title=instance.display_name))
+            title=instance.display_name, console_log=console_log))
 
     def spawn(self, instance, block_devices, power_on=True):
         disks = []
@@ -103,7 +137,6 @@ class LibvirtDriver(driver.ComputeDriver):
             path = self._connect_volume(connection_info)
             disks.append(volume.disk_spec(connection_info, path,
                                           config.disk_name(index)))
-        xml = self._domain_xml(instance, disks)
         with self._lock(instance.uuid):
             try:
                 self.host.lookup(instance.uuid)
@@ -111,7 +144,13 @@ class LibvirtDriver(driver.ComputeDriver):
                 pass
             else:
                 raise exception.InstanceExists(instance_id=instance.uuid)
-            guest = self.host.define(xml, instance.uuid)
+            xml = self._domain_xml(instance, disks,
+                                   self._make_instance_dir(instance.uuid))
+            try:
+                guest = self.host.define(xml, instance.uuid)
+            except exception.TetherException:
+                with excutils.save_and_reraise_exception():
+                    self._remove_instance_dir(instance.uuid)
             if power_on:
                 try:
                     guest.start()
@@ -120,6 +159,7 @@ class LibvirtDriver(driver.ComputeDriver):
                     with excutils.save_and_reraise_exception():
                         LOG.warning('%r did not start; removing it', guest)
                         guest.delete()
+                        self._remove_instance_dir(instance.uuid)
         LOG.info('Spawned %s (%s) with %d disks', instance.name,
                  instance.uuid, len(disks))
         return [_device(d.target) for d in disks]
@@ -129,8 +169,10 @@ class LibvirtDriver(driver.ComputeDriver):
             try:
                 guest = self.host.lookup(instance_uuid)
             except exception.InstanceNotFound:
+                self._remove_instance_dir(instance_uuid)
                 return False
             guest.delete()
+            self._remove_instance_dir(instance_uuid)
         return True
 
     def power_on(self, instance_uuid):
@@ -152,6 +194,15 @@ class LibvirtDriver(driver.ComputeDriver):
         guest = self.host.lookup(instance_uuid)
         return driver.InstanceInfo(uuid=guest.uuid, name=guest.name,
                                    state=guest.power_state())
+
+    def get_console_output(self, instance_uuid):
+        guest = self.host.lookup(instance_uuid)
+        path = parse.console_log(guest.xml())
+        if path is None or not console.is_log_of(path, instance_uuid):
+            # A guest defined before tether logged consoles (or whose
+            # definition was changed by hand).
+            raise exception.ConsoleNotAvailable(instance_id=instance_uuid)
+        return console.tail(path)
 
     def list_instances(self):
         infos = []

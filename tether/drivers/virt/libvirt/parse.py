@@ -52,3 +52,14 @@ def find_disk(domain_xml, path=None, serial=None):
         if serial is not None and info.serial == serial:
             return info
     return None
+
+
+def console_log(domain_xml):
+    """The file libvirt logs the guest's console to (the ``<log>`` of its
+    first serial port or console), or None if it has none."""
+    root = ET.fromstring(domain_xml)
+    for path in ('./devices/serial/log', './devices/console/log'):
+        el = root.find(path)
+        if el is not None and el.get('file'):
+            return el.get('file')
+    return None
