@@ -152,9 +152,13 @@ compute_opts = [
                help='MiB of host memory kept for the host itself.'),
     cfg.IntOpt('rpc_response_timeout_compute', default=120, min=1,
                help='Seconds to wait for a reply from tether-compute.'),
-    cfg.IntOpt('shutdown_timeout', default=0, min=0,
-               help='Seconds a guest OS is given to power off before it '
-                    'is stopped (tether\'s guests have no OS: 0).'),
+    cfg.IntOpt('shutdown_timeout', default=60, min=0,
+               help='Seconds a stopping guest is given to power off when '
+                    'its operating system is asked to (the ACPI power '
+                    'button, pressed again every 10 seconds) before it is '
+                    'powered off at once. A guest without an operating '
+                    'system never answers and takes all of it; 0 powers '
+                    'guests off at once (Nova\'s default is 60).'),
     cfg.StrOpt('instances_path', default='$state_path/instances',
                help='Directory on the compute host that holds a directory '
                     'per guest, named by its UUID, with its console log '

@@ -30,6 +30,11 @@ class AIO:
         CONF([], project='tether')
         # Heartbeats fast enough that a restarted backend is schedulable.
         CONF.set_override('report_interval', 1)
+        # The guests of most tests have no OS, which would let a stop wait
+        # out the whole shutdown_timeout: they are powered off at once. A
+        # test of a guest with an OS sets it (tests/functional/compute/
+        # test_real_guest.py).
+        CONF.set_override('shutdown_timeout', 0)
         self.state_dir = str(state_dir)
         # QEMU (libvirt-qemu) must reach the volume files: pytest's
         # temporary directories are closed to others.

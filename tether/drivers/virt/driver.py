@@ -59,7 +59,8 @@ class ComputeDriver:
         raise NotImplementedError()
 
     def power_off(self, instance_uuid, timeout=0):
-        """Power off; ask the guest OS first for up to ``timeout`` s."""
+        """Power off; ask the guest OS first for up to ``timeout`` s (a
+        guest without an OS takes all of it)."""
         raise NotImplementedError()
 
     def reboot(self, instance_uuid):

@@ -181,11 +181,14 @@ class LibvirtDriver(driver.ComputeDriver):
             guest.start()
 
     def power_off(self, instance_uuid, timeout=0):
-        self.host.lookup(instance_uuid).shutdown(timeout)
+        guest = self.host.lookup(instance_uuid)
+        if guest.shutdown(timeout):
+            LOG.info('%r powered itself off when asked', guest)
 
     def reboot(self, instance_uuid):
-        # A soft reboot needs a guest OS to act on ACPI; every reboot here
-        # is hard: a new QEMU process from the persistent definition.
+        # Every reboot is hard: a new QEMU process from the persistent
+        # definition (a soft one would wait for a guest OS that may not be
+        # there, as a stop does).
         guest = self.host.lookup(instance_uuid)
         guest.destroy()
         guest.start()

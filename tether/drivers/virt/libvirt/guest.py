@@ -11,6 +11,13 @@ from tether.drivers.virt.power_state import PowerState
 
 LOG = logging.getLogger(__name__)
 
+# While a guest is asked to power off, the ACPI power button is pressed
+# again every SHUTDOWN_RETRY_INTERVAL seconds (as Nova does: a guest that
+# was still booting at the first press had no handler for it yet), and
+# whether it is off is looked at every SHUTDOWN_POLL_INTERVAL seconds.
+SHUTDOWN_RETRY_INTERVAL = 10
+SHUTDOWN_POLL_INTERVAL = 0.1
+
 _POWER_STATES = {
     libvirt.VIR_DOMAIN_NOSTATE: PowerState.NOSTATE,
     libvirt.VIR_DOMAIN_RUNNING: PowerState.RUNNING,
@@ -56,27 +63,60 @@ class Guest:
 
     def destroy(self):
         """Power off at once (the QEMU process ends); no-op if it is off."""
-        with self._translated():
-            if self._domain.isActive():
-                self._domain.destroy()
-
-    def shutdown(self, timeout):
-        """Ask the guest OS to power off; destroy after ``timeout`` s.
-
-        tether's guests have no OS, so an ACPI shutdown is never answered:
-        with ``timeout`` 0 this is :meth:`destroy`.
-        """
-        if timeout > 0 and self.is_active():
+        try:
             with self._translated():
-                self._domain.shutdown()
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                if not self.is_active():
-                    return
-                time.sleep(0.1)
-            LOG.info('%r did not shut down in %s s; destroying it', self,
-                     timeout)
+                if self._domain.isActive():
+                    self._domain.destroy()
+        except exception.VirtError:
+            # It may have powered itself off between the two calls.
+            if self.is_active():
+                raise
+
+    def _press_power_button(self):
+        """Send the ACPI power button; False if the guest is off already."""
+        try:
+            with self._translated():
+                self._domain.shutdownFlags(
+                    libvirt.VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN)
+        except exception.VirtError:
+            if not self.is_active():
+                return False
+            raise
+        return True
+
+    def shutdown(self, timeout, retry_interval=SHUTDOWN_RETRY_INTERVAL):
+        """Power off, cleanly if the guest OS does it.
+
+        Press the ACPI power button and wait up to ``timeout`` s for the
+        guest OS to power off, pressing it again every ``retry_interval``
+        s (a guest that is still booting may miss the first press); then,
+        or at once with ``timeout`` 0, :meth:`destroy` it. A guest without
+        an OS never answers and costs the whole timeout. Returns True if
+        the guest powered itself off.
+        """
+        if timeout <= 0 or not self.is_active():
+            self.destroy()
+            return False
+        start = time.monotonic()
+        deadline = start + timeout
+        next_press = start
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                break
+            if now >= next_press:
+                if not self._press_power_button():
+                    return True
+                next_press = now + retry_interval
+            time.sleep(min(SHUTDOWN_POLL_INTERVAL, deadline - now))
+            if not self.is_active():
+                LOG.debug('%r powered off %.1f s after it was asked', self,
+                          time.monotonic() - start)
+                return True
+        LOG.info('%r did not power off in %s s; destroying it', self,
+                 timeout)
         self.destroy()
+        return False
 
     def delete(self):
         """Destroy the guest and remove its definition."""
