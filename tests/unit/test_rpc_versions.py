@@ -152,6 +152,9 @@ def test_the_oldest_volume_service(monkeypatch, rows, expected):
     ([], None),
     ([_Row('h1', version=2), _Row('h2', version=1)], ('1.0', '1 (h2)')),
     ([_Row('h1', version=2), _Row('h0', version=0)], ('1.0', '0 (h0)')),
+    # Console output came with service version 3, RPC 1.1.
+    ([_Row('h1', version=3)], ('1.1', '3 (h1)')),
+    ([_Row('h1', version=3), _Row('h2', version=2)], ('1.0', '2 (h2)')),
     ([_Row('next', version=compute_version.SERVICE_VERSION + 5)],
      (compute_version.RPC_API_VERSION,
       '%d (next)' % (compute_version.SERVICE_VERSION + 5))),
@@ -211,7 +214,14 @@ def test_service_versions_name_rpc_versions_in_order():
     assert rows[-1]['compute_rpc'] == compute_version.RPC_API_VERSION
     assert (compute_version.OLDEST_SUPPORTED_SERVICE_VERSION <=
             compute_version.EXTEND_COMPLETION_SERVICE_VERSION <=
+            compute_version.CONSOLE_OUTPUT_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host of the console output version serves the RPC version that
+    # brought get_console_output.
+    assert compute_version.rpc_version_of(
+        compute_version.CONSOLE_OUTPUT_SERVICE_VERSION) == '1.1'
+    assert compute_version.rpc_version_of(
+        compute_version.CONSOLE_OUTPUT_SERVICE_VERSION - 1) == '1.0'
 
 
 def test_managers_serve_what_the_clients_send():
@@ -312,8 +322,9 @@ def test_a_backport_without_a_manifest():
     assert 'attachments' not in _data(primitive)
 
 
-def test_an_instance_at_the_compute_pin():
-    pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.0')
+@pytest.mark.parametrize('version', ['1.0', '1.1'])
+def test_an_instance_at_the_compute_pin(version):
+    pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, version)
     instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
                                      user_id='u', vm_state='active')
     sent = _serializer(pin).serialize_entity(None, instance)
@@ -346,6 +357,41 @@ def test_a_pinned_volume_client_refuses_what_old_managers_lack(
         'upgrade of tether-volume is not finished')
     with pytest.raises(exception.ServiceTooOld):
         client.attachment_delete(ctxt, _volume(0), str(uuid.uuid4()))
+
+
+def _instance(host='h1'):
+    return instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                 user_id='u', vm_state='active', host=host)
+
+
+def test_a_pinned_compute_client_refuses_console_output(levels, transport):
+    levels('compute', '1.0')
+    client = compute_rpcapi.ComputeAPI()
+    assert client.client.version_cap == '1.0'
+    with pytest.raises(exception.ServiceTooOld) as raised:
+        client.get_console_output(t_context.get_admin_context(),
+                                  _instance(), 10)
+    assert str(raised.value) == (
+        'console output needs tether-compute RPC version 1.1; '
+        '[upgrade_levels] compute holds the API at 1.0 while a rolling '
+        'upgrade of tether-compute is not finished')
+
+
+def test_auto_pins_compute_to_its_oldest_host(levels, transport,
+                                              monkeypatch):
+    levels('compute', 'auto')
+    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all',
+                        lambda context, binary=None, host=None: [
+                            _Row('new', version=3), _Row('old', version=2)])
+    client = compute_rpcapi.ComputeAPI()
+    assert client.client.version_cap == '1.0'
+    assert not client.client.can_send_version('1.1')
+    rpc.reset_version_pins()
+    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all',
+                        lambda context, binary=None, host=None: [
+                            _Row('new', version=3)])
+    client = compute_rpcapi.ComputeAPI()
+    assert client.client.can_send_version('1.1')
 
 
 def test_clients_are_made_again_while_auto_finds_no_service(

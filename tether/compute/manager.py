@@ -99,6 +99,12 @@ class ComputeManager:
         with self._event(context, instance, 'extend_volume'):
             volume_attachments.extend(context, self, instance, volume_id)
 
+    def get_console_output(self, context, instance, tail_length):
+        # A read: no instance action, and no wait for the lock of a
+        # running operation (a stop may take shutdown_timeout).
+        return server_actions.console_output(context, self, instance,
+                                             tail_length)
+
     # The host -------------------------------------------------------------
 
     def host_stats(self):

@@ -35,6 +35,7 @@ class ComputeAPI:
     * 1.0 - build_and_run_instance, terminate_instance, start_instance,
             stop_instance, reboot_instance, attach_volume (a call),
             detach_volume, extend_volume; Instance 1.0
+    * 1.1 - get_console_output (a call)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -51,6 +52,14 @@ class ComputeAPI:
 
     def _prepare(self, host, version='1.0'):
         return self.client.prepare(server=host, version=version)
+
+    def _require(self, version, what):
+        """Raise ServiceTooOld if the pin holds this client below
+        ``version``: a manager older than it does not know ``what``."""
+        if not self.client.can_send_version(version):
+            raise compute_exception.ServiceTooOld(
+                what=what, binary=BINARY, version=version,
+                pinned=self.client.version_cap, option='compute')
 
     def build_and_run_instance(self, ctxt, instance):
         self._prepare(instance.host).cast(
@@ -81,6 +90,14 @@ class ComputeAPI:
                 volume_id=volume_id)
         except messaging.RemoteError as exc:
             raise compute_exception.from_remote(exc)
+
+    def get_console_output(self, ctxt, instance, tail_length):
+        """The last ``tail_length`` lines (None: all) of what the guest
+        wrote to its console, as text."""
+        self._require('1.1', 'console output')
+        return self._prepare(instance.host, '1.1').call(
+            ctxt, 'get_console_output', instance=instance,
+            tail_length=tail_length)
 
     def detach_volume(self, ctxt, instance, volume_id):
         self._prepare(instance.host).cast(

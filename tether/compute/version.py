@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.0'
+RPC_API_VERSION = '1.1'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -16,8 +16,10 @@ RPC_API_VERSION = '1.0'
 # objects of this tree).
 #
 # * 1.0 - Instance 1.0
+# * 1.1 - get_console_output; Instance 1.0
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
+    '1.1': {'Instance': '1.0'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -33,6 +35,8 @@ SERVICE_VERSION_HISTORY = (
     # 2: volume-extended of a volume extending: grow it to extend_new_size
     #    and answer with os-extend_volume_completion
     {'compute_rpc': '1.0'},
+    # 3: guests' serial consoles logged to a file; get_console_output
+    {'compute_rpc': '1.1'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -45,6 +49,10 @@ OLDEST_SUPPORTED_SERVICE_VERSION = 1
 # The first service version that grows a volume extending for the volume
 # service and answers it (os-extend_volume_completion).
 EXTEND_COMPLETION_SERVICE_VERSION = 2
+
+# The first service version that serves a guest's console output (RPC
+# 1.1, get_console_output).
+CONSOLE_OUTPUT_SERVICE_VERSION = 3
 
 
 def rpc_version_of(service_version):
