@@ -171,6 +171,15 @@ class VolumeAttachFailed(exception.Conflict):
     error_code = 'compute.volume_attachment.attach_failed'
 
 
+class ComputeHostTooOld(exception.Conflict):
+    """The server's host runs a tether-compute of a release before what
+    the request needs (a rolling upgrade is under way)."""
+    msg_fmt = ('The compute service of host %(host)s cannot serve '
+               '%(what)s: it is at service version %(version)s, and '
+               '%(what)s needs %(needed)s or newer. Upgrade that host.')
+    error_code = 'compute.host.too_old'
+
+
 class ComputeHostUnavailable(exception.ServiceUnavailable):
     """A compute host did not answer a call in time."""
     msg_fmt = ('The compute host %(host)s did not answer in time; '

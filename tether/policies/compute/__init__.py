@@ -4,6 +4,7 @@ import itertools
 
 from tether.policies.compute import availability_zones
 from tether.policies.compute import base
+from tether.policies.compute import console_output
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
@@ -13,7 +14,8 @@ from tether.policies.compute import servers
 from tether.policies.compute import services
 from tether.policies.compute import volume_attachments
 
-_MODULES = [base, servers, server_actions, volume_attachments,
+_MODULES = [base, servers, server_actions, console_output,
+            volume_attachments,
             server_external_events, instance_actions, flavors, services,
             hypervisors, availability_zones]
 
