@@ -1,0 +1,140 @@
+"""The tiny guest's console as a user reads it: os-getConsoleOutput.
+
+The guest (tools/guest/, see tools/guest/README.rst) prints lines of the
+form ``TETHER-GUEST-<WORD> key=value ...`` on its serial console; the
+compute host logs them and the compute API serves the log. A test waits
+for a line with :meth:`GuestConsole.wait_for` and reads the disk reports
+with :meth:`GuestConsole.disks`::
+
+    console = GuestConsole(conn, server)
+    up = console.wait_up('tether-tiny-a')     # {'marker': ..., ...}
+    mark = console.mark()
+    ... attach a volume ...
+    changed, disks = console.wait_disks_changed(mark)
+
+Line numbers (``after``, ``mark()``) count the complete lines of the
+output, from the start of the log: the guest prints a few kilobytes, far
+from the 100 KiB the API serves at most (checked). A start of the guest
+begins a new log: wait from line 0 again.
+"""
+
+import re
+import time
+
+PREFIX = 'TETHER-GUEST-'
+# How long a wait may take, at most: a TCG guest boots in 3-6 s on an
+# idle machine and took up to 21 s under heavy load (tools/guest/
+# README.rst); the 2-core test machines are shared.
+TIMEOUT = 180
+INTERVAL = 0.25
+# Where line numbers would stop meaning anything: the API serves the last
+# 100 KiB of the log.
+MAX_TEXT = 90 * 1024
+
+_FIELD = re.compile(r'(\S+?)=(\S*)')
+
+
+class Timeout(AssertionError):
+    pass
+
+
+def parse(line):
+    """``(word, {key: value})`` of a TETHER-GUEST line, else None.
+
+    ``TETHER-GUEST-OUT`` lines carry a command's free text after their
+    ``id=``, which is not split here.
+    """
+    if not line.startswith(PREFIX):
+        return None
+    word, _, rest = line[len(PREFIX):].partition(' ')
+    return word, dict(_FIELD.findall(rest))
+
+
+def disk_report(lines):
+    """{name: {'bytes': int, 'serial': str, 'bus': str}} of the DISK
+    lines of ``lines``."""
+    found = {}
+    for line in lines:
+        parsed = parse(line)
+        if parsed and parsed[0] == 'DISK':
+            fields = parsed[1]
+            found[fields['name']] = {'bytes': int(fields['bytes']),
+                                     'serial': fields.get('serial', ''),
+                                     'bus': fields.get('bus', '')}
+    return found
+
+
+def names(value):
+    """The names of a comma-separated field (``added=sdb,sdc``)."""
+    return [n for n in value.split(',') if n]
+
+
+class GuestConsole:
+    """The console of ``server``, read with the openstacksdk connection
+    ``conn`` (``compute.get_server_console_output``)."""
+
+    def __init__(self, conn, server, timeout=TIMEOUT, interval=INTERVAL):
+        self.conn = conn
+        self.server = server
+        self.timeout = timeout
+        self.interval = interval
+        self.reads = 0
+
+    def lines(self):
+        """The complete lines of the console output, now."""
+        self.reads += 1
+        output = self.conn.compute.get_server_console_output(
+            self.server)['output']
+        assert len(output) < MAX_TEXT, (
+            'the console of %s nears the 100 KiB the API serves: line '
+            'numbers would shift' % self.server.id)
+        return output.split('\n')[:-1]
+
+    def mark(self):
+        """Where the next line will be: pass it as ``after``."""
+        return len(self.lines())
+
+    def wait_for(self, pattern, after=0, timeout=None):
+        """``(index, match, lines)`` of the first line from ``after`` on
+        that matches ``pattern`` (a regular expression, searched)."""
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            lines = self.lines()
+            for index in range(after, len(lines)):
+                match = rx.search(lines[index])
+                if match:
+                    return index, match, lines
+            if time.monotonic() > deadline:
+                raise Timeout(
+                    'no line matching %r from line %d of the console of '
+                    'server %s within %ss; its last lines:\n%s'
+                    % (pattern, after, self.server.id,
+                       timeout or self.timeout, '\n'.join(lines[-15:])))
+            time.sleep(self.interval)
+
+    def wait_word(self, word, after=0, timeout=None):
+        """``(index, fields, lines)`` of the first ``TETHER-GUEST-<word>``
+        line from ``after`` on."""
+        index, match, lines = self.wait_for(
+            r'^%s%s( |$)' % (PREFIX, re.escape(word)), after, timeout)
+        return index, parse(lines[index])[1], lines
+
+    def wait_up(self, marker=None, after=0):
+        """The fields of ``TETHER-GUEST-UP`` (of image ``marker``): the
+        guest booted, reported its disks and takes commands."""
+        index, fields, lines = self.wait_word('UP', after)
+        if marker is not None:
+            assert fields['marker'] == marker, lines[index]
+        return dict(fields, index=index, lines=lines)
+
+    def boot_disks(self, up):
+        """The disks the guest reported at boot (before ``up``)."""
+        return disk_report(up['lines'][:up['index']])
+
+    def wait_disks_changed(self, after, timeout=None):
+        """Wait for ``DISKS-CHANGED`` from ``after`` on and the report
+        that follows it: ``(its fields, {name: disk})``."""
+        index, changed, _ = self.wait_word('DISKS-CHANGED', after, timeout)
+        end, _, lines = self.wait_word('DISKS', index + 1, timeout)
+        return changed, disk_report(lines[index + 1:end])
