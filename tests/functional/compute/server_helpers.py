@@ -159,13 +159,14 @@ class Project:
 
     # Servers
 
-    def boot(self, volume=None, name=None, wait=True, **attrs):
-        """Boot a server from ``volume`` (a new one if not given) with
-        openstacksdk; wait until it is ACTIVE unless told not to."""
+    def boot(self, volume=None, name=None, wait=True, flavor='1', **attrs):
+        """Boot a server of ``flavor`` from ``volume`` (a new one if not
+        given) with openstacksdk; wait until it is ACTIVE unless told not
+        to."""
         volume_id = (volume or self.volume())['id']
         attrs.setdefault('block_device_mapping', [root_bdm(volume_id)])
         server = self.conn.compute.create_server(
-            name=name or 'srv-' + uuid.uuid4().hex[:6], flavor_id='1',
+            name=name or 'srv-' + uuid.uuid4().hex[:6], flavor_id=flavor,
             networks='none', **attrs)
         self.cloud.servers.append(server.id)
         if wait:
