@@ -10,6 +10,7 @@ import os
 import subprocess
 import sysconfig
 import uuid
+import xml.etree.ElementTree as ET
 
 from oslo_config import cfg
 import pytest
@@ -203,3 +204,26 @@ def test_a_server_whose_guest_is_gone_is_404(aio, servers):
     assert resp.status_code == 404, resp.text
     assert resp.json()['itemNotFound']['error_code'] == (
         'compute.server.not_found')
+
+
+def test_a_guest_defined_without_a_logged_console_is_404(cloud, tmp_path):
+    # As a guest defined by a release before consoles were logged: its
+    # definition has no <serial>, also after a hard reboot.
+    user = cloud.project()
+    server = user.boot()
+    root = ET.fromstring(sh.virsh('dumpxml', '--inactive',
+                                  sh.domain(server.id)).stdout)
+    devices = root.find('devices')
+    for tag in ('serial', 'console'):
+        for el in devices.findall(tag):
+            devices.remove(el)
+    (tmp_path / 'domain.xml').write_text(ET.tostring(root,
+                                                     encoding='unicode'))
+    sh.virsh('define', str(tmp_path / 'domain.xml'))
+    user.conn.compute.reboot_server(server, 'HARD')
+    user.wait_server(server.id)
+    resp = user.action(server.id, {'os-getConsoleOutput': {}})
+    assert resp.status_code == 404, resp.text
+    assert resp.json()['itemNotFound']['error_code'] == (
+        'compute.console.not_available')
+    assert 'does not have a console available' in sh.message(resp)
