@@ -18,8 +18,16 @@ from the 100 KiB the API serves at most (checked). A start of the guest
 begins a new log: wait from line 0 again.
 """
 
+import os
 import re
+import select
+import subprocess
+import termios
+import threading
 import time
+import tty
+import uuid
+from xml.etree import ElementTree as ET
 
 PREFIX = 'TETHER-GUEST-'
 # How long a wait may take, at most: a TCG guest boots in 3-6 s on an
@@ -138,3 +146,71 @@ class GuestConsole:
         index, changed, _ = self.wait_word('DISKS-CHANGED', after, timeout)
         end, _, lines = self.wait_word('DISKS', index + 1, timeout)
         return changed, disk_report(lines[index + 1:end])
+
+    def command(self, command, timeout=None):
+        """Run ``command`` in the guest (after UP): ``(rc, output
+        lines)``. The host writes ``TETHER-CMD`` to the console's pty, as
+        an operator types into ``virsh console``; the answer is read
+        through the API like every other line."""
+        self._seq = getattr(self, '_seq', 0) + 1
+        cid = 'c%d-%s' % (self._seq, uuid.uuid4().hex[:6])
+        after = self.mark()
+        with _Pty(_pty_path(self.server.id)) as pty:
+            pty.write(('TETHER-CMD %s %s\n' % (cid, command)).encode())
+            index, match, lines = self.wait_for(
+                r'^%sCMD-DONE id=%s rc=(\d+)' % (PREFIX, re.escape(cid)),
+                after, timeout)
+        prefix = '%sOUT id=%s' % (PREFIX, cid)
+        out = [line[len(prefix):].lstrip(' ') for line in lines[after:index]
+               if line.startswith(prefix)]
+        return int(match.group(1)), out
+
+
+def _pty_path(server_id):
+    """The pty of the guest's serial console (its live domain XML)."""
+    xml = subprocess.run(
+        ['virsh', '-c', 'qemu:///system', 'dumpxml',
+         'instance-' + server_id], check=True, capture_output=True,
+        text=True, timeout=60).stdout
+    source = ET.fromstring(xml).find("./devices/serial[@type='pty']/source")
+    assert source is not None, 'the guest of %s has no pty console' % (
+        server_id)
+    return source.get('path')
+
+
+class _Pty:
+    """The console's pty, raw (no echo of the guest's output back to it)
+    and drained while open (a pty nobody reads stalls the guest's
+    console, its log included)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = None
+        self._stop = threading.Event()
+        self._thread = None
+
+    def __enter__(self):
+        self.fd = os.open(self.path, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self.fd, termios.TCSANOW)
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+        # QEMU notices a newly opened pty within a second, and then reads
+        # what was written: the first command just takes that longer.
+        return self
+
+    def _drain(self):
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    os.read(self.fd, 4096)
+                except OSError:       # EIO: the guest is gone
+                    time.sleep(0.1)
+
+    def write(self, data):
+        os.write(self.fd, data)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(5)
+        os.close(self.fd)

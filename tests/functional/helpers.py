@@ -11,6 +11,19 @@ from tether.db.volume import volume as db_volumes
 from tether.volume import exception
 
 GiB = 1024 ** 3
+MiB = 1024 ** 2
+
+
+def disk_bytes(marker=b'tether image', size=4 * MiB):
+    """A raw disk with no operating system: an MBR with one partition
+    (Glance checks a partition table it finds), a marker at 3 MiB."""
+    data = bytearray(size)
+    data[446:462] = (bytes([0x80, 0, 0, 0, 0x06, 0, 0, 0])
+                     + (2048).to_bytes(4, 'little')
+                     + ((size // 512) - 2048).to_bytes(4, 'little'))
+    data[510:512] = b'\x55\xaa'
+    data[3 * MiB:3 * MiB + len(marker)] = marker
+    return bytes(data)
 
 
 def virtual_size(path):

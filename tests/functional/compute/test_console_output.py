@@ -7,20 +7,17 @@ test_real_guest.py). The log is the file libvirt's virtlogd writes,
 """
 
 import os
-import subprocess
-import sysconfig
 import uuid
 import xml.etree.ElementTree as ET
 
 from oslo_config import cfg
 import pytest
-import yaml
-
+from tests.functional import cli
 from tests.functional.compute import server_helpers as sh
+
 from tether.compute import rpcapi as compute_rpcapi
 
 CONF = cfg.CONF
-OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
 # What a guest printed: a serial console ends its lines with \r\n and
 # may send escape sequences, NULs and bytes that are not UTF-8.
 PRINTED = (b'Booting\r\n'
@@ -88,26 +85,11 @@ def test_the_openstack_cli_shows_the_console_log(cloud, tmp_path):
     user = cloud.project()
     server = user.boot()
     _print(server.id, PRINTED)
-    token = '%s:%s' % (user.user, user.project)
-    clouds = {'clouds': {'t': {
-        'auth_type': 'admin_token',
-        'auth': {'token': token, 'endpoint': user.aio.volume_url},
-        'compute_endpoint_override': user.aio.compute_url,
-        'compute_api_version': '2', 'region_name': 'RegionOne'}}}
-    (tmp_path / 'clouds.yaml').write_text(yaml.safe_dump(clouds))
-    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=str(tmp_path /
-                                                     'clouds.yaml'))
-
-    def cli(*args):
-        proc = subprocess.run(
-            [OPENSTACK, '--os-cloud', 't', 'console', 'log', 'show'] +
-            list(args), env=env, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout
+    openstack = cli.CLI(user.aio, tmp_path, user.user, user.project)
     # (One run: the CLI takes seconds to start. Without --lines it sends
     # no length, as openstacksdk does above.)
-    assert cli('--lines', '3', server.name) == 'caf\u00e9 \ufffd\nlast\tline\n'
+    assert openstack.run('console', 'log', 'show', '--lines', '3',
+                         server.name) == 'caf\u00e9 \ufffd\nlast\tline\n'
 
 
 def test_bad_lengths_are_400_naming_the_field(cloud):

@@ -24,17 +24,6 @@ MiB = 1024 ** 2
 LATEST = '3.71'
 
 
-def disk_bytes(marker=b'tether image', size=4 * MiB):
-    """A raw disk: an MBR with one partition, a marker at 3 MiB."""
-    data = bytearray(size)
-    data[446:462] = (bytes([0x80, 0, 0, 0, 0x06, 0, 0, 0])
-                     + (2048).to_bytes(4, 'little')
-                     + ((size // 512) - 2048).to_bytes(4, 'little'))
-    data[510:512] = b'\x55\xaa'
-    data[3 * MiB:3 * MiB + len(marker)] = marker
-    return bytes(data)
-
-
 def upload(conn, data, disk_format='raw', **attrs):
     image = conn.image.create_image(
         name=attrs.pop('name', 'img-' + uuid.uuid4().hex[:8]),
@@ -75,7 +64,7 @@ def wait_status(conn, volume, status, wait):
 
 def test_a_volume_made_from_a_raw_image(aio, wait):
     conn = aio.sdk()
-    data = disk_bytes(b'raw image one')
+    data = helpers.disk_bytes(b'raw image one')
     image = upload(conn, data, os_distro='tether-tiny', min_ram=64)
 
     volume = conn.block_storage.create_volume(size=1, image_id=image.id,
@@ -108,7 +97,7 @@ def test_a_volume_made_from_a_raw_image(aio, wait):
 def test_a_volume_made_from_a_qcow2_image_by_name(aio, wait, tmp_path):
     conn = aio.sdk()
     raw = tmp_path / 'disk.raw'
-    raw.write_bytes(disk_bytes(b'qcow2 image'))
+    raw.write_bytes(helpers.disk_bytes(b'qcow2 image'))
     qemu_img('convert', '-f', 'raw', '-O', 'qcow2', str(raw),
              str(tmp_path / 'disk.qcow2'))
     image = upload(conn, (tmp_path / 'disk.qcow2').read_bytes(), 'qcow2',
@@ -128,7 +117,7 @@ def test_a_volume_made_from_a_qcow2_image_by_name(aio, wait, tmp_path):
 
 def test_image_metadata_follows_the_policy(aio, wait):
     conn = aio.sdk()
-    image = upload(conn, disk_bytes())
+    image = upload(conn, helpers.disk_bytes())
     volume = wait_status(conn, conn.block_storage.create_volume(
         size=1, image_id=image.id), 'available', wait)
     http = aio.http(conn.test_user, conn.test_project, version=LATEST)
@@ -169,15 +158,15 @@ def test_an_image_that_does_not_exist(aio, ref):
 
 def test_another_projects_private_image(aio):
     owner = aio.sdk()
-    image = upload(owner, disk_bytes())
+    image = upload(owner, helpers.disk_bytes())
     _refused(aio, aio.sdk(), {'imageRef': image.id})
 
 
 def test_a_name_two_images_have(aio):
     conn = aio.sdk()
     name = 'twice-' + uuid.uuid4().hex[:8]
-    upload(conn, disk_bytes(), name=name)
-    upload(conn, disk_bytes(), name=name)
+    upload(conn, helpers.disk_bytes(), name=name)
+    upload(conn, helpers.disk_bytes(), name=name)
     body = _refused(aio, conn, {'imageRef': name}, 409)
     assert 'Multiple images are named %s' % name in \
         body['conflictingRequest']['message']
@@ -190,7 +179,7 @@ def test_a_name_two_images_have(aio):
 ])
 def test_an_image_the_volume_cannot_hold(aio, attrs, reason):
     conn = aio.sdk()
-    image = upload(conn, disk_bytes(), **attrs)
+    image = upload(conn, helpers.disk_bytes(), **attrs)
     body = _refused(aio, conn, {'imageRef': image.id})
     assert reason in body['badRequest']['message']
     assert body['badRequest']['error_code'] == 'volume.image.unacceptable'
@@ -295,7 +284,7 @@ def _has_no_secret(aio, volume):
 
 def test_a_raw_disk_that_claims_to_be_qcow2(aio, wait):
     conn = aio.sdk()
-    image = unchecked_image(aio, conn, disk_bytes(), 'qcow2')
+    image = unchecked_image(aio, conn, helpers.disk_bytes(), 'qcow2')
     _fails_on_the_host(aio, conn, image, wait)
 
 
@@ -313,7 +302,7 @@ def test_image_data_that_is_not_what_glance_recorded(aio, wait):
     """The file in Glance's store changed after the upload: its hash no
     longer matches, and nothing of it is written."""
     conn = aio.sdk()
-    image = upload(conn, disk_bytes(b'original'))
+    image = upload(conn, helpers.disk_bytes(b'original'))
     stored = os.path.join(aio.impl.glance.state_dir, 'images', image.id)
     with open(stored, 'r+b') as f:
         f.seek(3 * MiB)
@@ -326,7 +315,7 @@ def test_a_download_that_stalls(aio, wait):
     sends what it has and waits; tether gives up after [image]
     read_timeout."""
     conn = aio.sdk()
-    image = upload(conn, disk_bytes())
+    image = upload(conn, helpers.disk_bytes())
     os.truncate(os.path.join(aio.impl.glance.state_dir, 'images', image.id),
                 MiB)
     CONF.set_override('read_timeout', 2, group='image')
@@ -340,7 +329,7 @@ def test_a_download_that_stalls(aio, wait):
 
 def test_a_volume_left_downloading_is_made_again_after_a_restart(aio, wait):
     conn = aio.sdk()
-    data = disk_bytes(b'after restart')
+    data = helpers.disk_bytes(b'after restart')
     image = upload(conn, data)
     volume = wait_status(conn, conn.block_storage.create_volume(
         size=1, image_id=image.id), 'available', wait)
@@ -365,7 +354,7 @@ def test_a_volume_left_downloading_is_made_again_after_a_restart(aio, wait):
 
 def test_a_downloading_volume_cannot_be_deleted(aio, wait):
     conn = aio.sdk()
-    image = upload(conn, disk_bytes())
+    image = upload(conn, helpers.disk_bytes())
     volume = wait_status(conn, conn.block_storage.create_volume(
         size=1, image_id=image.id), 'available', wait)
     db_volumes.conditional_update(helpers.admin_context(), volume.id,

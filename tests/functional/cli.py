@@ -1,0 +1,47 @@
+"""The ``openstack`` CLI (python-openstackclient) against the aio, as a
+user runs it: a clouds.yaml of the aio's endpoints and a noauth token."""
+
+import json
+import os
+import subprocess
+import sysconfig
+
+import yaml
+
+OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
+
+
+class CLI:
+    """``openstack --os-cloud t ...`` as ``user`` of ``project``."""
+
+    def __init__(self, aio, directory, user, project, roles=None):
+        token = '%s:%s' % (user, project)
+        if roles:
+            token += ':' + ','.join(roles)
+        clouds = {'clouds': {'t': {
+            'auth_type': 'admin_token',
+            'auth': {'token': token, 'endpoint': aio.volume_url},
+            'block_storage_endpoint_override': aio.volume_url,
+            'block_storage_api_version': '3',
+            'compute_endpoint_override': aio.compute_url,
+            'compute_api_version': '2',
+            'image_endpoint_override': aio.image_url,
+            'image_api_version': '2',
+            'region_name': 'RegionOne'}}}
+        path = os.path.join(str(directory), 'clouds.yaml')
+        with open(path, 'w') as f:
+            yaml.safe_dump(clouds, f)
+        self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=path)
+
+    def run(self, *args, timeout=300):
+        """The command's stdout; AssertionError with its stderr if it
+        fails."""
+        proc = subprocess.run([OPENSTACK, '--os-cloud', 't'] + list(args),
+                              env=self.env, capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=timeout)
+        assert proc.returncode == 0, (args, proc.stdout, proc.stderr)
+        return proc.stdout
+
+    def json(self, *args, timeout=300):
+        """``args`` with ``-f json``, parsed."""
+        return json.loads(self.run(*args, '-f', 'json', timeout=timeout))
