@@ -8,6 +8,7 @@ from tether.api import microversion
 from tether.api import validation
 
 UNKNOWN_ACTION = 'api.action.unknown'
+UNSERVED_ACTION = 'api.action.not_served'
 
 
 class Dispatcher:
@@ -27,11 +28,17 @@ class Dispatcher:
                 code=fault.MALFORMED_BODY)
         name = next(iter(body))
         handler = self.actions.get(name)
-        if handler is None or not microversion.in_window(handler,
-                                                         req.version):
+        if handler is None:
             served = sorted(n for n, h in self.actions.items()
                             if microversion.in_window(h, req.version))
             raise fault.HTTPError(
                 400, 'There is no such action: %s (tether serves %s).'
                 % (name, ', '.join(served)), code=UNKNOWN_ACTION)
+        if not microversion.in_window(handler, req.version):
+            # As Cinder and Nova answer an action outside its versions:
+            # 404, as a resource outside its versions is.
+            raise fault.HTTPError(
+                404, 'The action %s is not served at microversion %s (%s).'
+                % (name, req.version, microversion.window_text(handler)),
+                code=UNSERVED_ACTION)
         return handler(req)

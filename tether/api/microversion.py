@@ -98,6 +98,19 @@ def in_window(fn, version):
     return (lo is None or version >= lo) and (hi is None or version <= hi)
 
 
+def window_text(fn):
+    """The microversions a handler serves, in words."""
+    lo = getattr(fn, 'min_version', None)
+    hi = getattr(fn, 'max_version', None)
+    if lo is not None and hi is not None:
+        return 'it is served from %s to %s' % (lo, hi)
+    if lo is not None:
+        return 'it is served from %s' % (lo,)
+    if hi is not None:
+        return 'it is served up to %s' % (hi,)
+    return 'it is served at every version'
+
+
 def get(req):
     return req.environ[VERSION_KEY]
 

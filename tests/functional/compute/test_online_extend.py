@@ -300,7 +300,8 @@ def test_completion_codes(cloud):
     assert meta.get('/volumes/%s/metadata/extend_new_size' % vid).json() \
         == {'meta': {'extend_new_size': '3'}}
 
-    # Members may not; bad bodies and old versions are 400; unknown 404.
+    # Members may not; bad bodies are 400; old versions and unknown
+    # volumes 404.
     resp = _complete(user, vid, {'error': False})
     assert resp.status_code == 403, resp.text
     for body in ({'error': 'false'}, {'error': None}, {},
@@ -308,7 +309,9 @@ def test_completion_codes(cloud):
         resp = _complete(admin, vid, body)
         assert resp.status_code == 400, (body, resp.text)
     resp = _complete(admin, vid, {'error': False}, version='3.70')
-    assert resp.status_code == 400, resp.text
+    assert resp.status_code == 404, resp.text
+    assert resp.json()['itemNotFound']['error_code'] == \
+        'api.action.not_served'
     resp = _complete(admin, str(uuid.uuid4()), {'error': False})
     assert resp.status_code == 404, resp.text
     assert user.show_volume(vid)['status'] == 'extending'

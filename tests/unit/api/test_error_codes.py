@@ -30,7 +30,7 @@ def framework_codes():
     codes = {value for name, value in vars(fault).items()
              if name.isupper() and isinstance(value, str)}
     return codes | set(fault.CODE_BY_STATUS.values()) | {
-        actions.UNKNOWN_ACTION}
+        actions.UNKNOWN_ACTION, actions.UNSERVED_ACTION}
 
 
 def documented_codes(text):

@@ -89,6 +89,12 @@ def test_version_window():
         pass
     assert microversion.in_window(unbounded, parse('3.0'))
 
+    assert microversion.window_text(handler) == \
+        'it is served from 3.12 to 3.40'
+    assert microversion.window_text(
+        microversion.version_window('3.68')(unbounded)) == \
+        'it is served from 3.68'
+
 
 def test_before_is_the_previous_minor():
     assert microversion.before('3.54') == '3.53'
