@@ -141,6 +141,18 @@ class ImageServiceUnavailable(ServiceUnavailable):
     error_code = 'tether.image.service_unavailable'
 
 
+class ImageRefused(Invalid):
+    """The image API refused to create or store an image as asked."""
+    msg_fmt = 'The image API refused the request: %(reason)s'
+    error_code = 'tether.image.refused'
+
+
+class ImageLimitExceeded(QuotaExceeded):
+    """The image API's quota of the caller's project is used up."""
+    msg_fmt = 'The image API refused the request over a limit: %(reason)s'
+    error_code = 'tether.image.over_limit'
+
+
 class ImageCorrupt(TetherException):
     """What was downloaded is not what the image API recorded (its size or
     hash differ): it is not used."""

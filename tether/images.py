@@ -2,14 +2,15 @@
 openstacksdk's session (``[image]``, see tether.clients).
 
 A call made for a user acts with the user's token (:func:`for_caller`),
-so the image API decides what the user may see and download; a call
-with no user behind it (a restart that takes up a half done download)
-acts as the service (:func:`as_service`). Images are plain dicts: the
-image API's own JSON, properties and all.
+so the image API decides what the user may see, download and create; a
+call with no user behind it (a restart that takes up a half done
+download) acts as the service (:func:`as_service`). Images are plain
+dicts: the image API's own JSON, properties and all.
 
 Downloads stream to a file and are checked against what the image API
 recorded: the size, and the ``os_hash_value`` of ``os_hash_algo`` (else
 the md5 ``checksum``). A mismatch is ImageCorrupt, and the file is gone.
+Uploads stream a file into an image the caller created (``queued``).
 """
 
 import hashlib
@@ -48,6 +49,10 @@ class ImageClient:
             raise exception.ImageNotFound(image_id=image_id)
         if resp.status_code in (401, 403):
             raise exception.ImageNotAuthorized(image_id=image_id)
+        if resp.status_code in (400, 409):
+            raise exception.ImageRefused(reason=_reason(resp))
+        if resp.status_code == 413:
+            raise exception.ImageLimitExceeded(reason=_reason(resp))
         if resp.status_code >= 400:
             raise exception.ImageServiceUnavailable(
                 reason='%s %s answered %s: %s' % (
@@ -81,6 +86,27 @@ class ImageClient:
         if not found:
             raise exception.ImageNotFound(image_id=ref)
         return found[0]
+
+    def create(self, values):
+        """A new image record (``queued``, no data yet) of ``values``:
+        name, disk and container format, visibility, protected and
+        properties, as the image API takes them. Its owner is the
+        caller's project."""
+        return self._request('POST', '/images', values.get('name'),
+                             json=values).json()
+
+    def upload(self, image_id, path):
+        """Stream the file ``path`` into the image ``image_id`` (one the
+        caller created, still ``queued``): the image API stores it and
+        makes the image ``active``."""
+        with open(path, 'rb') as f:
+            self._request('PUT', '/images/%s/file' % image_id, image_id,
+                          data=f, headers={
+                              'Content-Type': 'application/octet-stream'})
+
+    def delete(self, image_id):
+        """Delete the image; ImageNotFound if it is gone already."""
+        self._request('DELETE', '/images/%s' % image_id, image_id)
 
     def download(self, image, path):
         """Write the data of ``image`` (a dict from :meth:`get`) to the
@@ -123,6 +149,16 @@ class ImageClient:
                 _remove(path)
                 raise
         return size
+
+
+def _reason(resp):
+    """What the image API said when it refused a request."""
+    try:
+        message = resp.json().get('message')
+    except (ValueError, AttributeError):
+        message = None
+    return '%s (%s)' % (message or resp.text[:200].strip(),
+                        resp.status_code)
 
 
 def _remove(path):

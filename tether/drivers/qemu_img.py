@@ -196,3 +196,19 @@ def convert(source, source_format, target, target_format, sparse=True,
     if not sparse:
         argv += ['-S', '0']
     _run(argv + [source, target], target, limits or CONVERT_LIMITS)
+
+
+def export(source, source_format, target, target_format, force_share=False,
+           limits=None):
+    """Write the volume file ``source`` (``source_format``, one of FORMATS:
+    a file tether made) to the new file ``target`` in ``target_format``
+    (raw or qcow2: the disk formats an image made of a volume may have).
+
+    ``force_share`` reads a file a running guest holds (``-U``): what is
+    copied is then as consistent as the disk of a guest that crashed."""
+    _check_format(source_format)
+    _check_format(target_format)
+    argv = ['convert', '-f', source_format, '-O', target_format]
+    if force_share:
+        argv.append('-U')
+    _run(argv + [source, target], source, limits or CONVERT_LIMITS)

@@ -21,6 +21,8 @@ ImageNotAuthorized = exception.ImageNotAuthorized
 ImageNameAmbiguous = exception.ImageNameAmbiguous
 ImageServiceUnavailable = exception.ImageServiceUnavailable
 ImageCorrupt = exception.ImageCorrupt
+ImageRefused = exception.ImageRefused
+ImageLimitExceeded = exception.ImageLimitExceeded
 
 
 class InvalidVolume(exception.Invalid):

@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+from tests import qemu_guest
 from tether import exception
 from tether.drivers import qemu_img
 
@@ -135,3 +136,64 @@ def test_convert_of_a_format_outside_the_list_is_refused(tmp_path):
     with pytest.raises(exception.InvalidInput, match='unsupported image'):
         qemu_img.convert(str(target), 'aki', str(target), 'raw')
     assert os.path.getsize(target) == MiB
+
+
+@pytest.mark.parametrize('sparse', [True, False], ids=['sparse', 'S0'])
+def test_convert_leaves_nothing_of_the_old_data(tmp_path, sparse):
+    """Where the image has zeros, the volume had data: none of it is
+    left. qemu-img 7.2 writes a hole's zeros into an existing target
+    (``-n``) even when sparse (it punches the hole); ``sparse=False``
+    (``-S 0``, what os-reimage asks for) writes them as data, which does
+    not rest on how the target's storage punches holes."""
+    image = _raw_with_a_partition_table(tmp_path / 'image.raw')
+    target = tmp_path / 'volume'
+    _qemu_img('create', '-f', 'raw', str(target), '8M')
+    with open(target, 'r+b') as f:
+        f.write(os.urandom(8 * MiB))
+        f.seek(3 * MiB + 4096)
+        f.write(b'old secret')
+
+    qemu_img.convert(str(image), 'raw', str(target), 'raw', sparse=sparse)
+
+    content = _content(target, 'raw')
+    assert content[:4 * MiB] == image.read_bytes()
+    assert b'old secret' not in content[:4 * MiB]
+    # Allocated: the image's zeros were written (-S 0), or punched.
+    allocated = os.stat(target).st_blocks * 512
+    assert (allocated >= 8 * MiB) is not sparse
+
+
+@pytest.mark.parametrize('source_format', ['raw', 'qcow2'])
+@pytest.mark.parametrize('target_format', ['raw', 'qcow2'])
+def test_export_writes_a_volume_to_a_new_image(tmp_path, source_format,
+                                               target_format):
+    raw = _raw_with_a_partition_table(tmp_path / 'volume.raw')
+    volume = raw
+    if source_format == 'qcow2':
+        volume = tmp_path / 'volume.qcow2'
+        _qemu_img('convert', '-f', 'raw', '-O', 'qcow2', str(raw),
+                  str(volume))
+    target = tmp_path / 'image'
+
+    qemu_img.export(str(volume), source_format, str(target), target_format)
+
+    found, size = qemu_img.inspect(str(target), target_format)
+    assert (found, size) == (target_format, 4 * MiB)
+    assert _content(target, target_format) == raw.read_bytes()
+
+
+def test_export_of_a_volume_a_guest_holds_needs_force_share(tmp_path):
+    volume = _raw_with_a_partition_table(tmp_path / 'volume.raw')
+    with qemu_guest.holding(str(volume)):
+        with pytest.raises(exception.ImageLocked):
+            qemu_img.export(str(volume), 'raw', str(tmp_path / 'a'), 'qcow2')
+        qemu_img.export(str(volume), 'raw', str(tmp_path / 'b'), 'qcow2',
+                        force_share=True)
+    assert _content(tmp_path / 'b', 'qcow2') == volume.read_bytes()
+
+
+def test_export_to_a_format_of_no_volume_is_refused(tmp_path):
+    volume = _raw_with_a_partition_table(tmp_path / 'volume.raw')
+    with pytest.raises(exception.InvalidInput, match='unsupported image'):
+        qemu_img.export(str(volume), 'raw', str(tmp_path / 'x'), 'vmdk')
+    assert not (tmp_path / 'x').exists()

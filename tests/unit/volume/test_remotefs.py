@@ -226,3 +226,63 @@ def test_driver_extend_of_a_held_volume_needs_the_hypervisor(driver):
     os.rmdir(path)
     with pytest.raises(exception.ImageUnreadable, match=path):
         driver.extend_volume(volume, 2)
+
+
+def _image(tmp_path, marker=b'image', size=4 * 1024 ** 2):
+    image = tmp_path / 'image.raw'
+    with open(image, 'wb') as f:
+        f.truncate(size)
+        f.write(marker)
+    return image
+
+
+def _guest_bytes(path, fmt):
+    out = str(path) + '.raw'
+    subprocess.run(['qemu-img', 'convert', '-U', '-f', fmt, '-O', 'raw',
+                    str(path), out], check=True, capture_output=True)
+    with open(out, 'rb') as f:
+        data = f.read()
+    os.unlink(out)
+    return data
+
+
+@pytest.mark.parametrize('volume_format', ['raw', 'qcow2'])
+def test_an_image_written_not_sparse_leaves_no_old_data(share, tmp_path,
+                                                        volume_format):
+    """os-reimage's write: nothing of the volume's old data is left,
+    neither in the image's holes nor past its end; the file keeps its
+    size, format and inode."""
+    drv = remotefs.RemoteFSDriver(
+        _config(share, volume_format=volume_format), 'host@b')
+    drv.do_setup()
+    volume, path = _created(drv, 1)
+    old = tmp_path / 'old.raw'
+    with open(old, 'wb') as f:
+        f.truncate(GiB)
+        for offset in (4096, 2 * 1024 ** 2, 512 * 1024 ** 2):
+            f.seek(offset)
+            f.write(b'old secret')
+    drv.copy_image_to_volume(volume, str(old), 'raw')
+    assert _guest_bytes(path, volume_format).count(b'old secret') == 3
+    inode = os.stat(path).st_ino
+
+    drv.copy_image_to_volume(volume, str(_image(tmp_path)), 'raw',
+                             sparse=False)
+
+    data = _guest_bytes(path, volume_format)
+    assert len(data) == GiB
+    assert data.startswith(b'image')
+    assert b'old secret' not in data
+    assert os.stat(path).st_ino == inode
+    assert _info(path)['format'] == volume_format
+
+
+@pytest.mark.parametrize('image_format', ['raw', 'qcow2'])
+def test_copy_volume_to_image(driver, tmp_path, image_format):
+    volume, path = _created(driver, 1)
+    driver.copy_image_to_volume(volume, str(_image(tmp_path, b'volume')),
+                                'raw')
+    target = tmp_path / 'upload'
+    driver.copy_volume_to_image(volume, str(target), image_format)
+    assert _info(target)['format'] == image_format
+    assert _guest_bytes(target, image_format) == _guest_bytes(path, 'raw')

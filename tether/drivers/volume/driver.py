@@ -44,8 +44,16 @@ class VolumeDriver:
                              sparse=True):
         """Write the image file ``image_path`` (of ``image_format``, a
         format qemu_img.inspect accepted and sized to fit) into the
-        volume's storage, which keeps its size. ``sparse`` false: also
-        write the image's zeros, so none of the old data is left."""
+        volume's storage, which keeps its size. ``sparse`` false: none
+        of the volume's old data is left, neither where the image has
+        zeros nor past its end (the image's zeros are written too)."""
+        raise NotImplementedError()
+
+    def copy_volume_to_image(self, volume, image_path, image_format,
+                             force_share=False):
+        """Write the volume's data to the new file ``image_path`` in
+        ``image_format`` (raw or qcow2). ``force_share``: the volume is
+        attached, and a hypervisor may hold it (a forced upload)."""
         raise NotImplementedError()
 
     def get_volume_size(self, volume):

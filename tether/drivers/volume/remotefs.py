@@ -117,12 +117,15 @@ class RemoteFSDriver(driver.VolumeDriver):
             except exception.ProcessFailed:
                 pass
             os.unlink(path)
-        preallocation = None
-        if fmt == 'raw' and not self.configuration.nfs_sparsed_volumes:
-            preallocation = 'falloc'
-        qemu_img.create(path, fmt, size, preallocation=preallocation,
+        qemu_img.create(path, fmt, size,
+                        preallocation=self._preallocation(fmt),
                         limits=self.limits)
         return self._model_update(share, fmt)
+
+    def _preallocation(self, fmt):
+        if fmt == 'raw' and not self.configuration.nfs_sparsed_volumes:
+            return 'falloc'
+        return None
 
     @staticmethod
     def _model_update(share, fmt):
@@ -162,8 +165,22 @@ class RemoteFSDriver(driver.VolumeDriver):
 
     def copy_image_to_volume(self, volume, image_path, image_format,
                              sparse=True):
-        qemu_img.convert(image_path, image_format, self.local_path(volume),
-                         self.volume_format(volume), sparse=sparse)
+        path = self.local_path(volume)
+        fmt = self.volume_format(volume)
+        if not sparse:
+            # qemu-img convert -n writes the image's extent only: past a
+            # smaller image, the volume's old data would be left. The file
+            # is made again in place first (qemu-img create truncates it:
+            # same file, same size and format, nothing of its data).
+            qemu_img.create(path, fmt, qemu_img.virtual_size(path, fmt),
+                            preallocation=self._preallocation(fmt),
+                            limits=self.limits)
+        qemu_img.convert(image_path, image_format, path, fmt, sparse=sparse)
+
+    def copy_volume_to_image(self, volume, image_path, image_format,
+                             force_share=False):
+        qemu_img.export(self.local_path(volume), self.volume_format(volume),
+                        image_path, image_format, force_share=force_share)
 
     def get_volume_size(self, volume):
         return qemu_img.info(self.local_path(volume),
