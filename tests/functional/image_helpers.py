@@ -1,0 +1,87 @@
+"""Images for the functional tests: disks (helpers.disk_bytes) uploaded
+to the aio's real Glance with openstacksdk, and what a volume holds, read
+with qemu-img (no tether code replaced)."""
+
+import hashlib
+import io
+import os
+import sqlite3
+import subprocess
+import uuid
+
+from tests.functional import helpers
+
+MiB = helpers.MiB
+disk_bytes = helpers.disk_bytes
+
+
+def upload(conn, data, disk_format='raw', **attrs):
+    image = conn.image.create_image(
+        name=attrs.pop('name', 'img-' + uuid.uuid4().hex[:8]),
+        data=io.BytesIO(data), disk_format=disk_format,
+        container_format=attrs.pop('container_format', 'bare'), **attrs)
+    return conn.image.get_image(image.id)
+
+
+def qemu_img(*args):
+    subprocess.run(['qemu-img', *args], check=True, capture_output=True)
+
+
+def volume_content(aio, volume_id):
+    """The bytes a guest would read from the volume."""
+    path = aio.volume_path(volume_id)
+    out = path + '.raw'
+    fmt = helpers.virtual_size(path)[1]
+    qemu_img('convert', '-U', '-f', fmt, '-O', 'raw', path, out)
+    try:
+        with open(out, 'rb') as f:
+            return f.read()
+    finally:
+        os.unlink(out)
+
+
+def conversion_dir_is_empty(aio):
+    directory = os.path.join(aio.state_dir, 'conversion')
+    return not os.path.isdir(directory) or os.listdir(directory) == []
+
+
+def wait_status(conn, volume, status, wait, timeout=60):
+    return wait(lambda: (v := conn.block_storage.get_volume(volume.id))
+                .status == status and v, timeout=timeout,
+                what='volume %s %s' % (volume.id, status))
+
+
+def unchecked_image(aio, conn, data, disk_format, virtual_size=None):
+    """An image whose data Glance 33 did not inspect: one an older Glance
+    took (before 2024 it stored any bytes under any disk_format), still
+    served after the upgrade. Glance 33 refuses such an upload, so the
+    test puts the data in Glance's file store and its size and hashes in
+    Glance's database, as that older Glance would have; Glance then
+    serves it as it serves any image."""
+    image = upload(conn, b'placeholder')
+    stored = os.path.join(aio.impl.glance.state_dir, 'images', image.id)
+    with open(stored, 'wb') as f:
+        f.write(data)
+    database = sqlite3.connect(os.path.join(aio.impl.glance.state_dir,
+                                            'glance.sqlite'))
+    with database:
+        database.execute(
+            'UPDATE images SET size = ?, checksum = ?, os_hash_algo = ?, '
+            'os_hash_value = ?, disk_format = ?, virtual_size = ? '
+            'WHERE id = ?',
+            (len(data), hashlib.md5(data).hexdigest(), 'sha512',
+             hashlib.sha512(data).hexdigest(), disk_format, virtual_size,
+             image.id))
+    database.close()
+    image = conn.image.get_image(image.id)
+    assert (image.size, image.disk_format) == (len(data), disk_format)
+    return image
+
+
+def tamper(aio, image_id, offset=3 * MiB, data=b'tampered'):
+    """Change the bytes of an image in Glance's store: its hash no longer
+    matches what Glance recorded."""
+    stored = os.path.join(aio.impl.glance.state_dir, 'images', image_id)
+    with open(stored, 'r+b') as f:
+        f.seek(offset)
+        f.write(data)
