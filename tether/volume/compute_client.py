@@ -22,6 +22,9 @@ PEER = clients.Peer('compute', 'compute', '2')
 ATTACHMENT_ID_VERSION = '2.89'
 # volume-extended is an event from 2.51.
 EXTEND_EVENT_VERSION = '2.51'
+# volume-reimaged is an event from 2.93 (Nova's volume-backed rebuild),
+# as Cinder sends it.
+REIMAGE_EVENT_VERSION = '2.93'
 
 
 class ComputeUnavailable(Exception):
@@ -72,11 +75,24 @@ class ComputeClient:
         Raises EventRefused unless the compute API accepted the event
         (its code 200), ComputeUnavailable if it could not answer.
         """
-        resp = self._request(
-            'POST', '/os-server-external-events', EXTEND_EVENT_VERSION,
-            body={'events': [{'name': 'volume-extended',
-                              'server_uuid': instance_uuid,
-                              'tag': volume_id}]})
+        self._post_event(EXTEND_EVENT_VERSION, {
+            'name': 'volume-extended', 'server_uuid': instance_uuid,
+            'tag': volume_id})
+
+    def volume_reimaged(self, instance_uuid, volume_id, status):
+        """Tell the server's compute host that the re-image of its volume
+        it waits for is over: ``status`` ``completed`` or ``failed``.
+
+        Raises EventRefused unless the compute API accepted the event,
+        ComputeUnavailable if it could not answer.
+        """
+        self._post_event(REIMAGE_EVENT_VERSION, {
+            'name': 'volume-reimaged', 'server_uuid': instance_uuid,
+            'tag': volume_id, 'status': status})
+
+    def _post_event(self, version, event):
+        resp = self._request('POST', '/os-server-external-events', version,
+                             body={'events': [event]})
         if resp.status_code >= 500:
             raise ComputeUnavailable('POST %s answered %s: %s'
                                      % (resp.url, resp.status_code,
@@ -84,11 +100,11 @@ class ComputeClient:
         if resp.status_code not in (200, 207):
             raise EventRefused('the compute API answered %s: %s'
                                % (resp.status_code, resp.text[:200]))
-        [event] = resp.json()['events']
-        if event.get('code') != 200:
+        [answer] = resp.json()['events']
+        if answer.get('code') != 200:
             raise EventRefused('the compute API refused the event of '
-                               'server %s: code %s' % (instance_uuid,
-                                                       event.get('code')))
+                               'server %s: code %s'
+                               % (event['server_uuid'], answer.get('code')))
 
 
 def as_service(context):
