@@ -43,7 +43,16 @@ default_opts = [
                help='Directory where tether-volume downloads an image '
                     'before it writes the image into a volume; each '
                     'download is removed once written. It needs room for '
-                    'the largest image downloaded at once.'),
+                    'the largest image downloaded at once, and for the '
+                    'image file of the largest volume uploaded to an '
+                    'image at once.'),
+    cfg.BoolOpt('enable_force_upload', default=False,
+                help='Let os-volume_upload_image with "force": true upload '
+                     'an in-use volume (as Cinder\'s option of the same '
+                     'name). The image is then a copy of a disk a running '
+                     'guest may be writing: as consistent as the disk of a '
+                     'guest that crashed. While this is false, an in-use '
+                     'volume is refused whatever "force" says.'),
 ]
 
 api_opts = [

@@ -14,7 +14,9 @@ Uploads stream a file into an image the caller created (``queued``).
 """
 
 import hashlib
+import html
 import os
+import re
 
 from keystoneauth1 import exceptions as ks_exc
 from openstack import exceptions as sdk_exc
@@ -36,7 +38,8 @@ class ImageClient:
         self.proxy = proxy
         self.request_id = request_id
 
-    def _request(self, method, url, image_id, missing=(404,), **kwargs):
+    def _request(self, method, url, image_id, missing=(404,),
+                 explain_forbidden=False, **kwargs):
         try:
             resp = self.proxy.request(url, method,
                                       global_request_id=self.request_id,
@@ -48,6 +51,9 @@ class ImageClient:
         if resp.status_code in missing:
             raise exception.ImageNotFound(image_id=image_id)
         if resp.status_code in (401, 403):
+            if explain_forbidden:
+                raise exception.ImageNotAuthorized(
+                    message='The image API refused: %s' % _reason(resp))
             raise exception.ImageNotAuthorized(image_id=image_id)
         if resp.status_code in (400, 409):
             raise exception.ImageRefused(reason=_reason(resp))
@@ -93,7 +99,7 @@ class ImageClient:
         properties, as the image API takes them. Its owner is the
         caller's project."""
         return self._request('POST', '/images', values.get('name'),
-                             json=values).json()
+                             explain_forbidden=True, json=values).json()
 
     def upload(self, image_id, path):
         """Stream the file ``path`` into the image ``image_id`` (one the
@@ -152,13 +158,18 @@ class ImageClient:
 
 
 def _reason(resp):
-    """What the image API said when it refused a request."""
+    """What the image API said when it refused a request: the message of
+    its JSON fault, or the text of its HTML page (Glance's webob faults)
+    after the title."""
     try:
         message = resp.json().get('message')
     except (ValueError, AttributeError):
         message = None
-    return '%s (%s)' % (message or resp.text[:200].strip(),
-                        resp.status_code)
+    if not message:
+        text = re.sub(r'(?s)^.*</h1>', '', resp.text)
+        text = html.unescape(re.sub(r'<[^>]+>', ' ', text))
+        message = ' '.join(text.split())[:300]
+    return '%s (%s)' % (message, resp.status_code)
 
 
 def _remove(path):

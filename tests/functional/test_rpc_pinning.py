@@ -281,6 +281,33 @@ def test_a_volume_api_pinned_below_1_2_makes_no_volume_of_an_image(
     assert 'image_metadata' not in wire['tether_object.data']
 
 
+@pytest.mark.parametrize('action,body', [
+    ('os-volume_upload_image', {'image_name': 'pinned'}),
+    ('os-reimage', {'image_id': '7e3b8f52-0c55-4c5e-9d3e-2f3c9a1e6b0a'}),
+], ids=['upload', 'reimage'])
+def test_a_volume_api_pinned_below_1_3_has_no_image_actions(
+        aio, wait, levels, monkeypatch, action, body):
+    """Managers of 1.2 know neither action: refused with a 409 before the
+    volume is claimed, an image created or the image API asked."""
+    http = aio.http(version='3.71')
+    volume = helpers.create_volume(http, wait_for=wait)
+    levels('volume', '1.2')
+    monkeypatch.setattr(volume_rpcapi, '_client', None)
+    resp = http.post('/volumes/%s/action' % volume['id'],
+                     json={action: body})
+    assert resp.status_code == 409, resp.text
+    fault = resp.json()['conflictingRequest']
+    assert fault['error_code'] == 'tether.rpc.version_pinned'
+    assert ('needs tether-volume RPC version 1.3; [upgrade_levels] volume '
+            'holds the API at 1.2') in fault['message']
+    after = helpers.db_volume(volume['id'])
+    assert (after.status, after.previous_status, after.admin_metadata) == (
+        'available', None, {'format': 'raw'})
+    images = aio.sdk(http.user, http.project).image.images(
+        owner=http.project)
+    assert list(images) == []
+
+
 @pytest.fixture
 def old_compute_host(aio):
     """An old tether-compute (service version 1): its RPC server and its

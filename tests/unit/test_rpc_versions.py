@@ -71,14 +71,15 @@ def test_an_explicit_version_newer_than_this_code_caps_objects(levels):
     levels('volume', '1.7')
     pin = _volume_pin(Services())
     assert pin.rpc == '1.7'
-    assert pin.objects == VOLUME_HISTORY['1.2']
+    assert pin.objects == VOLUME_HISTORY['1.3']
 
 
 @pytest.mark.parametrize('value', ['0.9', '2.0'])
 def test_an_explicit_version_this_code_cannot_send_is_refused(levels,
                                                               value):
     levels('volume', value)
-    with pytest.raises(cfg.ConfigFileValueError, match='speaks 1.0, 1.1, 1.2'):
+    with pytest.raises(cfg.ConfigFileValueError,
+                       match='speaks 1.0, 1.1, 1.2, 1.3'):
         _volume_pin(Services())
 
 
@@ -108,18 +109,18 @@ def test_auto_with_no_service_sends_the_newest_and_asks_again(levels):
     levels('volume', 'auto')
     services = Services()
     pin = _volume_pin(services)
-    assert (pin.rpc, pin.objects) == ('1.2', VOLUME_HISTORY['1.2'])
+    assert (pin.rpc, pin.objects) == ('1.3', VOLUME_HISTORY['1.3'])
     assert not pin.final
     # The first tether-volume registers: the next client reads it.
-    services.found.append(('1.2', '1.2 (new@b)'))
+    services.found.append(('1.3', '1.3 (new@b)'))
     pin = _volume_pin(services)
-    assert (pin.rpc, pin.final, services.reads) == ('1.2', True, 2)
+    assert (pin.rpc, pin.final, services.reads) == ('1.3', True, 2)
 
 
 def test_auto_with_a_service_newer_than_this_code(levels):
     levels('volume', 'auto')
-    pin = _volume_pin(Services(('1.4', '1.4 (next@b)')))
-    assert (pin.rpc, pin.objects) == ('1.2', VOLUME_HISTORY['1.2'])
+    pin = _volume_pin(Services(('1.5', '1.5 (next@b)')))
+    assert (pin.rpc, pin.objects) == ('1.3', VOLUME_HISTORY['1.3'])
 
 
 class _Row:
@@ -357,6 +358,32 @@ def test_a_pinned_volume_client_refuses_what_old_managers_lack(
         'upgrade of tether-volume is not finished')
     with pytest.raises(exception.ServiceTooOld):
         client.attachment_delete(ctxt, _volume(0), str(uuid.uuid4()))
+
+
+@pytest.mark.parametrize('level', ['1.0', '1.2'])
+def test_a_volume_client_pinned_below_1_3_refuses_the_image_actions(
+        levels, transport, level):
+    levels('volume', level)
+    client = volume_rpcapi.VolumeAPI()
+    ctxt = t_context.get_admin_context()
+    with pytest.raises(exception.ServiceTooOld) as raised:
+        client.check_image_actions('re-imaging a volume')
+    assert str(raised.value) == (
+        're-imaging a volume needs tether-volume RPC version 1.3; '
+        '[upgrade_levels] volume holds the API at %s while a rolling '
+        'upgrade of tether-volume is not finished' % level)
+    with pytest.raises(exception.ServiceTooOld, match='uploading a volume'):
+        client.copy_volume_to_image(ctxt, _volume(0), {'id': 'x'})
+    with pytest.raises(exception.ServiceTooOld, match='re-imaging'):
+        client.reimage(ctxt, _volume(0), str(uuid.uuid4()))
+
+
+def test_a_volume_at_rpc_1_3_is_volume_1_2():
+    # 1.3 added methods, no object version.
+    assert VOLUME_HISTORY['1.3'] == VOLUME_HISTORY['1.2']
+    sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.3')).serialize_entity(
+        None, _volume())
+    assert _version(sent) == '1.2'
 
 
 def _instance(host='h1'):

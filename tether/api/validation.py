@@ -157,7 +157,13 @@ def query_dict(req):
 
 # Parameter types -----------------------------------------------------------
 
-uuid = {'type': 'string', 'format': 'uuid'}
+# jsonschema's draft 7 does not check format "uuid": a pattern does.
+uuid = {
+    'description': 'a UUID (32 hexadecimal digits as 8-4-4-4-12)',
+    'type': 'string',
+    'pattern': '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+               '[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+}
 uuid_string = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 
 

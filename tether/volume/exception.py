@@ -86,6 +86,14 @@ class VolumeHasAttachments(InvalidVolume):
     error_code = 'volume.volume.has_attachments'
 
 
+class VolumeAttachedToMany(exception.Conflict):
+    """Cinder's 409 of os-reimage: only a volume with at most one
+    attachment (the server being rebuilt) may be re-imaged."""
+    msg_fmt = ('Volume %(volume_id)s has %(count)d attachments: a volume '
+               'attached to more than one server cannot be re-imaged.')
+    error_code = 'volume.volume.attached_to_many'
+
+
 class VolumeTypeExists(exception.Conflict):
     msg_fmt = 'A volume type named %(name)s already exists.'
     error_code = 'volume.type.exists'

@@ -11,6 +11,8 @@ from oslo_utils import importutils
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume.ops import attachments
+from tether.volume.ops import image_upload
+from tether.volume.ops import reimage
 from tether.volume.ops import volume_actions
 from tether.volume.ops import volumes
 from tether.volume import version as volume_version
@@ -30,8 +32,9 @@ class VolumeManager:
         self.configuration = configuration
         driver_cls = importutils.import_class(configuration.volume_driver)
         self.driver = driver_cls(configuration, host)
-        # Volumes a create or delete of this process works on: a message
-        # and the re-drive of a stale operation never run one twice at once.
+        # Volumes a create, delete, upload or re-image of this process
+        # works on: a message and the re-drive of a stale operation never
+        # run one twice at once.
         self._working = set()
         self._working_lock = threading.Lock()
 
@@ -87,13 +90,29 @@ class VolumeManager:
         volume_actions.extend_volume(context, self.driver, self.host,
                                      volume.id, new_size, reservations)
 
+    def copy_volume_to_image(self, context, volume, image):
+        with self._exclusive(volume.id) as taken:
+            if taken:
+                image_upload.copy_volume_to_image(context, self.driver,
+                                                  volume.id, image)
+            else:
+                LOG.info('Volume %s is being worked on already', volume.id)
+
+    def reimage(self, context, volume, image_id):
+        with self._exclusive(volume.id) as taken:
+            if taken:
+                reimage.reimage(context, self.driver, volume.id, image_id)
+            else:
+                LOG.info('Volume %s is being worked on already', volume.id)
+
     def redrive_stale_operations(self, context, timeout=None):
-        """Periodic (not RPC): create or delete again the volumes left
-        ``creating`` or ``deleting`` longer than
-        ``[DEFAULT] volume_operation_timeout`` that no one works on. Both
-        flows may be repeated: the driver keeps a whole file and deletes a
-        missing one, and each flow acts only from the claimed status.
-        Returns how many it took up."""
+        """Periodic (not RPC): take up again the volumes left
+        ``creating``, ``deleting``, ``uploading`` or being re-imaged
+        longer than ``[DEFAULT] volume_operation_timeout`` that no one
+        works on (tether.volume.ops.volumes.take_up). Each flow may be
+        repeated: the driver keeps a whole file and deletes a missing
+        one, and each flow acts only from the claimed status. Returns how
+        many it took up."""
         timeout = (CONF.volume_operation_timeout if timeout is None
                    else timeout)
         count = 0
@@ -104,10 +123,7 @@ class VolumeManager:
                 LOG.warning('Volume %s has been %s for over %ss and no '
                             'message drives it: taking it up again',
                             volume.id, volume.status, timeout)
-                if volume.status in volumes.CREATE_STATUSES:
-                    volumes.create_volume(context, self.driver, volume.id)
-                else:
-                    volumes.delete_volume(context, self.driver, volume.id)
+                volumes.take_up(context, self.driver, volume)
                 count += 1
         return count
 

@@ -38,6 +38,7 @@ class VolumeAPI:
             Volume 1.1 (its attachments), Attachment 1.0
     * 1.2 - create_volume of a volume made from an image (its
             image_metadata names it); Volume 1.2
+    * 1.3 - copy_volume_to_image, reimage (casts)
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -67,6 +68,11 @@ class VolumeAPI:
         managers that make volumes from images (1.2)."""
         self._require('1.2', what)
 
+    def check_image_actions(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        managers that upload volumes to images and re-image them (1.3)."""
+        self._require('1.3', what)
+
     def _require(self, version, what):
         """Raise ServiceTooOld if the pin holds this client below
         ``version``: a manager older than it does not know ``what``."""
@@ -89,6 +95,20 @@ class VolumeAPI:
         self._prepare(volume).cast(ctxt, 'extend_volume', volume=volume,
                                    new_size=new_size,
                                    reservations=reservations)
+
+    def copy_volume_to_image(self, ctxt, volume, image):
+        """Upload the volume into ``image`` (id, name, disk and container
+        format of the image the API created)."""
+        self._require('1.3', 'uploading a volume to an image')
+        self._prepare(volume, '1.3').cast(ctxt, 'copy_volume_to_image',
+                                          volume=volume, image=image)
+
+    def reimage(self, ctxt, volume, image_id):
+        """Write image ``image_id`` over the volume (claimed
+        ``downloading``)."""
+        self._require('1.3', 're-imaging a volume')
+        self._prepare(volume, '1.3').cast(ctxt, 'reimage', volume=volume,
+                                          image_id=image_id)
 
     def attachment_update(self, ctxt, volume, connector, attachment_id):
         """Connect the attachment; returns the connection info."""

@@ -108,8 +108,9 @@ class VolumeService:
         for backend in self.backends:
             count = backend.manager.redrive_stale_operations(self.context)
             if count:
-                LOG.warning('%s: took up %d stale creates and deletes',
-                            backend.host, count)
+                LOG.warning('%s: took up %d stale operations (creates, '
+                            'deletes, uploads, re-images)', backend.host,
+                            count)
 
     def _expire_reservations(self):
         in_flight = [v.id for v in db_volumes.get_all(

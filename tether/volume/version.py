@@ -10,7 +10,7 @@ from oslo_utils import versionutils
 
 # The volume manager's RPC API (tether.volume.rpcapi lists the methods of
 # each version).
-RPC_API_VERSION = '1.2'
+RPC_API_VERSION = '1.3'
 
 # The version of each object a volume manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -27,6 +27,8 @@ RPC_OBJECT_VERSIONS = {
     # create_volume of a volume whose image metadata names an image (made
     # from it); a volume carries its image metadata and use_quota
     '1.2': {'Volume': '1.2', 'Attachment': '1.0'},
+    # copy_volume_to_image (os-volume_upload_image), reimage (os-reimage)
+    '1.3': {'Volume': '1.2', 'Attachment': '1.0'},
 }
 
 

@@ -1,6 +1,7 @@
 """What a volume takes from an image: whether the image fits it (checked
 in the API before anything is created, as Cinder checks), and the image
-metadata the volume keeps (``volume_image_metadata``)."""
+metadata the volume keeps (``volume_image_metadata``); and what an image
+made of a volume takes from that metadata."""
 
 from tether.drivers import qemu_img
 from tether.volume import exception
@@ -22,6 +23,21 @@ KEPT_ATTRIBUTES = ('checksum', 'container_format', 'disk_format',
                    'min_disk', 'min_ram', 'size', 'virtual_size')
 # The container formats whose data is the disk itself.
 CONTAINER_FORMATS = ('bare',)
+# The disk formats of an image made of a volume: what qemu-img writes and
+# the image API takes.
+UPLOAD_DISK_FORMATS = ('raw', 'qcow2')
+
+# Keys of a volume's image metadata that an image made of the volume does
+# not take as properties: Cinder's ``glance_core_properties`` (the
+# attributes of the image the volume came from), and the virtual size
+# tether keeps too. The new image has attributes of its own.
+NOT_UPLOADED = frozenset(('checksum', 'container_format', 'disk_format',
+                          'image_id', 'image_name', 'min_disk', 'min_ram',
+                          'name', 'size', 'virtual_size'))
+# Namespaces of properties never uploaded (Cinder's
+# GLANCE_RESERVED_NAMESPACES): the image API keeps os_glance* for itself,
+# and a signature of the old image's data is no signature of the new.
+RESERVED_NAMESPACES = ('os_glance', 'img_signature', 'signature_verified')
 
 
 def gib(size_bytes):
@@ -72,3 +88,13 @@ def metadata(image):
     kept['signature_verified'] = False
     return {key: str(value) for key, value in kept.items()
             if value is not None}
+
+
+def upload_properties(image_metadata):
+    """The properties of an image made of a volume with this
+    ``volume_image_metadata``: its image's properties (os_distro, hw_*,
+    those a user set), as Cinder copies them. Glance's own attributes
+    are never properties (the image API refuses them as such)."""
+    return {key: value for key, value in image_metadata.items()
+            if key not in NOT_UPLOADED and key not in BASE_PROPERTIES and
+            not key.startswith(RESERVED_NAMESPACES)}

@@ -12,6 +12,7 @@ from tether.api import microversion
 from tether.api import wsgi
 
 BASE = '3.0'                  # Block Storage API v3.
+UPLOAD_IMAGE_PARAMS = '3.1'   # visibility, protected in an image upload.
 SERVICE_CLUSTER = '3.7'       # cluster (null) in service responses.
 SUMMARY = '3.12'              # GET /volumes/summary.
 GROUP_ID = '3.13'             # group_id in volume responses.
@@ -28,6 +29,7 @@ ATTACHMENT_MODE = '3.54'      # mode (rw or ro) in an attachment create.
 CLUSTER_NAME = '3.61'         # cluster_name in volumes (admins).
 VOLUME_TYPE_ID = '3.63'       # volume_type_id in volume responses.
 CONSUMES_QUOTA = '3.65'       # consumes_quota in volume responses.
+REIMAGE = '3.68'              # os-reimage.
 EXTEND_COMPLETION = '3.71'    # os-extend_volume_completion (services).
 
 MIN_VERSION = BASE

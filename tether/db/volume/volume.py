@@ -160,6 +160,12 @@ def _conditional_update(context, volume_id, values, expected_statuses,
     return cas.update(context, models.Volume, where + list(extra), values)
 
 
+def previous_status_in(statuses):
+    """A clause for ``extra``: the volume's previous_status is one of
+    ``statuses`` (None among them: it has none)."""
+    return cas.one_of(models.Volume.previous_status, statuses)
+
+
 @db.writer
 def conditional_update(context, volume_id, values, expected_statuses,
                        project_id=None, extra=()):
@@ -291,6 +297,18 @@ def admin_metadata_remove(context, volume_id, keys):
         sa.delete(model).where(model.volume_id == volume_id,
                                model.key.in_(list(keys)))
         .execution_options(synchronize_session=False))
+
+
+def image_metadata_replace_in_transaction(context, volume_id, metadata):
+    """The volume's image metadata becomes ``metadata``: every key it had
+    goes (the caller holds the volume's row lock)."""
+    model = models.VolumeGlanceMetadata
+    context.session.execute(
+        sa.delete(model).where(model.volume_id == volume_id)
+        .execution_options(synchronize_session=False))
+    context.session.add_all(model(volume_id=volume_id, key=k, value=v)
+                            for k, v in metadata.items())
+    context.session.flush()
 
 
 @db.reader

@@ -12,6 +12,12 @@ from tether.objects.volume import attachment
 EXTEND_NEW_SIZE = 'extend_new_size'
 EXTEND_RESERVATIONS = 'extend_reservations'
 
+# An upload to an image keeps the id of the image it fills, a re-image
+# the id of the image it writes, in admin metadata while they run (a
+# restart finds them there).
+UPLOAD_IMAGE_ID = 'upload_image_id'
+REIMAGE_IMAGE_ID = 'reimage_image_id'
+
 # Admin metadata keys that readers of a volume's metadata may see (they
 # shadow user metadata of the same key).
 VISIBLE_ADMIN_METADATA_KEYS = ('readonly', 'attached_mode', EXTEND_NEW_SIZE)

@@ -1,5 +1,5 @@
 """Policy rules of the actions on a volume (os-extend, the completion,
-os-reset_status)."""
+os-reset_status, os-volume_upload_image, os-reimage)."""
 
 from tether.policies import base
 
@@ -8,6 +8,10 @@ EXTEND_ATTACHED = 'volume:extend_attached_volume'
 RESET_STATUS = 'volume_extension:volume_admin_actions:reset_status'
 EXTEND_COMPLETION = ('volume_extension:volume_admin_actions:'
                      'extend_volume_completion')
+UPLOAD_IMAGE = 'volume_extension:volume_actions:upload_image'
+UPLOAD_PUBLIC = 'volume_extension:volume_actions:upload_public'
+REIMAGE = 'volume:reimage'
+REIMAGE_RESERVED = 'volume:reimage_reserved'
 
 _A = '/volumes/{volume_id}/action'
 
@@ -26,6 +30,19 @@ rules = [
               'Cinder allows administrators only; tether also the service '
               'role, which the compute service\'s user has.',
               [('POST', _A)]),
+    base.rule(UPLOAD_IMAGE, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
+              'Upload a volume to a new image (os-volume_upload_image).',
+              [('POST', _A)]),
+    base.rule(UPLOAD_PUBLIC, base.RULE_ADMIN_API,
+              'Upload a volume to a new image of public visibility.',
+              [('POST', _A)]),
+    base.rule(REIMAGE, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
+              'Re-image a volume that is available or in error '
+              '(os-reimage).', [('POST', _A)]),
+    base.rule(REIMAGE_RESERVED, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
+              'Re-image a reserved volume (os-reimage with '
+              'reimage_reserved; the compute service\'s rebuild of a '
+              'volume-backed server).', [('POST', _A)]),
 ]
 
 

@@ -1,20 +1,30 @@
 """The actions on a volume that change its state (os-extend,
-os-extend_volume_completion, os-reset_status), in the API process."""
+os-extend_volume_completion, os-reset_status, os-volume_upload_image,
+os-reimage), in the API process."""
 
+from oslo_config import cfg
+from oslo_log import log as logging
 from oslo_utils import excutils
 
 from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import volume as db_volumes
+from tether import images
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
 from tether.volume import extend_state
+from tether.volume import image_state
 from tether.volume import quota
 from tether.volume import rpcapi
+from tether.volume import volume_image
 
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
+# What the image actions keep in admin metadata while they run.
+_IMAGE_ACTION_KEYS = (volume_obj.UPLOAD_IMAGE_ID, volume_obj.REIMAGE_IMAGE_ID)
 
 
 def extend(context, volume, new_size, allow_attached=False):
@@ -114,7 +124,81 @@ def reset_status(context, volume_id, status=None, attach_status=None,
         db_volumes.admin_metadata_remove(
             context, volume_id, (volume_obj.EXTEND_NEW_SIZE,
                                  volume_obj.EXTEND_RESERVATIONS))
+    if (current.status in (S.UPLOADING, S.DOWNLOADING) and status and
+            status != current.status):
+        # The upload or re-image is abandoned: a restart must not take it
+        # up again.
+        db_volumes.admin_metadata_remove(context, volume_id,
+                                         _IMAGE_ACTION_KEYS)
     if values:
         # Conditional on the status read above, so a concurrent transition
         # between the read and this write makes the reset fail loudly.
         db_volumes.transition(context, volume_id, values, [current.status])
+
+
+def _quietly(what, call, *args):
+    try:
+        call(*args)
+    except Exception:
+        LOG.exception('Could not %s', what)
+
+
+def upload_image(context, volume, image_values, force=False):
+    """os-volume_upload_image: claim ``uploading``, create the image (with
+    the caller's token: the caller's project owns it), ask the backend to
+    fill it. Returns (the volume claimed, the image as created).
+
+    ``image_values``: name, disk_format, container_format (and visibility,
+    protected); the image also takes the properties of the volume's image
+    metadata (volume_image.upload_properties). Every failure before the
+    backend has the work leaves the volume as it was and no image.
+    """
+    rpcapi.get().check_image_actions('uploading a volume to an image')
+    if force and not CONF.enable_force_upload:
+        LOG.info('Volume %s: "force" is ignored, [DEFAULT] '
+                 'enable_force_upload is false', volume.id)
+        force = False
+    volume = image_state.claim_upload(context, volume, force)
+    client = images.for_caller(context)
+    try:
+        image = client.create(dict(
+            volume_image.upload_properties(volume.image_metadata),
+            **image_values))
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _quietly('give volume %s back' % volume.id,
+                     image_state.end_upload, context, volume.id)
+    try:
+        if not image_state.record_upload(context, volume.id, image['id']):
+            raise exception.InvalidVolume(
+                reason='volume %s stopped uploading before its image %s was '
+                       'recorded (its status was reset)' % (volume.id,
+                                                            image['id']))
+        rpcapi.get().copy_volume_to_image(context, volume, {
+            key: image.get(key)
+            for key in ('id', 'name', 'disk_format', 'container_format')})
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _quietly('delete image %s' % image['id'], client.delete,
+                     image['id'])
+            _quietly('give volume %s back' % volume.id,
+                     image_state.end_upload, context, volume.id,
+                     image['id'])
+    return volume, image
+
+
+def reimage(context, volume, image_id, reimage_reserved=False):
+    """os-reimage: check the image with the caller's token, claim
+    ``downloading`` (at most one attachment), ask the backend to write
+    it. Nothing changes unless all of this holds."""
+    rpcapi.get().check_image_actions('re-imaging a volume')
+    image = images.for_caller(context).get(image_id)
+    volume_image.check_fits(image, volume.size)
+    claimed = image_state.claim_reimage(context, volume, image_id,
+                                        reimage_reserved)
+    try:
+        rpcapi.get().reimage(context, claimed, image_id)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            _quietly('give volume %s back' % volume.id,
+                     image_state.undo_reimage, context, volume.id, image_id)

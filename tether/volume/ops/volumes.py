@@ -14,15 +14,23 @@ from tether.db import session
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import exception
+from tether.volume import image_state
 from tether.volume.ops import image_copy
+from tether.volume.ops import image_upload
+from tether.volume.ops import reimage
 from tether.volume.ops import volume_actions
 from tether.volume import volume_state
 
 LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
 # The statuses of a create: ``downloading`` once the storage is made and
-# the image (of a volume made from one) is being written into it.
+# the image (of a volume made from one) is being written into it. A
+# volume being re-imaged is ``downloading`` too, with a previous status
+# (tether.volume.image_state.reimaging); a create's has none.
 CREATE_STATUSES = (S.CREATING, S.DOWNLOADING)
+# The statuses a manager takes up again when it finds a volume left in
+# them (see take_up).
+LEFT_STATUSES = CREATE_STATUSES + (S.DELETING, S.UPLOADING)
 
 
 def _fresh(context, volume_id):
@@ -42,7 +50,7 @@ def _record_created(context, volume_id, model_update, status):
         model_update['launched_at'] = timeutils.utcnow()
     won = db_volumes.conditional_update(
         context, volume_id, dict(model_update, status=status),
-        CREATE_STATUSES)
+        CREATE_STATUSES, extra=(db_volumes.previous_status_in([None]),))
     if won and admin_metadata:
         db_volumes.metadata_update(context, volume_id, admin_metadata,
                                    False, admin=True)
@@ -67,7 +75,8 @@ def create_volume(context, driver, volume_id):
     made from one. A failure leaves the volume in ``error``, its quota
     given back."""
     volume = _fresh(context, volume_id)
-    if volume is None or volume.status not in CREATE_STATUSES:
+    if (volume is None or volume.status not in CREATE_STATUSES or
+            image_state.reimaging(volume)):
         LOG.info('Volume %s is no longer creating; nothing to do', volume_id)
         return
     try:
@@ -104,32 +113,47 @@ def delete_volume(context, driver, volume_id):
 # Operations no message drives ---------------------------------------------
 
 def stale(context, host, timeout):
-    """The volumes of ``host`` creating or deleting, unchanged for over
-    ``timeout`` seconds."""
+    """The volumes of ``host`` creating, deleting, uploading or being
+    re-imaged, unchanged for over ``timeout`` seconds."""
     before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
-    return db_volumes.get_all_by_host(context, host,
-                                      CREATE_STATUSES + (S.DELETING,),
+    return db_volumes.get_all_by_host(context, host, LEFT_STATUSES,
                                       unchanged_since=before)
+
+
+def take_up(context, driver, volume):
+    """Run again, or undo, what ``volume`` (in one of LEFT_STATUSES) was
+    left doing, as if its message came again:
+
+    * being re-imaged: the image is written again (tether.volume.ops.
+      reimage.take_up);
+    * ``creating``, ``downloading``: create again (the driver keeps a
+      whole file; the image is written again);
+    * ``deleting``: delete again (a missing file is fine);
+    * ``uploading``: the upload is given up, its unfinished image deleted
+      (tether.volume.ops.image_upload.give_up).
+    """
+    if image_state.reimaging(volume):
+        reimage.take_up(context, driver, volume)
+    elif volume.status in CREATE_STATUSES:
+        create_volume(context, driver, volume.id)
+    elif volume.status == S.DELETING:
+        delete_volume(context, driver, volume.id)
+    elif volume.status == S.UPLOADING:
+        image_upload.give_up(context, volume)
 
 
 # Reconciliation after a restart -----------------------------------------
 
 def reconcile(context, driver, host):
-    """Finish or undo what this backend left half done; see the docs.
-
-    * ``creating``, ``downloading``: create again (the driver keeps a
-      whole file; the image is written again).
-    * ``deleting``: delete again (a missing file is fine).
-    * ``extending``: see tether.volume.ops.volume_actions.reconcile.
-    """
-    volumes = db_volumes.get_all_by_host(
-        context, host, CREATE_STATUSES + (S.DELETING, S.EXTENDING))
+    """Finish or undo what this backend left half done; see the docs:
+    :func:`take_up`, and for ``extending``
+    tether.volume.ops.volume_actions.reconcile."""
+    volumes = db_volumes.get_all_by_host(context, host,
+                                         LEFT_STATUSES + (S.EXTENDING,))
     for volume in volumes:
         LOG.info('Reconciling volume %s left %s', volume.id, volume.status)
-        if volume.status in CREATE_STATUSES:
-            create_volume(context, driver, volume.id)
-        elif volume.status == S.DELETING:
-            delete_volume(context, driver, volume.id)
-        else:
+        if volume.status == S.EXTENDING:
             volume_actions.reconcile(context, driver, host, volume)
+        else:
+            take_up(context, driver, volume)
     return len(volumes)

@@ -1,15 +1,19 @@
 """Handlers of POST /volumes/{id}/action: one function per action."""
 
+from oslo_utils import strutils
+
 from tether.api import actions
 from tether.api import microversion
 from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
 from tether.api.volume import versions
+from tether.api.volume.views import volume_actions as views
 from tether.api import wsgi
 from tether.objects import fields
 from tether.policies.volume import volume_actions as policy
 from tether.volume.api import volume_actions as actions_api
+from tether.volume.api import volumes as volume_api
 
 
 @validation.body(schema.EXTEND)
@@ -49,10 +53,55 @@ def extend_volume_completion(req):
     return wsgi.empty_response(202)
 
 
+def _bool(value):
+    return strutils.bool_from_string(value, strict=True)
+
+
+@validation.body(schema.UPLOAD_IMAGE, versions.BASE,
+                 microversion.before(versions.UPLOAD_IMAGE_PARAMS))
+@validation.body(schema.UPLOAD_IMAGE_V3_1, versions.UPLOAD_IMAGE_PARAMS)
+def upload_image(req):
+    volume = volumes.load_volume(req, policy.UPLOAD_IMAGE)
+    body = req.validated['os-volume_upload_image']
+    values = {'name': body['image_name'],
+              'disk_format': body.get('disk_format', 'raw'),
+              'container_format': body.get('container_format', 'bare')}
+    if microversion.at_least(req, versions.UPLOAD_IMAGE_PARAMS):
+        values['visibility'] = body.get('visibility', 'private')
+        values['protected'] = _bool(body.get('protected', False))
+        if values['visibility'] == 'public':
+            req.context.can(policy.UPLOAD_PUBLIC,
+                            {'project_id': volume.project_id,
+                             'user_id': volume.user_id})
+    volume, image = actions_api.upload_image(
+        req.context, volume, values, force=_bool(body.get('force', False)))
+    return wsgi.json_response(
+        {'os-volume_upload_image': views.upload_image(volume, image)},
+        status=202)
+
+
+@microversion.version_window(versions.REIMAGE)
+@validation.body(schema.REIMAGE)
+def reimage(req):
+    volume = volume_api.get(req.context, req.urlvars['volume_id'])
+    # Cinder's choice: the rule of a reserved volume (a rebuild's) apart.
+    rule = (policy.REIMAGE_RESERVED
+            if volume.status == fields.VolumeStatus.RESERVED
+            else policy.REIMAGE)
+    req.context.can(rule, {'project_id': volume.project_id,
+                           'user_id': volume.user_id})
+    body = req.validated['os-reimage']
+    actions_api.reimage(req.context, volume, body['image_id'],
+                        reimage_reserved=body.get('reimage_reserved', False))
+    return wsgi.empty_response(202)
+
+
 ACTIONS = {
     'os-extend': extend_volume,
     'os-extend_volume_completion': extend_volume_completion,
+    'os-reimage': reimage,
     'os-reset_status': reset_status,
+    'os-volume_upload_image': upload_image,
 }
 
 

@@ -1,7 +1,10 @@
 """Schemas of POST /volumes/{id}/action, one per action."""
 
+import copy
+
 from tether.api import validation as v
 from tether.objects import fields
+from tether.volume import volume_image
 
 
 def _action(name, inner):
@@ -39,5 +42,52 @@ EXTEND_VOLUME_COMPLETION = _action('os-extend_volume_completion', {
     'type': 'object',
     'properties': {'error': {'type': 'boolean'}},
     'required': ['error'],
+    'additionalProperties': False,
+})
+
+# Cinder's, with the disk formats tether writes (Cinder also lists vmdk,
+# vdi, vhd, vhdx and ploop) and the container format whose data is the
+# disk (Cinder takes any string: the image API then stores a raw disk as
+# "ovf" or "docker").
+UPLOAD_IMAGE = _action('os-volume_upload_image', {
+    'type': 'object',
+    'properties': {
+        'image_name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'force': v.boolean,
+        'disk_format': {
+            'description': 'one of %s'
+                           % ', '.join(volume_image.UPLOAD_DISK_FORMATS),
+            'type': 'string',
+            'enum': list(volume_image.UPLOAD_DISK_FORMATS)},
+        'container_format': {
+            'description': 'one of %s'
+                           % ', '.join(volume_image.CONTAINER_FORMATS),
+            'type': 'string',
+            'enum': list(volume_image.CONTAINER_FORMATS)},
+    },
+    'required': ['image_name'],
+    'additionalProperties': False,
+})
+
+# 3.1: the new image's visibility and protection.
+UPLOAD_IMAGE_V3_1 = copy.deepcopy(UPLOAD_IMAGE)
+UPLOAD_IMAGE_V3_1['properties']['os-volume_upload_image'][
+    'properties'].update({
+        'visibility': {'type': 'string',
+                       'enum': ['community', 'public', 'private',
+                                'shared']},
+        'protected': v.boolean,
+    })
+
+# Cinder takes Cinder's boolean strings ("true", "yes", "1" ...) for
+# reimage_reserved; tether takes a JSON boolean only, as Nova and
+# python-cinderclient send it.
+REIMAGE = _action('os-reimage', {
+    'type': 'object',
+    'properties': {
+        'image_id': v.uuid,
+        'reimage_reserved': {'type': 'boolean'},
+    },
+    'required': ['image_id'],
     'additionalProperties': False,
 })
