@@ -6,6 +6,7 @@ import sys
 import threading
 
 from tether import context as t_context
+from tether.db import session
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import volume as db_volumes
 from tether.volume import exception
@@ -45,6 +46,19 @@ def db_volume(volume_id):
         return db_volumes.get(admin_context(), volume_id)
     except exception.VolumeNotFound:
         return None
+
+
+@session.VOLUME.writer
+def _image_metadata_update(context, volume_id, metadata):
+    volume = db_volumes.get(context, volume_id)
+    db_volumes.image_metadata_replace_in_transaction(
+        context, volume_id, dict(volume.image_metadata, **metadata))
+
+
+def set_image_metadata(volume_id, metadata):
+    """Add keys to a volume's image metadata, as an older release (or
+    Cinder's os-set_image_metadata) may have stored them."""
+    _image_metadata_update(admin_context(), volume_id, metadata)
 
 
 def project_volumes(project_id):
