@@ -110,8 +110,17 @@ class ImageClient:
                           data=f, headers={
                               'Content-Type': 'application/octet-stream'})
 
-    def delete(self, image_id):
-        """Delete the image; ImageNotFound if it is gone already."""
+    def delete(self, image_id, protected=False):
+        """Delete the image; ImageNotFound if it is gone already. A
+        ``protected`` image is unprotected first (the image API refuses
+        to delete it otherwise)."""
+        if protected:
+            self._request(
+                'PATCH', '/images/%s' % image_id, image_id,
+                json=[{'op': 'replace', 'path': '/protected',
+                       'value': False}],
+                headers={'Content-Type':
+                         'application/openstack-images-v2.1-json-patch'})
         self._request('DELETE', '/images/%s' % image_id, image_id)
 
     def download(self, image, path):

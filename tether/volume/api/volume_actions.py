@@ -180,7 +180,7 @@ def upload_image(context, volume, image_values, force=False):
     except Exception:
         with excutils.save_and_reraise_exception():
             _quietly('delete image %s' % image['id'], client.delete,
-                     image['id'])
+                     image['id'], image.get('protected'))
             _quietly('give volume %s back' % volume.id,
                      image_state.end_upload, context, volume.id,
                      image['id'])
@@ -192,6 +192,12 @@ def reimage(context, volume, image_id, reimage_reserved=False):
     ``downloading`` (at most one attachment), ask the backend to write
     it. Nothing changes unless all of this holds."""
     rpcapi.get().check_image_actions('re-imaging a volume')
+    if not volume.host:
+        # No backend took it (its create failed at once): there is no
+        # storage to write the image on, nor a manager to ask.
+        raise exception.InvalidVolume(
+            reason='volume %s was never made on a backend; it cannot be '
+                   're-imaged' % volume.id)
     image = images.for_caller(context).get(image_id)
     volume_image.check_fits(image, volume.size)
     claimed = image_state.claim_reimage(context, volume, image_id,

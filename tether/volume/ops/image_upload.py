@@ -70,7 +70,7 @@ def delete_unfinished(client, image_id):
         if found.get('status') in UNFINISHED:
             LOG.warning('Deleting image %s, %s: the upload of its volume '
                         'did not finish', image_id, found.get('status'))
-            client.delete(image_id)
+            client.delete(image_id, protected=found.get('protected'))
     except exception.ImageNotFound:
         pass
     except Exception:
