@@ -9,9 +9,11 @@ compute API of this tree does not take the event yet (2.93 is being
 built), and whatever it answers, the re-image stands.
 """
 
+import datetime
 import os
 import uuid
 
+from oslo_utils import timeutils
 import pytest
 
 from tests.functional import helpers
@@ -349,6 +351,24 @@ def test_a_volume_in_a_status_that_cannot_be_reimaged(aio, wait, status):
                        reimage_reserved=True)
     assert ('volume %s is %s; expected available or error or reserved'
             % (volume['id'], status)) in message
+    # Nothing is left for a restart to take up.
+    db_volumes.conditional_update(helpers.admin_context(), volume['id'],
+                                  {'status': 'available'}, [status])
+
+
+def test_a_volume_no_backend_took(aio, wait):
+    """In error without a host (no backend had room for it): there is no
+    storage to write on."""
+    conn = aio.sdk()
+    http = aio.http(conn.test_user, conn.test_project, version=REIMAGE)
+    volume = _volume(http, wait)
+    db_volumes.conditional_update(helpers.admin_context(), volume['id'],
+                                  {'status': 'error', 'host': None},
+                                  ['available'])
+    message = _refused(http, volume['id'], upload(conn, disk_bytes()).id,
+                       400, 'volume.volume.invalid')
+    assert message == ('Invalid volume: volume %s was never made on a '
+                       'backend; it cannot be re-imaged' % volume['id'])
 
 
 def test_a_volume_with_two_attachments(aio, wait):
@@ -490,3 +510,38 @@ def test_a_reimage_left_without_its_image_fails_after_a_restart(aio, wait,
     assert _reimaged_events(events) == [('2.93', [{
         'name': 'volume-reimaged', 'server_uuid': server,
         'tag': reimaged['id'], 'status': 'failed'}])]
+
+
+def test_a_stale_reimage_is_written_again(aio, wait, events):
+    """The API stopped between its claim and its cast: no message will
+    come. The manager's re-drive of stale operations writes the image it
+    recorded (as the service) and tells the server; it leaves alone a
+    re-image it works on."""
+    conn = aio.sdk()
+    http = aio.http(conn.test_user, conn.test_project, version=REIMAGE)
+    volume = _volume(http, wait)
+    server = str(uuid.uuid4())
+    _reserve(http, volume['id'], server)
+    image = upload(conn, disk_bytes(b'stale'))
+    ctx = helpers.admin_context()
+    db_volumes.admin_metadata_set(
+        ctx, volume['id'], {image_state.REIMAGE_IMAGE_ID: image.id})
+    db_volumes.conditional_update(
+        ctx, volume['id'], {'status': 'downloading',
+                            'previous_status': 'reserved',
+                            'updated_at': timeutils.utcnow() -
+                            datetime.timedelta(seconds=200)},
+        ['reserved'])
+    manager = aio.impl.volume_service.backends[0].manager
+    with manager._exclusive(volume['id']):
+        manager.redrive_stale_operations(ctx, timeout=100)
+        assert _state(volume['id'])[0] == 'downloading'
+    manager.redrive_stale_operations(ctx, timeout=100)
+    assert _state(volume['id']) == ('reserved', True, _state(
+        volume['id'])[2], False)
+    assert helpers.db_volume(volume['id']).image_metadata['image_id'] == \
+        image.id
+    assert volume_content(aio, volume['id'])[:4 * MiB] == disk_bytes(
+        b'stale')
+    assert [e[0]['status'] for _v, e in _reimaged_events(events)] == \
+        ['completed']

@@ -6,11 +6,13 @@ Each refusal is checked for what it leaves: the volume as it was, and no
 image of the project in Glance.
 """
 
+import datetime
 import os
 import subprocess
 import uuid
 
 from oslo_config import cfg
+from oslo_utils import timeutils
 import pytest
 
 from tests.functional import helpers
@@ -314,6 +316,9 @@ def test_a_volume_that_is_not_available(aio, wait, status):
     assert ('volume %s is %s; expected available' % (volume['id'], status)
             ) in resp.json()['badRequest']['message']
     _unchanged(conn, volume['id'], status)
+    # Nothing is left for a restart to take up.
+    db_volumes.conditional_update(helpers.admin_context(), volume['id'],
+                                  {'status': 'available'}, [status])
 
 
 @pytest.mark.parametrize('metadata,status,code,message', [
@@ -354,16 +359,20 @@ def test_image_metadata_the_image_api_refuses(aio, wait, metadata, status,
 
 # Failed on the volume host ---------------------------------------------------
 
-def test_a_failure_on_the_host_deletes_the_image(aio, wait):
+@pytest.mark.parametrize('protected', [False, True],
+                         ids=['unprotected', 'protected'])
+def test_a_failure_on_the_host_deletes_the_image(aio, wait, protected):
     """The volume's file is gone from its share: qemu-img fails, the
-    image (still queued) is deleted and the volume is available again."""
+    image (still queued; unprotected first if it is protected) is deleted
+    and the volume is available again."""
     conn = aio.sdk()
     http = aio.http(conn.test_user, conn.test_project, version=LATEST)
     volume = helpers.create_volume(http, wait_for=wait)
     path = aio.volume_path(volume['id'])
     os.rename(path, path + '.away')
     try:
-        resp = _action(http, volume['id'], {'image_name': 'lost'})
+        resp = _action(http, volume['id'], {'image_name': 'lost',
+                                            'protected': protected})
         assert resp.status_code == 202, resp.text
         image_id = resp.json()['os-volume_upload_image']['image_id']
         helpers.wait_until_status(http, volume['id'], 'available', wait)
@@ -453,3 +462,34 @@ def test_an_upload_that_finished_before_a_restart_keeps_its_image(aio, wait):
     assert conn.image.get_image(image.id).status == 'active'
     assert image_upload.image_state.UPLOAD_IMAGE_ID not in \
         helpers.db_volume(volume.id).admin_metadata
+
+
+def test_a_stale_upload_is_given_up(aio, wait):
+    """The API stopped between its claim and its cast: no message will
+    come. The manager's re-drive of stale operations gives the upload up
+    (the queued image deleted, the volume available), and leaves alone an
+    upload it works on."""
+    conn = aio.sdk()
+    volume, source = _volume_from_image(conn, wait)
+    queued = conn.image.create_image(name='never-filled', disk_format='raw',
+                                     container_format='bare')
+    ctx = helpers.admin_context()
+    db_volumes.admin_metadata_set(
+        ctx, volume.id, {image_upload.image_state.UPLOAD_IMAGE_ID:
+                         queued.id})
+    db_volumes.conditional_update(
+        ctx, volume.id, {'status': 'uploading',
+                         'previous_status': 'available',
+                         'updated_at': _long_ago()}, ['available'])
+    manager = aio.impl.volume_service.backends[0].manager
+    with manager._exclusive(volume.id):
+        manager.redrive_stale_operations(ctx, timeout=100)
+        assert helpers.db_volume(volume.id).status == 'uploading'
+    manager.redrive_stale_operations(ctx, timeout=100)
+    _unchanged(conn, volume.id, images=[source.id])
+
+
+def _long_ago():
+    """Older than the timeout the tests pass (100 s), younger than the
+    periodic's own (300 s): only the test's call takes these up."""
+    return timeutils.utcnow() - datetime.timedelta(seconds=200)
