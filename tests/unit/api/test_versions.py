@@ -168,3 +168,10 @@ def test_the_literal_check_finds_what_is_planted(tmp_path):
 ])
 def test_clients_send_versions_the_other_api_names(sent, served):
     assert sent == served
+
+
+def test_the_reimage_event_is_sent_at_2_93():
+    """Nova takes volume-reimaged from 2.93 (volume-backed rebuild); the
+    compute API of this tree names that version once it serves it, and
+    the pair then joins the list above."""
+    assert compute_client.REIMAGE_EVENT_VERSION == '2.93'
