@@ -12,7 +12,6 @@ import uuid
 from tests.functional import helpers
 
 MiB = helpers.MiB
-disk_bytes = helpers.disk_bytes
 
 
 def upload(conn, data, disk_format='raw', **attrs):

@@ -17,9 +17,9 @@ from oslo_utils import timeutils
 import pytest
 
 from tests.functional import helpers
+from tests.functional.helpers import disk_bytes
+from tests.functional.helpers import MiB
 from tests.functional.image_helpers import conversion_dir_is_empty
-from tests.functional.image_helpers import disk_bytes
-from tests.functional.image_helpers import MiB
 from tests.functional.image_helpers import qemu_img
 from tests.functional.image_helpers import tamper
 from tests.functional.image_helpers import upload

@@ -15,10 +15,11 @@ from oslo_config import cfg
 from oslo_utils import timeutils
 import pytest
 
+from tests.functional import cli
 from tests.functional import helpers
+from tests.functional.helpers import disk_bytes
+from tests.functional.helpers import MiB
 from tests.functional.image_helpers import conversion_dir_is_empty
-from tests.functional.image_helpers import disk_bytes
-from tests.functional.image_helpers import MiB
 from tests.functional.image_helpers import upload
 from tests.functional.image_helpers import volume_content
 from tests.functional.image_helpers import wait_status
@@ -153,22 +154,18 @@ def test_visibility_and_protected_from_3_1(aio, wait):
     helpers.wait_until_status(http, volume['id'], 'available', wait)
 
 
-def test_openstack_image_create_volume(aio, wait):
-    """The CLI's own command, with clouds.yaml of tether-aio."""
-    conn = aio.sdk('demo', 'demo')
+def test_openstack_image_create_volume(aio, wait, tmp_path):
+    """The CLI's own command."""
+    conn = aio.sdk()
     volume, _source = _volume_from_image(conn, wait)
     name = 'cli-' + uuid.uuid4().hex[:6]
-    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=aio.impl.clouds_path)
-    out = subprocess.run(
-        ['openstack', '--os-cloud', 'tether', '--os-volume-api-version',
-         '3.1', 'image', 'create', '--volume', volume.id, name, '-f',
-         'value', '-c', 'image_id', '-c', 'status'],
-        env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    image_id, status = out.stdout.split()
-    assert status == 'uploading'
-    image = _wait_image(conn, image_id, wait)
-    assert image.name == name
+    openstack = cli.CLI(aio, tmp_path, conn.test_user, conn.test_project)
+    answer = openstack.json('--os-volume-api-version', '3.1', 'image',
+                            'create', '--volume', volume.id, name)
+    assert (answer['status'], answer['image_name']) == ('uploading', name)
+    assert answer['volume_type'] == '__DEFAULT__'
+    image = _wait_image(conn, answer['image_id'], wait)
+    assert (image.name, image.visibility) == (name, 'private')
     conn.image.delete_image(image)
     wait_status(conn, volume, 'available', wait)
 
