@@ -110,6 +110,15 @@ def create(path, fmt, size_bytes, preallocation=None, limits=None):
     _run(args + [path, str(size_bytes)], path, limits)
 
 
+def create_overlay(path, backing, backing_format, size_bytes, limits=None):
+    """A new qcow2 image at ``path`` whose unwritten blocks read from
+    ``backing`` (in ``backing_format``, named: never probed), of virtual
+    size ``size_bytes``: a guest's root disk on a cached image."""
+    _check_format(backing_format)
+    _run(['create', '-f', 'qcow2', '-b', backing, '-F', backing_format,
+          path, str(size_bytes)], path, limits)
+
+
 def resize(path, fmt, size_bytes, limits=None):
     """Grow an image; raises ImageLocked while a guest holds it."""
     _check_format(fmt)
@@ -179,10 +188,11 @@ def inspect(path, claimed_format):
 
 
 def convert(source, source_format, target, target_format, sparse=True,
-            limits=None):
+            limits=None, existing=True):
     """Write the image ``source`` into the existing image ``target``
     (``-n``: its size and format stay); ``source_format`` is a disk
-    format of SOURCE_FORMATS that :func:`inspect` accepted.
+    format of SOURCE_FORMATS that :func:`inspect` accepted. With
+    ``existing`` false, ``target`` is a new file of the image's size.
 
     ``sparse`` false writes the zeros of the image too (``-S 0``): over
     a target that held other data, no old byte survives where the image
@@ -192,7 +202,9 @@ def convert(source, source_format, target, target_format, sparse=True,
         raise exception.InvalidInput(reason='unsupported image format %s'
                                             % source_format)
     argv = ['convert', '-f', _QEMU_FORMATS.get(source_format, source_format),
-            '-O', target_format, '-n']
+            '-O', target_format]
+    if existing:
+        argv.append('-n')
     if not sparse:
         argv += ['-S', '0']
     _run(argv + [source, target], target, limits or CONVERT_LIMITS)
