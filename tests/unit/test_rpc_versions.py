@@ -155,6 +155,9 @@ def test_the_oldest_volume_service(monkeypatch, rows, expected):
     ([_Row('h1', version=2), _Row('h0', version=0)], ('1.0', '0 (h0)')),
     # Console output came with service version 3, RPC 1.1.
     ([_Row('h1', version=3)], ('1.1', '3 (h1)')),
+    # Servers from images with service version 4, RPC 1.2.
+    ([_Row('h1', version=4)], ('1.2', '4 (h1)')),
+    ([_Row('h1', version=4), _Row('h2', version=3)], ('1.1', '3 (h2)')),
     ([_Row('h1', version=3), _Row('h2', version=2)], ('1.0', '2 (h2)')),
     ([_Row('next', version=compute_version.SERVICE_VERSION + 5)],
      (compute_version.RPC_API_VERSION,
@@ -199,7 +202,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.0-e80161eba1e233b4cce363d3bea07020',
+        'Instance': '1.1-45103d09c5e21d68c06795fa3e3edb44',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
@@ -216,7 +219,13 @@ def test_service_versions_name_rpc_versions_in_order():
     assert (compute_version.OLDEST_SUPPORTED_SERVICE_VERSION <=
             compute_version.EXTEND_COMPLETION_SERVICE_VERSION <=
             compute_version.CONSOLE_OUTPUT_SERVICE_VERSION <=
+            compute_version.IMAGE_BUILD_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host that builds from images serves RPC 1.2, one before it not.
+    assert compute_version.rpc_version_of(
+        compute_version.IMAGE_BUILD_SERVICE_VERSION) == '1.2'
+    assert compute_version.rpc_version_of(
+        compute_version.IMAGE_BUILD_SERVICE_VERSION - 1) == '1.1'
     # A host of the console output version serves the RPC version that
     # brought get_console_output.
     assert compute_version.rpc_version_of(
@@ -327,9 +336,27 @@ def test_a_backport_without_a_manifest():
 def test_an_instance_at_the_compute_pin(version):
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, version)
     instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
-                                     user_id='u', vm_state='active')
+                                     user_id='u', vm_state='active',
+                                     image_ref=str(uuid.uuid4()))
     sent = _serializer(pin).serialize_entity(None, instance)
     assert _version(sent) == '1.0'
+    assert 'image_ref' not in _data(sent)
+    received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
+    assert not received.is_image_backed
+
+
+def test_an_instance_at_rpc_1_2_carries_its_image():
+    image_id = str(uuid.uuid4())
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active',
+                                     image_ref=image_id)
+    pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
+    for serializer in (_serializer(pin), rpc.RequestContextSerializer()):
+        sent = serializer.serialize_entity(None, instance)
+        assert _version(sent) == '1.1'
+        assert _data(sent)['image_ref'] == image_id
+    received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
+    assert received.is_image_backed
 
 
 # The clients --------------------------------------------------------------
@@ -402,6 +429,22 @@ def test_a_pinned_compute_client_refuses_console_output(levels, transport):
         'console output needs tether-compute RPC version 1.1; '
         '[upgrade_levels] compute holds the API at 1.0 while a rolling '
         'upgrade of tether-compute is not finished')
+
+
+@pytest.mark.parametrize('level', ['1.0', '1.1'])
+def test_a_pinned_compute_client_refuses_builds_from_images(levels,
+                                                            transport,
+                                                            level):
+    levels('compute', level)
+    client = compute_rpcapi.ComputeAPI()
+    with pytest.raises(exception.ServiceTooOld) as raised:
+        client.check_image_builds()
+    assert str(raised.value) == (
+        'a server from an image needs tether-compute RPC version 1.2; '
+        '[upgrade_levels] compute holds the API at %s while a rolling '
+        'upgrade of tether-compute is not finished' % level)
+    levels('compute', '1.2')
+    compute_rpcapi.ComputeAPI().check_image_builds()
 
 
 def test_auto_pins_compute_to_its_oldest_host(levels, transport,

@@ -36,6 +36,8 @@ class ComputeAPI:
             stop_instance, reboot_instance, attach_volume (a call),
             detach_volume, extend_volume; Instance 1.0
     * 1.1 - get_console_output (a call)
+    * 1.2 - build_and_run_instance of servers from images (a local root
+            disk, volumes made of images); Instance 1.1
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -61,8 +63,16 @@ class ComputeAPI:
                 what=what, binary=BINARY, version=version,
                 pinned=self.client.version_cap, option='compute')
 
+    def check_image_builds(self):
+        """ServiceTooOld while the pin holds this client below what a
+        build from images needs (call it before anything is made)."""
+        self._require('1.2', 'a server from an image')
+
     def build_and_run_instance(self, ctxt, instance):
-        self._prepare(instance.host).cast(
+        # 1.2 for a server from images (the API checked the pin first);
+        # 1.0 for a server of volumes, which every host builds.
+        version = '1.2' if self.client.can_send_version('1.2') else '1.0'
+        self._prepare(instance.host, version).cast(
             ctxt, 'build_and_run_instance', instance=instance)
 
     def terminate_instance(self, ctxt, instance):

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.1'
+RPC_API_VERSION = '1.2'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -17,9 +17,12 @@ RPC_API_VERSION = '1.1'
 #
 # * 1.0 - Instance 1.0
 # * 1.1 - get_console_output; Instance 1.0
+# * 1.2 - build_and_run_instance of servers from images; Instance 1.1
+#         (image_ref)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
+    '1.2': {'Instance': '1.1'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -37,6 +40,10 @@ SERVICE_VERSION_HISTORY = (
     {'compute_rpc': '1.0'},
     # 3: guests' serial consoles logged to a file; get_console_output
     {'compute_rpc': '1.1'},
+    # 4: servers from images: a local root disk (a qcow2 overlay on the
+    #    host's cached copy of the image) and volumes the host makes of
+    #    images (block device mappings image -> volume); Instance 1.1
+    {'compute_rpc': '1.2'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -53,6 +60,10 @@ EXTEND_COMPLETION_SERVICE_VERSION = 2
 # The first service version that serves a guest's console output (RPC
 # 1.1, get_console_output).
 CONSOLE_OUTPUT_SERVICE_VERSION = 3
+
+# The first service version that builds servers from images (RPC 1.2):
+# a local root disk made of an image, volumes made of images.
+IMAGE_BUILD_SERVICE_VERSION = 4
 
 
 def rpc_version_of(service_version):

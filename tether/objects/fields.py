@@ -150,6 +150,19 @@ class BdmStatus:
     DETACHING = 'detaching'
 
 
+class BdmSourceType:
+    """What a server's disk is made of (Nova's ``source_type``)."""
+    VOLUME = 'volume'
+    IMAGE = 'image'
+
+
+class BdmDestinationType:
+    """Where a server's disk lives (Nova's ``destination_type``): a
+    volume of the volume service, or a local disk on the compute host."""
+    VOLUME = 'volume'
+    LOCAL = 'local'
+
+
 class InstanceAction:
     """Names of the instance actions (os-instance-actions)."""
     CREATE = 'create'

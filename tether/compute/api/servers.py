@@ -64,7 +64,7 @@ def host_statuses(context):
 
 def volumes_of(context, instances):
     """{instance uuid: [block device rows]} for the server views."""
-    return db_bdms.get_by_instances(context, [i.uuid for i in instances])
+    return db_bdms.get_all_by_instances(context, [i.uuid for i in instances])
 
 
 def volumes_of_instance(context, instance):

@@ -1,5 +1,6 @@
-"""Queries on the volumes of instances (block_device_mapping); rows leave
-this module as BlockDeviceMapping objects."""
+"""Queries on the disks of instances (block_device_mapping): their
+volumes, and the local root disk of a server made of an image; rows
+leave this module as BlockDeviceMapping objects."""
 
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
@@ -11,13 +12,15 @@ from tether.db import cas
 from tether.db.compute import models
 from tether.db import session
 from tether.objects.compute import block_device_mapping as bdm_obj
+from tether.objects import fields
 
 db = session.COMPUTE
 BDM = bdm_obj.BlockDeviceMapping
 
 
 def new_values(volume_id, **values):
-    """Values of a new row for volume ``volume_id``."""
+    """Values of a new row for volume ``volume_id`` (None: a volume the
+    compute host makes of an image, or a local disk)."""
     return dict(uuid=uuidutils.generate_uuid(), volume_id=volume_id,
                 **values)
 
@@ -59,14 +62,31 @@ def destroy(context, bdm_id):
         models.BlockDeviceMapping.id == bdm_id))
 
 
+_VOLUME = models.BlockDeviceMapping.destination_type == \
+    fields.BdmDestinationType.VOLUME
+
+
+def _of_instance(instance_uuid):
+    return (sa.select(models.BlockDeviceMapping)
+            .where(models.BlockDeviceMapping.instance_uuid == instance_uuid)
+            .order_by(models.BlockDeviceMapping.boot_index.is_(None),
+                      models.BlockDeviceMapping.boot_index,
+                      models.BlockDeviceMapping.id))
+
+
 @db.reader
 def get_by_instance(context, instance_uuid):
+    """The volumes of an instance, the root first, in boot order."""
     return [BDM.from_db(row) for row in context.session.scalars(
-        sa.select(models.BlockDeviceMapping)
-        .where(models.BlockDeviceMapping.instance_uuid == instance_uuid)
-        .order_by(models.BlockDeviceMapping.boot_index.is_(None),
-                  models.BlockDeviceMapping.boot_index,
-                  models.BlockDeviceMapping.id))]
+        _of_instance(instance_uuid).where(_VOLUME))]
+
+
+@db.reader
+def get_all_by_instance(context, instance_uuid):
+    """Every disk of an instance (its local root disk too), in boot
+    order."""
+    return [BDM.from_db(row) for row in context.session.scalars(
+        _of_instance(instance_uuid))]
 
 
 @db.reader
@@ -90,8 +110,9 @@ def get_by_volume_id(context, volume_id):
 
 
 @db.reader
-def get_by_instances(context, instance_uuids):
-    """{instance_uuid: [rows]} for many instances in one query."""
+def get_all_by_instances(context, instance_uuids):
+    """{instance_uuid: [rows of every disk]} for many instances in one
+    query."""
     found = {uuid: [] for uuid in instance_uuids}
     if not instance_uuids:
         return found

@@ -84,6 +84,11 @@ class Instance(base.TimestampMixin, Base):
     # JSON of its id, name, memory_mb, vcpus, root_gb, ephemeral_gb, swap,
     # extra_specs. memory_mb and vcpus are also columns, for host claims.
     flavor = sa.Column(sa.Text, nullable=False)
+    # The image the server was made of (Nova's image_ref): its root disk
+    # is a local disk made of it; '' for a server that boots from a
+    # volume (also one the compute host made of an image).
+    image_ref = sa.Column(sa.String(255), nullable=False, default='',
+                          server_default='')
     memory_mb = sa.Column(sa.Integer, nullable=False)
     vcpus = sa.Column(sa.Integer, nullable=False)
     vm_state = sa.Column(sa.String(255), nullable=False)
@@ -100,7 +105,8 @@ class Instance(base.TimestampMixin, Base):
 
 
 class BlockDeviceMapping(base.TimestampMixin, Base):
-    """A volume of an instance; the row exists while it is attached."""
+    """A disk of an instance, as Nova records it: a volume (the row exists
+    while it is attached), or the local root disk made of an image."""
     __tablename__ = 'block_device_mapping'
     __table_args__ = (
         # One attachment of a volume per instance: a second attach of the
@@ -116,7 +122,18 @@ class BlockDeviceMapping(base.TimestampMixin, Base):
                               sa.ForeignKey('instances.uuid',
                                             ondelete='CASCADE'),
                               nullable=False)
-    volume_id = sa.Column(sa.String(36), nullable=False)
+    # What the disk is made of and where it lives (Nova's names):
+    # volume -> volume (a volume the user gave), image -> volume (a
+    # volume the compute host makes of the image), image -> local (the
+    # local root disk of a server booted from an image).
+    source_type = sa.Column(sa.String(255), nullable=False,
+                            default='volume', server_default='volume')
+    destination_type = sa.Column(sa.String(255), nullable=False,
+                                 default='volume', server_default='volume')
+    image_id = sa.Column(sa.String(36))
+    # None until the compute host made the volume of an image; always
+    # None for a local disk.
+    volume_id = sa.Column(sa.String(36))
     attachment_id = sa.Column(sa.String(36))
     device_name = sa.Column(sa.String(255))
     boot_index = sa.Column(sa.Integer)

@@ -1,10 +1,12 @@
-"""A volume of an instance (a block device mapping): from the attach
-request until the volume is detached."""
+"""A disk of an instance (a block device mapping): a volume, from the
+attach request until the volume is detached, or the local root disk of
+a server made of an image."""
 
 import dataclasses
 import datetime
 
 from tether.objects import base
+from tether.objects import fields
 
 
 @dataclasses.dataclass(frozen=True)
@@ -14,7 +16,14 @@ class BlockDeviceMapping(base.Record):
     id: int
     uuid: str
     instance_uuid: str
-    volume_id: str
+    # volume -> volume, image -> volume, image -> local
+    # (fields.BdmSourceType, fields.BdmDestinationType).
+    source_type: str
+    destination_type: str
+    image_id: str | None
+    # None until the compute host made the volume of an image; None for
+    # a local disk.
+    volume_id: str | None
     attachment_id: str | None
     device_name: str | None
     boot_index: int | None
@@ -27,3 +36,20 @@ class BlockDeviceMapping(base.Record):
     connection_info: dict | None
     created_at: datetime.datetime | None
     updated_at: datetime.datetime | None
+
+    @property
+    def is_volume(self):
+        return self.destination_type == fields.BdmDestinationType.VOLUME
+
+    @property
+    def is_local_image(self):
+        """The local root disk made of an image."""
+        return (self.destination_type == fields.BdmDestinationType.LOCAL
+                and self.source_type == fields.BdmSourceType.IMAGE)
+
+    @property
+    def made_by_host(self):
+        """A volume the compute host makes of an image (source image,
+        destination volume)."""
+        return (self.is_volume and
+                self.source_type == fields.BdmSourceType.IMAGE)

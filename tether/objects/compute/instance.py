@@ -2,6 +2,7 @@
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
+from oslo_utils import versionutils
 from oslo_versionedobjects import fields
 
 from tether.objects import base
@@ -19,7 +20,9 @@ def fault_of(exc, code=500):
 @base.TetherObjectRegistry.register
 class Instance(base.TetherObject):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: image_ref (the image a server was made of; '' for one
+    #              that boots from a volume)
+    VERSION = '1.1'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -34,6 +37,9 @@ class Instance(base.TetherObject):
         # The flavor as it was at boot: id, name, memory_mb, vcpus,
         # root_gb, ephemeral_gb, swap, extra_specs.
         'flavor': t_fields.JSONObjectField(),
+        # The image of a server booted from an image (Nova's image_ref);
+        # '' for a server that boots from a volume.
+        'image_ref': fields.StringField(default=''),
         'memory_mb': fields.IntegerField(),
         'vcpus': fields.IntegerField(),
         'vm_state': t_fields.VmStateField(),
@@ -74,6 +80,17 @@ class Instance(base.TetherObject):
                 out[column] = (jsonutils.dumps(value) if value is not None
                                else None)
         return out
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 1):
+            primitive.pop('image_ref', None)
+
+    @property
+    def is_image_backed(self):
+        """Whether the root disk is a local disk made of an image."""
+        return bool(self.obj_attr_is_set('image_ref') and self.image_ref)
 
     @property
     def name(self):
