@@ -96,13 +96,14 @@ def remove_domains(prefix):
         conn.close()
 
 
-def share_dir():
-    """A directory standing in for a mounted share.
+def share_dir(prefix='tether-share-'):
+    """A directory standing in for a mounted share (or another that QEMU
+    must reach: the instances path).
 
     QEMU runs as libvirt-qemu, so the directory must be searchable by
     others: pytest's tmp_path (under a 0700 directory) is not.
     """
-    path = tempfile.mkdtemp(prefix='tether-share-')
+    path = tempfile.mkdtemp(prefix=prefix)
     os.chmod(path, 0o755)
     return path
 

@@ -15,6 +15,9 @@ ServiceTooOld = exception.ServiceTooOld
 ProcessFailed = exception.ProcessFailed
 ImageLocked = exception.ImageLocked
 ImageUnreadable = exception.ImageUnreadable
+ImageUnsafe = exception.ImageUnsafe
+ImageNotFound = exception.ImageNotFound
+ImageNotAuthorized = exception.ImageNotAuthorized
 
 
 class VirtError(exception.TetherException):
@@ -235,3 +238,14 @@ class VolumeAPIRefused(VolumeAPIError, exception.Invalid):
 
 class VolumeAPIUnavailable(VolumeAPIError, exception.ServiceUnavailable):
     error_code = 'compute.volume_api.unavailable'
+
+
+# Servers from images ---------------------------------------------------------
+
+
+class RootDiskTooSmall(exception.TetherException):
+    """On the compute host: the data of the image does not fit the root
+    disk (the image API recorded a smaller virtual size, or none)."""
+    msg_fmt = ('Image %(image_id)s has a virtual size of %(image_size)i '
+               'bytes, more than the root disk of %(disk_size)i bytes.')
+    error_code = 'compute.virt.root_disk_too_small'

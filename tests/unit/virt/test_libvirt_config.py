@@ -125,6 +125,22 @@ def test_domain_lists_disks_in_order():
             for d in root.findall('devices/disk')] == ['sda', 'sdb']
 
 
+def test_the_root_disk_first_in_the_boot_order():
+    # With a boot order on a disk, the domain has none of its own (libvirt
+    # refuses both).
+    root = _domain(disks=[_disk(path='/srv/i/disk', fmt='qcow2',
+                                boot_order=1),
+                          _disk(path='/srv/b', target='sdb')])
+    assert root.find('os/boot') is None
+    disks = root.findall('devices/disk')
+    assert disks[0].find('boot').attrib == {'order': '1'}
+    assert disks[1].find('boot') is None
+    # Without one, the firmware boots the first hard disk.
+    plain = _domain(disks=[_disk()])
+    assert plain.find('os/boot').attrib == {'dev': 'hd'}
+    assert plain.find('devices/disk/boot') is None
+
+
 def test_xml_special_characters_are_escaped():
     root = _domain(title='a <b> & "c"',
                    disks=[_disk(path="/srv/it's & <here>")])

@@ -6,6 +6,7 @@ the API.
 """
 
 import dataclasses
+import typing
 
 from oslo_utils import importutils
 
@@ -25,6 +26,24 @@ class Instance:
 
 
 @dataclasses.dataclass(frozen=True)
+class RootImage:
+    """The image a guest's local root disk is made of (a server booted
+    from an image, Nova's image backend).
+
+    ``fetch(path)`` writes the image's data, checked against what the
+    image API recorded of it, into the new file ``path`` and returns the
+    disk format the image API says it is in (``disk_format``); the
+    driver calls it only when the host has no copy of the image yet, and
+    inspects what it wrote before any tool reads it. ``size_gb`` is the
+    size of the root disk (the flavor's ``root_gb``); 0: the image's
+    virtual size.
+    """
+    image_id: str
+    size_gb: int
+    fetch: typing.Callable[[str], str] = dataclasses.field(compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
 class InstanceInfo:
     uuid: str
     name: str
@@ -37,6 +56,19 @@ class ComputeDriver:
     Volumes are given as the connection info the volume service returned
     for the attachment; a driver names the device it made of each one
     (``/dev/sdb``), which the manager records as the mount point.
+
+    A server booted from an image has a local root disk, made of a
+    :class:`RootImage` at spawn: the first disk (``/dev/sda``), first in
+    the boot order, with the volumes after it. The driver keeps one copy
+    of each image per host, shared by the root disks made of it, and
+    removes the copies no guest uses (:meth:`manage_image_cache`).
+    :meth:`destroy` removes the root disk with the guest.
+
+    A rebuild of such a server onto another image is :meth:`destroy`,
+    then :meth:`spawn` with the same instance, the connection infos of
+    its volumes and a :class:`RootImage` of the new image: the new root
+    disk is made of that image, at the size ``size_gb`` says, and the
+    volumes get the devices they had (:meth:`boot_device_names`).
     """
 
     # Capabilities, reported as traits (os-traits names) with get_traits().
@@ -45,10 +77,17 @@ class ComputeDriver:
     def init_host(self):
         """Check the hypervisor is usable; raise if it is not."""
 
-    def spawn(self, instance, block_devices, power_on=True):
+    def spawn(self, instance, block_devices, power_on=True, root_image=None):
         """Create the guest of ``instance`` with the volumes of the
-        connection infos ``block_devices`` (the first is the root disk);
-        return the device of each, in order."""
+        connection infos ``block_devices``; return the device of each, in
+        order.
+
+        Without ``root_image`` the first volume is the root disk. With a
+        :class:`RootImage`, the root disk is a new local disk made of that
+        image (ImageUnsafe, ImageCorrupt ... if its data cannot be used;
+        RootDiskTooSmall if it does not fit ``size_gb``), and the volumes
+        come after it. Nothing of the guest is left when it raises.
+        """
         raise NotImplementedError()
 
     def destroy(self, instance_uuid):
@@ -67,7 +106,8 @@ class ComputeDriver:
         raise NotImplementedError()
 
     def boot_device_names(self, count):
-        """The devices spawn() gives its first ``count`` volumes."""
+        """The devices spawn() gives its first ``count`` disks: the local
+        root disk (with a ``root_image``), then the volumes."""
         raise NotImplementedError()
 
     def next_device_name(self, instance_uuid):
@@ -105,6 +145,16 @@ class ComputeDriver:
 
     def list_instances(self):
         """:class:`InstanceInfo` of every guest on this host."""
+        raise NotImplementedError()
+
+    def manage_image_cache(self, images_in_use, remove_unused=True,
+                           min_age_seconds=0):
+        """Look after the host's copies of images: those of
+        ``images_in_use`` (image IDs: the servers of this host) and those
+        a root disk on the host is made of are marked used now; with
+        ``remove_unused``, every other copy that no one has used for
+        ``min_age_seconds`` is removed. Returns the IDs of the images
+        removed."""
         raise NotImplementedError()
 
     def get_host_stats(self):

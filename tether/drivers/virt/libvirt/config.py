@@ -32,12 +32,15 @@ _LETTERS = string.ascii_lowercase
 
 @dataclasses.dataclass(frozen=True)
 class Disk:
-    """A file disk of a guest: what a volume becomes in the domain."""
+    """A file disk of a guest: a volume, or the local root disk of a
+    server from an image (a qcow2 overlay on the cached image)."""
     path: str
     fmt: str
     target: str
     serial: str = None
     readonly: bool = False
+    # The disk's place in the boot order (1: the guest boots from it).
+    boot_order: int = None
 
 
 # Disk names ---------------------------------------------------------------
@@ -97,6 +100,8 @@ def disk(spec):
         _sub(el, 'serial', spec.serial)
     if spec.readonly:
         _sub(el, 'readonly')
+    if spec.boot_order is not None:
+        _sub(el, 'boot', order=spec.boot_order)
     _sub(el, 'address', type='drive', controller=SCSI_CONTROLLER, bus=0,
          target=0, unit=disk_index(spec.target))
     return el
@@ -160,7 +165,8 @@ def domain(name, uuid, memory_mib, vcpus, disks=(), filesystems=(),
            memory_backing=None, title=None, console_log=None):
     """A whole domain: no graphics, disks on virtio-scsi.
 
-    ``disks`` are :class:`Disk` values, ``filesystems`` elements from
+    ``disks`` are :class:`Disk` values (one with a ``boot_order`` makes
+    the boot order per device), ``filesystems`` elements from
     :func:`filesystem`, ``memory_backing`` an element from
     :func:`memory_backing` (or None). With ``cpu_model`` None the guest gets
     the host's CPU model (``host-model``, for KVM). With ``console_log``,
@@ -179,7 +185,9 @@ def domain(name, uuid, memory_mib, vcpus, disks=(), filesystems=(),
     _sub(root, 'vcpu', vcpus)
     os_el = _sub(root, 'os')
     _sub(os_el, 'type', 'hvm', arch='x86_64', machine=machine)
-    _sub(os_el, 'boot', dev='hd')
+    if not any(spec.boot_order is not None for spec in disks):
+        # libvirt refuses a per-device boot order beside this one.
+        _sub(os_el, 'boot', dev='hd')
     _sub(_sub(root, 'features'), 'acpi')
     if cpu_model:
         cpu = _sub(root, 'cpu', mode='custom', match='exact')

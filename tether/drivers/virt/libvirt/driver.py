@@ -1,5 +1,7 @@
-"""The libvirt compute driver: QEMU guests whose disks are volumes."""
+"""The libvirt compute driver: QEMU guests whose disks are volumes, and a
+local root disk made of an image for a server booted from one."""
 
+import dataclasses
 import os
 import platform
 import shutil
@@ -15,6 +17,7 @@ from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
 from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import host as libvirt_host
+from tether.drivers.virt.libvirt import imagebackend
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.virt.power_state import PowerState
@@ -35,6 +38,18 @@ def _device(target):
     return '/dev/' + target
 
 
+def _passable_by_others(path):
+    """Whether every directory down to ``path`` lets others through."""
+    path = os.path.abspath(path)
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
 def _target(device):
     """``sdb`` of ``/dev/sdb`` (or of ``sdb``)."""
     return device.rsplit('/', 1)[-1]
@@ -46,8 +61,10 @@ class LibvirtDriver(driver.ComputeDriver):
     ``configuration`` is the ``[libvirt]`` option group (or any object with
     its attributes); ``host_name`` is this compute host's name;
     ``instances_path`` the directory that holds a directory per guest, for
-    its console log (``[DEFAULT] instances_path``; None: guests get no
-    logged console).
+    its console log and its local root disk (``[DEFAULT] instances_path``;
+    None: guests get no logged console and cannot boot from images), and
+    the cache of images in ``image_cache_subdirectory`` (``[image_cache]
+    subdirectory_name``).
     """
 
     capabilities = {
@@ -55,11 +72,15 @@ class LibvirtDriver(driver.ComputeDriver):
         'supports_multiattach': False,
     }
 
-    def __init__(self, configuration, host_name=None, instances_path=None):
+    def __init__(self, configuration, host_name=None, instances_path=None,
+                 image_cache_subdirectory='_base'):
         self.conf = configuration
         self.host_name = host_name or socket.gethostname()
         self.instances_path = instances_path
         self.host = libvirt_host.Host(configuration.connection_uri)
+        self.image_cache = (
+            imagebackend.ImageCache(instances_path, image_cache_subdirectory)
+            if instances_path else None)
 
     @staticmethod
     def _lock(instance_uuid):
@@ -76,6 +97,13 @@ class LibvirtDriver(driver.ComputeDriver):
                        % ('.'.join(map(str, lib)), '.'.join(map(str, hv)),
                           '.'.join(map(str, MIN_LIBVIRT_VERSION)),
                           '.'.join(map(str, MIN_QEMU_VERSION))))
+        if self.instances_path:
+            os.makedirs(self.instances_path, mode=0o755, exist_ok=True)
+            if not _passable_by_others(self.instances_path):
+                LOG.warning('QEMU (libvirt-qemu) cannot reach the root disks '
+                            'under %s: a directory above it is closed to '
+                            'others. Servers booted from images will not '
+                            'start.', self.instances_path)
 
     # Guests ----------------------------------------------------------------
 
@@ -131,12 +159,29 @@ class LibvirtDriver(driver.ComputeDriver):
             memory_backing=self._memory_backing(),
             title=instance.display_name, console_log=console_log))
 
-    def spawn(self, instance, block_devices, power_on=True):
+    def _root_disk(self, instance_uuid, root_image):
+        """The local root disk of a guest, made of ``root_image`` (a
+        RootImage) in the guest's directory."""
+        path = os.path.join(self._instance_dir(instance_uuid),
+                            imagebackend.DISK_NAME)
+        size = self.image_cache.create_disk(path, root_image)
+        LOG.info('Made the root disk of %s (%d bytes) of image %s',
+                 instance_uuid, size, root_image.image_id)
+        return config.Disk(path=path, fmt='qcow2',
+                           target=config.disk_name(0))
+
+    def spawn(self, instance, block_devices, power_on=True, root_image=None):
+        if root_image is not None and self.image_cache is None:
+            raise exception.VirtError(
+                reason='a root disk made of an image needs [DEFAULT] '
+                       'instances_path')
+        # With a local root disk, the volumes come after it.
+        first = 0 if root_image is None else 1
         disks = []
         for index, connection_info in enumerate(block_devices):
             path = self._connect_volume(connection_info)
             disks.append(volume.disk_spec(connection_info, path,
-                                          config.disk_name(index)))
+                                          config.disk_name(first + index)))
         with self._lock(instance.uuid):
             try:
                 self.host.lookup(instance.uuid)
@@ -144,11 +189,20 @@ class LibvirtDriver(driver.ComputeDriver):
                 pass
             else:
                 raise exception.InstanceExists(instance_id=instance.uuid)
-            xml = self._domain_xml(instance, disks,
-                                   self._make_instance_dir(instance.uuid))
+            console_log = self._make_instance_dir(instance.uuid)
             try:
+                if root_image is not None:
+                    disks.insert(0, self._root_disk(instance.uuid,
+                                                    root_image))
+                if disks:
+                    # The guest boots from its root disk, whatever the
+                    # other disks hold.
+                    disks[0] = dataclasses.replace(disks[0], boot_order=1)
+                xml = self._domain_xml(instance, disks, console_log)
                 guest = self.host.define(xml, instance.uuid)
-            except exception.TetherException:
+            except Exception:
+                # Nothing is left of a guest that was never defined: its
+                # directory (and root disk) go.
                 with excutils.save_and_reraise_exception():
                     self._remove_instance_dir(instance.uuid)
             if power_on:
@@ -162,7 +216,7 @@ class LibvirtDriver(driver.ComputeDriver):
                         self._remove_instance_dir(instance.uuid)
         LOG.info('Spawned %s (%s) with %d disks', instance.name,
                  instance.uuid, len(disks))
-        return [_device(d.target) for d in disks]
+        return [_device(d.target) for d in disks[first:]]
 
     def destroy(self, instance_uuid):
         with self._lock(instance_uuid):
@@ -304,6 +358,15 @@ class LibvirtDriver(driver.ComputeDriver):
         LOG.info('Resized %s (%s) of %r to %d bytes', path, found.target,
                  guest, new_size_bytes)
         return True
+
+    # Images ------------------------------------------------------------------
+
+    def manage_image_cache(self, images_in_use, remove_unused=True,
+                           min_age_seconds=0):
+        if self.image_cache is None:
+            return []
+        return self.image_cache.manage(images_in_use, remove_unused,
+                                       min_age_seconds)
 
     # The host --------------------------------------------------------------
 
