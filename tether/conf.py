@@ -171,8 +171,53 @@ compute_opts = [
     cfg.StrOpt('instances_path', default='$state_path/instances',
                help='Directory on the compute host that holds a directory '
                     'per guest, named by its UUID, with its console log '
-                    '(console.log, written by libvirt\'s virtlogd). '
-                    'tether-compute must be able to read the log.'),
+                    '(console.log, written by libvirt\'s virtlogd) and, '
+                    'for a server booted from an image, its root disk '
+                    '(disk, a qcow2 overlay on the cached image in '
+                    '[image_cache] subdirectory_name). tether-compute must '
+                    'be able to read the log; QEMU (libvirt-qemu) must be '
+                    'able to pass through every directory above it.'),
+    cfg.IntOpt('block_device_allocate_retries', default=60, min=0,
+               help='How many more times tether-compute looks whether a '
+                    'volume it made for a new server (a block device '
+                    'mapping from an image to a volume) is available, '
+                    'before it gives up and the server goes to ERROR (the '
+                    'volume is deleted if its mapping says '
+                    'delete_on_termination). 0: it looks once. Nova\'s '
+                    'option and default.'),
+    cfg.FloatOpt('block_device_allocate_retries_interval', default=3.0,
+                 min=0.0,
+                 help='Seconds between two looks at a volume '
+                      'tether-compute made for a new server '
+                      '(block_device_allocate_retries).'),
+]
+
+# The cache of images on a compute host (Nova's [image_cache]).
+image_cache_group = cfg.OptGroup(
+    'image_cache', title='The images a compute host keeps for the local '
+                         'root disks of its servers')
+
+image_cache_opts = [
+    cfg.IntOpt('manager_interval', default=2400, min=-1,
+               help='Seconds between two runs of the image cache manager '
+                    'of tether-compute, which marks the cached images the '
+                    'servers of the host use and removes those no server '
+                    'has used for remove_unused_original_minimum_age_'
+                    'seconds. 0: every 60 seconds; -1: never.'),
+    cfg.StrOpt('subdirectory_name', default='_base',
+               help='Directory under [DEFAULT] instances_path that holds '
+                    'the cached images (one raw file per image, named by '
+                    'its ID), on which the root disks of the servers '
+                    'booted from images are qcow2 overlays.'),
+    cfg.BoolOpt('remove_unused_base_images', default=True,
+                help='Whether the image cache manager removes cached '
+                     'images that no server of the host uses.'),
+    cfg.IntOpt('remove_unused_original_minimum_age_seconds',
+               default=24 * 3600, min=0,
+               help='An unused cached image is removed only once no '
+                    'server of the host has used it for this many '
+                    'seconds (a build that uses it, and each run of the '
+                    'manager that finds it used, make it young again).'),
 ]
 
 # The compute service's database, apart from the volume service's
@@ -277,6 +322,8 @@ for _group, _opts in ((volume_group, volume_client_opts),
     clients.register_keystoneauth_opts(CONF, _group.name)
 CONF.register_group(libvirt_group)
 CONF.register_opts(libvirt_opts, group=libvirt_group)
+CONF.register_group(image_cache_group)
+CONF.register_opts(image_cache_opts, group=image_cache_group)
 CONF.register_group(upgrade_levels_group)
 CONF.register_opts(upgrade_levels_opts, group=upgrade_levels_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
@@ -310,6 +357,7 @@ def list_opts():
         ('DEFAULT', default_opts + api_opts + quota_opts + compute_opts),
         ('backend', backend_opts),
         (libvirt_group, libvirt_opts),
+        (image_cache_group, image_cache_opts),
         (compute_database_group, db_options.database_opts),
         (volume_group, volume_client_opts + clients.keystoneauth_opts()),
         (compute_group,

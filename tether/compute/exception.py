@@ -249,3 +249,19 @@ class RootDiskTooSmall(exception.TetherException):
     msg_fmt = ('Image %(image_id)s has a virtual size of %(image_size)i '
                'bytes, more than the root disk of %(disk_size)i bytes.')
     error_code = 'compute.virt.root_disk_too_small'
+
+
+class VolumeNotCreated(exception.TetherException):
+    """A volume the compute host made of an image for a new server did
+    not become available (Nova's message)."""
+    msg_fmt = ('Volume %(volume_id)s did not finish being created even after '
+               'we waited %(seconds)s seconds or %(attempts)s attempts. And '
+               'its status is %(volume_status)s.')
+    error_code = 'compute.volume.not_created'
+
+
+class BuildAborted(exception.TetherException):
+    """The server was deleted while its build waited: it stops, and the
+    delete removes what it made."""
+    msg_fmt = 'Build of instance %(instance_id)s aborted: %(reason)s'
+    error_code = 'compute.server.build_aborted'

@@ -5,6 +5,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from tether.compute.ops import image_cache
 from tether.compute.ops import instance_actions
 from tether.compute.ops import recovery
 from tether.compute.ops import server_actions
@@ -43,7 +44,8 @@ class ComputeManager:
         self.host = host
         self.driver = driver or virt_driver.load_driver(
             CONF.compute_driver, CONF.libvirt, host,
-            instances_path=CONF.instances_path)
+            instances_path=CONF.instances_path,
+            image_cache_subdirectory=CONF.image_cache.subdirectory_name)
 
     def init_host(self, context):
         self.driver.init_host()
@@ -106,6 +108,10 @@ class ComputeManager:
                                              tail_length)
 
     # The host -------------------------------------------------------------
+
+    def manage_image_cache(self, context):
+        """The image cache manager's periodic task (not an RPC method)."""
+        return image_cache.manage(context, self)
 
     def host_stats(self):
         return self.driver.get_host_stats()

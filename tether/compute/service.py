@@ -7,6 +7,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from tether.compute import manager as compute_manager
+from tether.compute.ops import image_cache
 from tether.compute import rpcapi as compute_rpcapi
 from tether import context as t_context
 from tether.db.compute import instance as db_instances
@@ -59,6 +60,11 @@ class ComputeService:
         self.periodics = [periodic.Periodic('compute-heartbeat',
                                             CONF.report_interval,
                                             self.report)]
+        every = image_cache.interval()
+        if every is not None:
+            self.periodics.append(periodic.Periodic(
+                'compute-image-cache', every,
+                lambda: self.manager.manage_image_cache(self.context)))
         for p in self.periodics:
             p.start()
         LOG.info('Compute service %s started', self.host)

@@ -43,6 +43,15 @@ def as_service(context):
     return VolumeClient(PEER.as_service(), clients.request_id(context))
 
 
+def for_context(context):
+    """The caller's client where the context carries a token (a request,
+    or a message a request sent: the compute host makes a volume for the
+    user who asked for it), else the service's."""
+    if context.auth_token:
+        return for_user(context)
+    return as_service(context)
+
+
 def _translate(exc, what):
     status = getattr(exc, 'status_code', None)
     message = getattr(exc, 'details', None) or str(exc)
@@ -118,6 +127,19 @@ class VolumeClient:
                        '/attachments/%s' % attachment_id)
         except exception.VolumeNotFound:
             LOG.info('Attachment %s was already deleted', attachment_id)
+
+    def create_volume(self, size, image_id=None, name=None,
+                      availability_zone=None):
+        """A new volume of ``size`` GiB (made of ``image_id``), as Nova
+        makes the volume of a block device mapping; the volume as the
+        volume API answered (``creating``)."""
+        body = {'size': size, 'name': name}
+        if image_id:
+            body['imageRef'] = image_id
+        if availability_zone:
+            body['availability_zone'] = availability_zone
+        return self._json(image_id or 'volume', 'POST', '/volumes',
+                          {'volume': body})['volume']
 
     def delete_volume(self, volume_id):
         self._json(volume_id, 'DELETE', '/volumes/%s' % volume_id)

@@ -2,8 +2,10 @@
 
 Each instance of this host is compared with what libvirt reports:
 
-* a build that was interrupted is failed: the guest (if any) removed, the
-  volumes released, the instance put in ERROR with a fault that says so;
+* a build that was interrupted is failed: the guest (if any) and its
+  local root disk removed, the volumes released (a volume the build made
+  of an image deleted if it was to go with the server), the instance
+  put in ERROR with a fault that says so;
 * an interrupted delete is finished;
 * an interrupted power action is settled from the guest's power state;
 * a volume attach that was interrupted is undone, a detach finished;
@@ -17,6 +19,7 @@ libvirt may be shared (tests, other tools).
 from oslo_log import log as logging
 
 from tether.compute import exception
+from tether.compute.ops import block_devices
 from tether.compute.ops import servers
 from tether.compute.ops import volume_attachments
 from tether.compute import volume_client
@@ -99,8 +102,8 @@ def reconcile_instance(context, host, instance):
         # build() cleans up and records the fault when its next
         # conditional update fails; here nothing runs it any more.
         host.driver.destroy(instance.uuid)
-        servers.release_volumes(context, volume_client.as_service(context),
-                                instance.uuid)
+        block_devices.release_after_failure(
+            context, volume_client.as_service(context), instance.uuid)
         db_instances.update(
             context, instance.uuid,
             {'vm_state': VmState.ERROR, 'task_state': None,

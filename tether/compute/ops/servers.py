@@ -1,5 +1,9 @@
 """What the compute manager does to a server: build and delete.
 
+A server boots from a volume, or from an image onto a local root disk;
+its block device mappings say which (tether.compute.ops.block_devices
+makes the volumes of images and gives the root disk its image).
+
 Plain functions of (context, host, instance, ...), where ``host`` is the
 :class:`~tether.compute.manager.ComputeManager` (its name, driver and
 volume client). Every state change is a conditional update naming the
@@ -12,6 +16,7 @@ from oslo_utils import excutils
 from oslo_utils import timeutils
 
 from tether.compute import exception
+from tether.compute.ops import block_devices
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
@@ -52,7 +57,9 @@ def release_volumes(context, client, instance_uuid):
 
 
 def build(context, host, instance):
-    """Connect the volumes, start the guest, complete the attachments."""
+    """Make the volumes of images, connect the volumes, start the guest
+    (on a local root disk made of its image, for a server from an image),
+    complete the attachments."""
     client = volume_client.as_service(context)
     spawned = False
     try:
@@ -60,12 +67,20 @@ def build(context, host, instance):
             context, instance.uuid,
             {'task_state': TaskState.BLOCK_DEVICE_MAPPING},
             expected_task_state=TaskState.SCHEDULING, action='build')
+        block_devices.make_volumes(
+            context, instance, lambda: _deleted_reason(context, instance))
         connector = host.driver.get_volume_connector()
-        bdms = db_bdms.get_by_instance(context, instance.uuid)
+        disks = db_bdms.get_all_by_instance(context, instance.uuid)
+        local = next((d for d in disks if d.is_local_image), None)
+        bdms = [d for d in disks if d.is_volume]
         infos = []
         # The volume service records the device as the mount point of
         # the attachment, as Nova sends it.
-        names = host.driver.boot_device_names(len(bdms))
+        names = host.driver.boot_device_names(
+            len(bdms) + (1 if local is not None else 0))
+        if local is not None:
+            # The local root disk is the first disk, the volumes follow.
+            root_device, names = names[0], names[1:]
         for bdm, name in zip(bdms, names):
             attachment = client.update_attachment(
                 bdm.attachment_id, dict(connector, mountpoint=name))
@@ -76,8 +91,15 @@ def build(context, host, instance):
             context, instance.uuid, {'task_state': TaskState.SPAWNING},
             expected_task_state=TaskState.BLOCK_DEVICE_MAPPING,
             action='build')
-        devices = host.driver.spawn(guest_spec(instance), infos)
+        root_image = (block_devices.root_image(context, instance, local)
+                      if local is not None else None)
+        devices = host.driver.spawn(guest_spec(instance), infos,
+                                    root_image=root_image)
         spawned = True
+        if local is not None:
+            db_bdms.update(context, local.id,
+                           {'device_name': root_device,
+                            'status': fields.BdmStatus.ATTACHED})
         for bdm, device in zip(bdms, devices):
             client.complete_attachment(bdm.attachment_id)
             db_bdms.update(context, bdm.id,
@@ -102,8 +124,15 @@ def build(context, host, instance):
                 # deletes those marked delete_on_termination).
                 ctxt.reraise = False
             else:
-                release_volumes(context, client, instance.uuid)
+                block_devices.release_after_failure(context, client,
+                                                    instance.uuid)
                 _set_error(context, instance.uuid, exc)
+
+
+def _deleted_reason(context, instance):
+    if _being_deleted(context, instance.uuid):
+        return 'the server is being deleted'
+    return None
 
 
 def _being_deleted(context, instance_uuid):
@@ -128,17 +157,18 @@ def _set_error(context, instance_uuid, exc):
 
 
 def terminate(context, host, instance):
-    """Remove the guest, release (or delete) its volumes, mark it deleted."""
+    """Remove the guest (and its local root disk), release (or delete)
+    its volumes, mark it deleted."""
     client = volume_client.as_service(context)
     host.driver.destroy(instance.uuid)
     doomed = [bdm.volume_id
               for bdm in db_bdms.get_by_instance(context, instance.uuid)
-              if bdm.delete_on_termination]
+              if bdm.delete_on_termination and bdm.volume_id]
     release_volumes(context, client, instance.uuid)
     db_instances.soft_delete(context, instance.uuid)
     for volume_id in doomed:
         try:
-            client.delete_volume(volume_id)
+            block_devices.delete_volume(client, volume_id)
         except exception.TetherException:
             LOG.exception('Could not delete volume %s of deleted instance '
                           '%s (delete_on_termination)', volume_id,
