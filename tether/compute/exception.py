@@ -183,6 +183,16 @@ class ComputeHostTooOld(exception.Conflict):
     error_code = 'compute.host.too_old'
 
 
+class ComputeHostsTooOld(exception.Conflict):
+    """Every compute host that could take the server runs a
+    tether-compute of a release before what the request needs."""
+    msg_fmt = ('No compute host%(zone)s can build %(what)s: it needs '
+               'tether-compute service version %(needed)s or newer, and '
+               'the hosts that are up and enabled are at %(found)s. '
+               'Upgrade them.')
+    error_code = 'compute.host.all_too_old'
+
+
 class ComputeHostUnavailable(exception.ServiceUnavailable):
     """A compute host did not answer a call in time."""
     msg_fmt = ('The compute host %(host)s did not answer in time; '
@@ -241,6 +251,61 @@ class VolumeAPIUnavailable(VolumeAPIError, exception.ServiceUnavailable):
 
 
 # Servers from images ---------------------------------------------------------
+
+class ImageNotFoundForServer(exception.Invalid):
+    """The image a server is to boot from does not exist, or the caller
+    may not use it: Nova's 400."""
+    msg_fmt = 'Can not find requested image %(image_id)s.'
+    error_code = 'compute.image.not_found'
+
+
+class ImageNotActive(exception.Invalid):
+    msg_fmt = 'Image %(image_id)s is not active.'
+    error_code = 'compute.image.not_active'
+
+
+class ImageUnacceptable(exception.Invalid):
+    msg_fmt = 'Image %(image_id)s is unacceptable: %(reason)s'
+    error_code = 'compute.image.unacceptable'
+
+
+class FlavorMemoryTooSmall(exception.Invalid):
+    msg_fmt = ("Flavor's memory is too small for requested image: the "
+               "flavor has %(memory_mb)s MiB, image %(image_id)s needs "
+               "%(min_ram)s MiB (min_ram).")
+    error_code = 'compute.flavor.memory_too_small'
+
+
+class FlavorDiskSmallerThanImage(exception.Invalid):
+    msg_fmt = ("Flavor's disk is too small for requested image. Flavor disk "
+               "is %(flavor_size)i bytes, image is %(image_size)i bytes.")
+    error_code = 'compute.flavor.disk_smaller_than_image'
+
+
+class FlavorDiskSmallerThanMinDisk(exception.Invalid):
+    msg_fmt = ("Flavor's disk is smaller than the minimum size specified in "
+               "image metadata. Flavor disk is %(flavor_size)i bytes, "
+               "minimum size is %(image_min_disk)i bytes.")
+    error_code = 'compute.flavor.disk_smaller_than_min_disk'
+
+
+class VolumeSmallerThanMinDisk(exception.Invalid):
+    msg_fmt = ("Volume is smaller than the minimum size specified in image "
+               "metadata. Volume size is %(volume_size)i bytes, minimum "
+               "size is %(image_min_disk)i bytes.")
+    error_code = 'compute.image.volume_smaller_than_min_disk'
+
+
+class VolumeSmallerThanImage(exception.Invalid):
+    msg_fmt = ("Volume is too small for image %(image_id)s. Volume size is "
+               "%(volume_size)i bytes, image is %(image_size)i bytes.")
+    error_code = 'compute.image.volume_smaller_than_image'
+
+
+class BootFromVolumeRequiredForZeroDiskFlavor(exception.Forbidden):
+    msg_fmt = ('Only volume-backed servers are allowed for flavors with '
+               'zero disk.')
+    error_code = 'compute.flavor.zero_disk'
 
 
 class RootDiskTooSmall(exception.TetherException):

@@ -16,15 +16,25 @@ from tether.objects import fields
 CONF = cfg.CONF
 
 
-def candidates(context, availability_zone=None):
-    """``(service_id, host, node, memory_mb, vcpus)``, most memory first."""
-    found = []
+def _usable(context, availability_zone):
+    """The compute services that are up, enabled and in the zone."""
     for service in db_services.get_all(
             context, binary=fields.ServiceBinary.COMPUTE):
         if service.disabled or not service.is_up(CONF.service_down_time):
             continue
         zone = service.availability_zone or CONF.default_availability_zone
         if availability_zone and zone != availability_zone:
+            continue
+        yield service
+
+
+def candidates(context, availability_zone=None, min_service_version=0):
+    """``(service_id, host, node, memory_mb, vcpus)``, most memory first,
+    of the hosts whose tether-compute is at ``min_service_version`` or
+    newer (what the server needs them to know)."""
+    found = []
+    for service in _usable(context, availability_zone):
+        if (service.version or 0) < min_service_version:
             continue
         stats = service.stats
         memory_mb = int(stats.get('memory_mb', 0) *
@@ -44,3 +54,11 @@ def service_version(context, host):
     rows = db_services.get_all(context, binary=fields.ServiceBinary.COMPUTE,
                                host=host)
     return rows[0].version if rows else 0
+
+
+def versions_below(context, min_service_version, availability_zone=None):
+    """{host: service version} of the usable hosts (up, enabled, in the
+    zone) older than ``min_service_version``."""
+    return {service.host: service.version or 0
+            for service in _usable(context, availability_zone)
+            if (service.version or 0) < min_service_version}

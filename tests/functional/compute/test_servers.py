@@ -325,6 +325,9 @@ def _bad_bodies(volume_id):
     del no_networks['server']['networks']
     no_root = body(block_device_mapping_v2=[
         sh.root_bdm(volume_id, boot_index=1)])
+    snapshot_bdm = body(block_device_mapping_v2=[
+        sh.root_bdm(volume_id, source_type='snapshot')])
+    # A volume made of an image needs its size.
     image_bdm = body(block_device_mapping_v2=[
         sh.root_bdm(volume_id, source_type='image')])
     no_name = body()
@@ -339,7 +342,8 @@ def _bad_bodies(volume_id):
         (sh.LATEST, body(min_count=2), 'min_count'),
         (sh.LATEST, body(max_count=2), 'max_count'),
         ('2.37', no_networks, 'networks'),
-        (sh.LATEST, image_bdm, 'source_type'),
+        (sh.LATEST, snapshot_bdm, 'source_type'),
+        (sh.LATEST, image_bdm, 'non-zero size'),
         (sh.LATEST, no_name, 'name'),
         ('2.1', body(description='new in 2.19'), 'description'),
         (sh.LATEST, body(availability_zone='nova:somehost'),

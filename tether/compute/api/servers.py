@@ -1,9 +1,11 @@
 """Servers (``/servers``) in the API process: reads, create, update,
 delete.
 
-Servers boot from volumes only. The volume service is called with the
-caller's token (its policies and tenancy decide what the caller may use),
-the compute hosts over RPC.
+A server boots from an image (a local root disk) or from a volume
+(given, or made of an image by its compute host): see
+tether.compute.api.block_devices. The volume and image services are
+called with the caller's token (their policies and tenancy decide what
+the caller may use), the compute hosts over RPC.
 """
 
 from oslo_config import cfg
@@ -11,9 +13,11 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
+from tether.compute.api import block_devices
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
+from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import flavor as db_flavors
@@ -62,12 +66,19 @@ def host_statuses(context):
     return out
 
 
-def volumes_of(context, instances):
-    """{instance uuid: [block device rows]} for the server views."""
-    return db_bdms.get_all_by_instances(context, [i.uuid for i in instances])
+def block_devices_of(context, instances):
+    """{instance uuid: [block device rows]} for the server views: the
+    volumes, and the local root disk of a server from an image."""
+    return db_bdms.get_all_by_instances(context,
+                                        [i.uuid for i in instances])
+
+
+def block_devices_of_instance(context, instance):
+    return db_bdms.get_all_by_instance(context, instance.uuid)
 
 
 def volumes_of_instance(context, instance):
+    """The rows of the volumes of a server (its volume attachments)."""
     return db_bdms.get_by_instance(context, instance.uuid)
 
 
@@ -107,30 +118,89 @@ def _release(client, attachments):
             LOG.exception('Could not delete attachment %s', attachment['id'])
 
 
-def create(context, name, flavor_ref, block_devices, availability_zone=None,
-           metadata=None, description=None, hostname=None):
-    """Reserve the volumes, claim a host, record the server, build it.
+def _candidates(context, availability_zone, boot):
+    """The hosts that may take the server; ComputeHostsTooOld when a
+    server from images finds only hosts too old to build it (nothing is
+    made then)."""
+    if not boot.needs_images:
+        return scheduler.candidates(context, availability_zone)
+    compute_rpcapi.get().check_image_builds()
+    needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
+    found = scheduler.candidates(context, availability_zone,
+                                 min_service_version=needed)
+    if not found:
+        old = scheduler.versions_below(context, needed, availability_zone)
+        if old:
+            raise exception.ComputeHostsTooOld(
+                zone=(' in zone %s' % availability_zone
+                      if availability_zone else ''),
+                what='a server from an image', needed=needed,
+                found=', '.join('%s (%s)' % item
+                                for item in sorted(old.items())))
+    return found
 
-    ``block_devices`` are dicts with ``uuid``, ``boot_index``,
-    ``delete_on_termination``, ``tag``, ``device_name``, ``volume_size``.
+
+def _local_root_row(image_id):
+    """The block device mapping of a local root disk made of an image,
+    as Nova records it."""
+    return db_bdms.new_values(
+        None, source_type=fields.BdmSourceType.IMAGE,
+        destination_type=fields.BdmDestinationType.LOCAL,
+        image_id=image_id, boot_index=0, delete_on_termination=True,
+        status=fields.BdmStatus.ATTACHING)
+
+
+def _volume_rows(client, boot, instance_uuid, attachments):
+    """The rows of the volumes of ``boot``: each volume given is reserved
+    now (its attachment appended to ``attachments``); a volume made of an
+    image is made by the compute host."""
+    rows = []
+    for device in boot.volumes:
+        values = dict(
+            boot_index=device.boot_index,
+            delete_on_termination=device.delete_on_termination,
+            tag=device.tag, status=fields.BdmStatus.ATTACHING,
+            source_type=device.source_type,
+            destination_type=fields.BdmDestinationType.VOLUME)
+        if device.made_of_image:
+            rows.append(db_bdms.new_values(
+                None, image_id=device.uuid, volume_size=device.volume_size,
+                **values))
+            continue
+        volume, attachment = _reserve_volume(client, device.uuid,
+                                             instance_uuid)
+        attachments.append(attachment)
+        rows.append(db_bdms.new_values(
+            device.uuid, attachment_id=attachment['id'],
+            volume_size=volume['size'], **values))
+    return rows
+
+
+def create(context, name, flavor_ref, devices, image_ref=None,
+           availability_zone=None, metadata=None, description=None,
+           hostname=None, zero_disk_allowed=False):
+    """Check the images, reserve the volumes, claim a host, record the
+    server, build it.
+
+    ``image_ref`` is the image of a local root disk (None: the server
+    boots from a volume); ``devices`` are the
+    :class:`~tether.compute.api.block_devices.Device` entries of
+    ``block_device_mapping_v2``. ``zero_disk_allowed``: the policy lets
+    the caller boot an image onto the root disk of a flavor of 0 GB.
+    Anything refused is refused before anything is made.
     """
     flavor = _flavor(context, flavor_ref)
+    boot = block_devices.plan(image_ref, devices)
+    candidates = _candidates(context, availability_zone, boot)
+    if boot.needs_images:
+        block_devices.check_images(context, boot, flavor, zero_disk_allowed)
     instance_uuid = uuidutils.generate_uuid()
     client = volume_client.for_user(context)
     attachments = []
-    rows = []
     try:
-        for bdm in block_devices:
-            volume, attachment = _reserve_volume(client, bdm['uuid'],
-                                                 instance_uuid)
-            attachments.append(attachment)
-            rows.append(db_bdms.new_values(
-                bdm['uuid'], attachment_id=attachment['id'],
-                boot_index=bdm.get('boot_index'),
-                delete_on_termination=bool(
-                    bdm.get('delete_on_termination')),
-                tag=bdm.get('tag'), volume_size=volume['size'],
-                status=fields.BdmStatus.ATTACHING))
+        rows = _volume_rows(client, boot, instance_uuid, attachments)
+        if boot.image_id:
+            rows.insert(0, _local_root_row(boot.image_id))
         values = {
             'uuid': instance_uuid, 'project_id': context.project_id,
             'user_id': context.user_id, 'display_name': name,
@@ -139,6 +209,7 @@ def create(context, name, flavor_ref, block_devices, availability_zone=None,
             'availability_zone': (availability_zone or
                                   CONF.default_availability_zone),
             'flavor': flavor.snapshot(),
+            'image_ref': boot.image_id or '',
             'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,
             'vm_state': VmState.BUILDING,
             'task_state': TaskState.SCHEDULING, 'power_state': 0,
@@ -146,15 +217,14 @@ def create(context, name, flavor_ref, block_devices, availability_zone=None,
             'deleted': False,
         }
         instance = db_instances.create_on_host(
-            context, values, rows,
-            scheduler.candidates(context, availability_zone),
+            context, values, rows, candidates,
             db_actions.action_values(context, instance_uuid, Action.CREATE))
     except Exception:
         with excutils.save_and_reraise_exception():
             _release(client, attachments)
     if instance.host is None:
         _release(client, attachments)
-        for bdm in db_bdms.get_by_instance(context, instance_uuid):
+        for bdm in db_bdms.get_all_by_instance(context, instance_uuid):
             db_bdms.destroy(context, bdm.id)
         exc = exception.NoValidHost(
             reason='There are not enough hosts available: no compute '

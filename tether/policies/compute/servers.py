@@ -12,6 +12,7 @@ SHOW_HOST_STATUS = PREFIX % 'show:host_status'
 CREATE = PREFIX % 'create'
 CREATE_VOLUME = PREFIX % 'create:attach_volume'
 CREATE_FORCED_HOST = PREFIX % 'create:forced_host'
+CREATE_ZERO_DISK_FLAVOR = PREFIX % 'create:zero_disk_flavor'
 UPDATE = PREFIX % 'update'
 DELETE = PREFIX % 'delete'
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
@@ -36,8 +37,15 @@ rules = [
     base.rule(CREATE, base.PROJECT_MEMBER_OR_ADMIN, 'Create a server.',
               [('POST', '/servers')]),
     base.rule(CREATE_VOLUME, base.PROJECT_MEMBER_OR_ADMIN,
-              'Create a server with volumes (block_device_mapping_v2).',
+              'Create a server with block devices (block_device_mapping_'
+              'v2): volumes, or volumes made of images.',
               [('POST', '/servers')]),
+    base.rule(CREATE_ZERO_DISK_FLAVOR, base.ADMIN,
+              'Create a server from an image with a flavor whose root '
+              'disk is 0 GB: the local root disk then takes the size of '
+              'the image, so a large image can take a large part of the '
+              'disk of the compute host. Others boot such flavors from '
+              'volumes.', [('POST', '/servers')]),
     base.rule(CREATE_FORCED_HOST, base.ADMIN,
               'Create a server on a named host (availability_zone '
               '"zone:host").', [('POST', '/servers')]),

@@ -1,6 +1,7 @@
 """Handlers of /servers: create, list, detail, show, update, delete."""
 
 import functools
+import uuid
 
 from oslo_utils import strutils
 from oslo_utils import timeutils
@@ -13,6 +14,7 @@ from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
+from tether.compute.api import block_devices
 from tether.compute.api import servers as servers_api
 from tether.objects import fields
 from tether.policies.compute import servers as policy
@@ -35,38 +37,32 @@ def _view(req):
 
 
 def _show(req, instance, status=200):
-    volumes = servers_api.volumes_of_instance(req.context, instance)
-    return wsgi.json_response({'server': _view(req).show(instance, volumes)},
+    devices = servers_api.block_devices_of_instance(req.context, instance)
+    return wsgi.json_response({'server': _view(req).show(instance, devices)},
                               status=status)
 
 
 # Create ----------------------------------------------------------------------
 
-def _block_devices(body):
-    devices = body['block_device_mapping_v2']
-    roots = [d for d in devices if str(d.get('boot_index')) == '0']
-    if len(roots) != 1:
-        raise fault.HTTPError(
-            400, 'Block Device Mapping is Invalid: exactly one '
-                 'block_device_mapping_v2 entry must have boot_index 0 '
-                 '(tether boots servers from volumes only).')
-    seen = set()
-    out = []
-    for device in devices:
-        if device['uuid'] in seen:
-            raise fault.HTTPError(
-                400, 'Block Device Mapping is Invalid: volume %s is '
-                     'given twice.' % device['uuid'])
-        seen.add(device['uuid'])
-        index = device.get('boot_index')
-        index = None if index is None or int(index) < 0 else int(index)
-        out.append({
-            'uuid': device['uuid'], 'boot_index': index,
-            'delete_on_termination': strutils.bool_from_string(
-                device.get('delete_on_termination', False)),
-            'tag': device.get('tag'),
-        })
-    return out
+def _uuid(value):
+    """The canonical form of a UUID the schema let through."""
+    return str(uuid.UUID(value))
+
+
+def _device(entry):
+    index = entry.get('boot_index')
+    index = None if index is None or int(index) < 0 else int(index)
+    source = entry['source_type']
+    size = entry.get('volume_size')
+    return block_devices.Device(
+        source_type=source,
+        destination_type=entry.get('destination_type') or source,
+        uuid=_uuid(entry['uuid']) if source == 'image' else entry['uuid'],
+        boot_index=index,
+        delete_on_termination=strutils.bool_from_string(
+            entry.get('delete_on_termination', False)),
+        tag=entry.get('tag'),
+        volume_size=int(size) if size not in (None, '') else None)
 
 
 @validation.body(schema.CREATE, versions.BASE,
@@ -83,7 +79,12 @@ def create_server(req):
     body = req.validated['server']
     target = {'project_id': ctx.project_id, 'user_id': ctx.user_id}
     ctx.can(policy.CREATE, target)
-    ctx.can(policy.CREATE_VOLUME, target)
+    devices = [_device(e) for e in body.get('block_device_mapping_v2', ())]
+    if devices:
+        ctx.can(policy.CREATE_VOLUME, target)
+    image_ref = _uuid(body['imageRef']) if body.get('imageRef') else None
+    if image_ref is None and not devices:
+        raise fault.HTTPError(400, 'Missing imageRef attribute')
     zone = body.get('availability_zone')
     if zone and ':' in zone:
         raise fault.HTTPError(
@@ -91,10 +92,12 @@ def create_server(req):
                  'Value: %s. tether does not place servers on a named '
                  'host; give a zone name.' % zone)
     instance = servers_api.create(
-        ctx, body['name'], body['flavorRef'], _block_devices(body),
+        ctx, body['name'], body['flavorRef'], devices, image_ref=image_ref,
         availability_zone=zone, metadata=body.get('metadata'),
         description=body.get('description'),
-        hostname=body.get('hostname'))
+        hostname=body.get('hostname'),
+        zero_disk_allowed=ctx.can(policy.CREATE_ZERO_DISK_FLAVOR, target,
+                                  fatal=False))
     view = _view(req)
     server = {'id': instance.uuid,
               'links': view.links('servers', instance.uuid,
@@ -140,6 +143,10 @@ def _search(req, all_projects_rule):
         filters['host'] = params['host']
     if 'uuid' in params:
         filters['uuid'] = params['uuid']
+    if 'image' in params:
+        # The image of a server booted from one (an ID, or its URL).
+        filters['image_ref'] = params['image'].rstrip('/').rpartition(
+            '/')[2]
     changes_since = None
     if 'changes-since' in params:
         try:
@@ -169,8 +176,8 @@ def _list(req, detail):
     instances, limit = found if found else ([], None)
     view = _view(req)
     if detail:
-        volumes = servers_api.volumes_of(req.context, instances)
-        servers = [view.detail(i, volumes[i.uuid]) for i in instances]
+        devices = servers_api.block_devices_of(req.context, instances)
+        servers = [view.detail(i, devices[i.uuid]) for i in instances]
     else:
         servers = [view.basic(i) for i in instances]
     body = {'servers': servers}

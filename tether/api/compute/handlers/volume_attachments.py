@@ -19,9 +19,10 @@ from tether.policies.compute import volume_attachments as policy
 
 def _visible(rows):
     """Attachments a caller sees: from the attach request on, as Nova
-    shows its block device mappings."""
-    return [r for r in rows if r.status != fields.BdmStatus.DETACHING or
-            r.attachment_id]
+    shows its block device mappings (a volume its compute host has yet
+    to make of an image, once it is made)."""
+    return [r for r in rows if r.volume_id and (
+        r.status != fields.BdmStatus.DETACHING or r.attachment_id)]
 
 
 @validation.query(schema.LIST_QUERY)

@@ -21,10 +21,12 @@ boolean = validation.boolean
 block_device_mapping_v2 = {
     'type': 'object',
     'properties': {
-        'source_type': {'type': 'string', 'enum': ['volume'],
-                        'description': '"volume" (tether boots from '
-                                       'volumes only)'},
-        'destination_type': {'type': 'string', 'enum': ['volume']},
+        'source_type': {'type': 'string', 'enum': ['volume', 'image'],
+                        'description': '"volume" or "image" (tether has no '
+                                       'snapshots and makes no blank '
+                                       'volumes)'},
+        'destination_type': {'type': 'string', 'enum': ['volume', 'local'],
+                             'description': '"volume" or "local"'},
         'uuid': uuid,
         'boot_index': {'type': ['integer', 'string', 'null'],
                        'pattern': '^-?[0-9]+$',
@@ -48,11 +50,12 @@ _server = {
     'type': 'object',
     'properties': {
         'name': name,
-        'imageRef': {'type': 'string', 'maxLength': 0,
-                     'description': 'empty: tether boots servers from '
-                                    'volumes only (give a '
-                                    'block_device_mapping_v2 entry with '
-                                    'boot_index 0)'},
+        # The image of a local root disk; empty (or left out) for a
+        # server that boots from a volume.
+        'imageRef': {'type': 'string',
+                     'pattern': '^(%s)?$' % uuid['pattern'][1:-1],
+                     'description': 'an image ID, or empty for a server '
+                                    'that boots from a volume'},
         'flavorRef': {'type': ['string', 'integer'], 'minLength': 1,
                       'maxLength': 255},
         'block_device_mapping_v2': {
@@ -84,7 +87,7 @@ _server = {
         'return_reservation_id': {'type': ['boolean', 'string'],
                                   'enum': [False, 'False', 'false']},
     },
-    'required': ['name', 'flavorRef', 'block_device_mapping_v2'],
+    'required': ['name', 'flavorRef'],
     'additionalProperties': False,
 }
 

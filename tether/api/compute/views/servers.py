@@ -89,7 +89,21 @@ class ServerView:
             out['details'] = fault.get('details', '')
         return out
 
-    def detail(self, instance, volumes):
+    def _image(self, instance):
+        """The image of a server booted from one, as Nova shows it; ''
+        for a server that boots from a volume."""
+        if not instance.image_ref:
+            return ''
+        return {'id': instance.image_ref,
+                'links': [{'rel': 'bookmark', 'href': '%s/%s/images/%s' % (
+                    self.req.application_url, instance.project_id,
+                    instance.image_ref)}]}
+
+    def detail(self, instance, devices):
+        """``devices``: the block device rows of the server (its volumes
+        and its local root disk)."""
+        # A volume the compute host has not made yet is not shown.
+        volumes = [row for row in devices if row.is_volume and row.volume_id]
         out = self.basic(instance)
         status = instance.status
         out.update({
@@ -98,7 +112,7 @@ class ServerView:
             'user_id': instance.user_id,
             'metadata': instance.metadata or {},
             'hostId': host_id(instance.project_id, instance.host),
-            'image': '',
+            'image': self._image(instance),
             'flavor': self._flavor(instance),
             'created': _time(instance.created_at),
             'updated': _time(instance.updated_at or instance.created_at),
@@ -128,7 +142,7 @@ class ServerView:
             out['OS-EXT-SRV-ATTR:instance_name'] = instance.name
             out['OS-EXT-SRV-ATTR:hypervisor_hostname'] = instance.node
             if self._at(versions.EXTENDED_ATTRIBUTES):
-                root = next((r for r in volumes if r.boot_index == 0), None)
+                root = next((r for r in devices if r.boot_index == 0), None)
                 out.update({
                     'OS-EXT-SRV-ATTR:reservation_id': 'r-' +
                     instance.uuid[:8],
@@ -170,8 +184,8 @@ class ServerView:
             item['delete_on_termination'] = bool(row.delete_on_termination)
         return item
 
-    def show(self, instance, volumes):
-        out = self.detail(instance, volumes)
+    def show(self, instance, devices):
+        out = self.detail(instance, devices)
         if self._at(versions.SERVER_GROUPS):
             out['server_groups'] = []
         return out

@@ -1,0 +1,214 @@
+"""What a new server boots from, in the API process: ``imageRef`` and the
+``block_device_mapping_v2`` entries of ``POST /servers`` read as Nova
+reads them, the images checked against the flavor with the caller's
+token, before anything is made.
+
+A server boots from one of:
+
+* an image, onto a local root disk (``imageRef``; the entry ``image ->
+  local`` with ``boot_index`` 0 that ``openstack server create --image``
+  adds may name the same image);
+* a volume of the user (``volume -> volume``, ``boot_index`` 0);
+* a new volume the compute host makes of an image (``image -> volume``,
+  ``boot_index`` 0, with a ``volume_size``; ``openstack server create
+  --image IMG --boot-from-volume N``).
+
+Further entries are data volumes, given (``volume -> volume``) or made of
+images (``image -> volume``).
+"""
+
+import dataclasses
+
+from tether.compute import exception
+from tether.drivers import qemu_img
+from tether import images
+from tether.objects import fields
+
+GiB = 1024 ** 3
+SOURCE = fields.BdmSourceType
+DESTINATION = fields.BdmDestinationType
+# The container formats whose data is the disk itself.
+CONTAINER_FORMATS = ('bare',)
+
+
+@dataclasses.dataclass(frozen=True)
+class Device:
+    """One entry of ``block_device_mapping_v2``, as the handler read it."""
+    source_type: str
+    destination_type: str
+    uuid: str
+    boot_index: int | None = None
+    delete_on_termination: bool = False
+    tag: str | None = None
+    volume_size: int | None = None
+
+    @property
+    def is_root(self):
+        return self.boot_index == 0
+
+    @property
+    def made_of_image(self):
+        return (self.source_type == SOURCE.IMAGE and
+                self.destination_type == DESTINATION.VOLUME)
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What a server is made of: the image of its local root disk (None:
+    it boots from a volume) and its volumes, given or to be made."""
+    image_id: str | None
+    volumes: tuple
+
+    @property
+    def needs_images(self):
+        """Whether the compute host must know how to build from images
+        (RPC 1.2, service version 4)."""
+        return self.image_id is not None or any(
+            d.made_of_image for d in self.volumes)
+
+
+def _invalid(reason):
+    return exception.InvalidBDM(reason=reason)
+
+
+def plan(image_id, devices):
+    """The :class:`Plan` of ``imageRef`` (``image_id``, None when empty)
+    and the :class:`Device` entries; InvalidBDM when they do not make
+    one server."""
+    roots = [d for d in devices if d.is_root]
+    if len(roots) > 1:
+        raise _invalid('only one block_device_mapping_v2 entry may have '
+                       'boot_index 0 (the root disk); %d have it'
+                       % len(roots))
+    for device in devices:
+        if device.destination_type != DESTINATION.LOCAL:
+            continue
+        if not (image_id and device.is_root and
+                device.source_type == SOURCE.IMAGE):
+            raise _invalid('Mapping image to local is not supported.')
+        if device.uuid != image_id:
+            raise _invalid('the local root disk (image %s) must be the '
+                           'image of imageRef (%s)' % (device.uuid,
+                                                       image_id))
+    volumes = [d for d in devices
+               if d.destination_type == DESTINATION.VOLUME]
+    if image_id and any(d.is_root for d in volumes):
+        raise _invalid('imageRef names the image of the root disk, and '
+                       'a block_device_mapping_v2 entry with boot_index 0 '
+                       'names another root disk; leave imageRef empty to '
+                       'boot from a volume')
+    if not image_id and not roots:
+        raise _invalid('no entry has boot_index 0: without imageRef, one '
+                       'block_device_mapping_v2 entry is the root disk')
+    seen = set()
+    for device in volumes:
+        if device.made_of_image:
+            if not device.volume_size:
+                raise _invalid("Images with destination_type 'volume' need "
+                               "to have a non-zero size specified")
+            continue
+        if device.uuid in seen:
+            raise _invalid('volume %s is given twice.' % device.uuid)
+        seen.add(device.uuid)
+    # The root disk first, then the others in the order given.
+    volumes.sort(key=lambda d: not d.is_root)
+    return Plan(image_id=image_id, volumes=tuple(volumes))
+
+
+# The images, with the caller's token -----------------------------------------
+
+def _size(image):
+    """What the image needs of a disk: its data's size or its virtual
+    size, whichever the image API recorded larger."""
+    return max(int(image.get('size') or 0),
+               int(image.get('virtual_size') or 0))
+
+
+def _check_usable(image):
+    image_id = image['id']
+    if image.get('status') != 'active':
+        raise exception.ImageNotActive(image_id=image_id)
+    if image.get('container_format') not in CONTAINER_FORMATS:
+        raise exception.ImageUnacceptable(
+            image_id=image_id,
+            reason='its container format is %s; servers boot from images '
+                   'in container format %s'
+                   % (image.get('container_format'),
+                      ', '.join(CONTAINER_FORMATS)))
+    if image.get('disk_format') not in qemu_img.SOURCE_FORMATS:
+        raise exception.ImageUnacceptable(
+            image_id=image_id,
+            reason='its disk format is %s; servers boot from images in '
+                   'disk format %s' % (image.get('disk_format'),
+                                       ', '.join(qemu_img.SOURCE_FORMATS)))
+
+
+def _check_memory(image, flavor):
+    min_ram = int(image.get('min_ram') or 0)
+    if flavor.memory_mb < min_ram:
+        raise exception.FlavorMemoryTooSmall(
+            memory_mb=flavor.memory_mb, image_id=image['id'],
+            min_ram=min_ram)
+
+
+def _check_local_root(image, flavor, zero_disk_allowed):
+    """The image of a local root disk against the flavor, as Nova checks
+    it: a flavor with a root disk of 0 takes the image's size, which
+    only those the policy allows may ask for."""
+    root = flavor.root_gb * GiB
+    if root == 0:
+        if not zero_disk_allowed:
+            raise exception.BootFromVolumeRequiredForZeroDiskFlavor()
+        return
+    if _size(image) > root:
+        raise exception.FlavorDiskSmallerThanImage(flavor_size=root,
+                                                   image_size=_size(image))
+    min_disk = int(image.get('min_disk') or 0) * GiB
+    if min_disk > root:
+        raise exception.FlavorDiskSmallerThanMinDisk(
+            flavor_size=root, image_min_disk=min_disk)
+
+
+def _check_volume(image, device):
+    size = device.volume_size * GiB
+    min_disk = int(image.get('min_disk') or 0) * GiB
+    if min_disk > size:
+        raise exception.VolumeSmallerThanMinDisk(volume_size=size,
+                                                 image_min_disk=min_disk)
+    if _size(image) > size:
+        raise exception.VolumeSmallerThanImage(
+            image_id=image['id'], volume_size=size, image_size=_size(image))
+
+
+def check_images(context, boot, flavor, zero_disk_allowed=False):
+    """Check every image of ``boot`` (a :class:`Plan`) with the caller's
+    token: it exists for the caller, is active, is a bare disk in a disk
+    format tether reads, and fits the flavor (the root's memory, the
+    local root disk) or the volume it is made into. Returns {image id:
+    image} of the images checked."""
+    client = images.for_caller(context)
+    found = {}
+    if boot.image_id:
+        try:
+            image = client.get(boot.image_id)
+        except (exception.ImageNotFound, exception.ImageNotAuthorized):
+            raise exception.ImageNotFoundForServer(image_id=boot.image_id)
+        _check_usable(image)
+        _check_memory(image, flavor)
+        _check_local_root(image, flavor, zero_disk_allowed)
+        found[image['id']] = image
+    for device in boot.volumes:
+        if not device.made_of_image:
+            continue
+        image = found.get(device.uuid)
+        if image is None:
+            try:
+                image = client.get(device.uuid)
+            except (exception.ImageNotFound, exception.ImageNotAuthorized):
+                raise _invalid('failed to get image %s.' % device.uuid)
+            _check_usable(image)
+            found[image['id']] = image
+        if device.is_root:
+            _check_memory(image, flavor)
+        _check_volume(image, device)
+    return found
