@@ -40,6 +40,13 @@ class AIO:
         # temporary directories are closed to others.
         libvirt_fixture.ensure_libvirt()
         self.own_share_dir = libvirt_fixture.share_dir()
+        # The guests' directories hold the root disks of servers from
+        # images, which QEMU opens: a directory others pass through too.
+        self.instances_dir = libvirt_fixture.share_dir('tether-instances-')
+        CONF.set_override('instances_path', self.instances_dir)
+        # A volume made of a small image is available in well under a
+        # second: look at it more often than Nova's 3 s.
+        CONF.set_override('block_device_allocate_retries_interval', 0.2)
         t_conf.register_backend_opts(CONF, aio_cmd.BACKEND)
         CONF.set_override('nfs_shares', [self.own_share_dir],
                           group=aio_cmd.BACKEND)
@@ -58,6 +65,7 @@ class AIO:
         self.impl.stop()
         self.remove_guests()
         shutil.rmtree(self.own_share_dir, ignore_errors=True)
+        shutil.rmtree(self.instances_dir, ignore_errors=True)
         session.VOLUME.reset()
         session.COMPUTE.reset()
         enforcer.reset()
