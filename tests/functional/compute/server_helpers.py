@@ -12,10 +12,13 @@ import os
 import subprocess
 import uuid
 
+from oslo_config import cfg
+
 from tests.functional import helpers
 from tether.drivers import qemu_img
 from tether import exception
 
+CONF = cfg.CONF
 GiB = helpers.GiB
 URI = 'qemu:///system'
 # What the aio fixture waits for, at most (boots take about a second).
@@ -225,6 +228,41 @@ class Project:
         """POST /servers/{id}/action (raw)."""
         return self.compute(version).post('/servers/%s/action' % server_id,
                                           json=body)
+
+
+# Servers from images ---------------------------------------------------------
+
+def base_dir():
+    return os.path.join(CONF.instances_path,
+                        CONF.image_cache.subdirectory_name)
+
+
+def cached(image_id):
+    return os.path.join(base_dir(), image_id)
+
+
+def root_disk(server_id):
+    return os.path.join(CONF.instances_path, server_id, 'disk')
+
+
+def leftovers(image_id):
+    """Files of a download or conversion of the image in the cache."""
+    if not os.path.isdir(base_dir()):
+        return []
+    return [n for n in os.listdir(base_dir())
+            if n.startswith(image_id) and n != image_id]
+
+
+def boot_image(user, image, wait=True, flavor='1', **attrs):
+    """A server from ``image`` as openstacksdk (and Tempest) boot one:
+    imageRef, no block device mapping."""
+    server = user.conn.compute.create_server(
+        name='img-' + uuid.uuid4().hex[:6], image_id=image.id,
+        flavor_id=flavor, networks='none', **attrs)
+    user.track(server.id)
+    if wait:
+        server = user.wait_server(server.id)
+    return server
 
 
 class Cloud:

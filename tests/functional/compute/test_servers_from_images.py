@@ -11,23 +11,16 @@ download in the image cache, no root disk.
 """
 
 import os
-import time
 import uuid
 import xml.etree.ElementTree as ET
 
-from oslo_config import cfg
 import pytest
 
 from tests.functional.compute import server_helpers as sh
 from tests.functional import glance_images
-from tests.functional import helpers
-from tether.compute.ops import image_cache
 from tether.compute import rpcapi as compute_rpcapi
-from tether.compute import service as compute_service
-from tether.db.compute import instance as db_instances
 from tether.drivers import qemu_img
 
-CONF = cfg.CONF
 GiB = sh.GiB
 MiB = glance_images.MiB
 # m1.nano: 64 MiB, a root disk of 1 GB.
@@ -37,39 +30,6 @@ FLAVOR = '1'
 @pytest.fixture
 def cloud(aio, wait):
     yield from sh.cloud_fixture(aio, wait)
-
-
-def base_dir():
-    return os.path.join(CONF.instances_path,
-                        CONF.image_cache.subdirectory_name)
-
-
-def cached(image_id):
-    return os.path.join(base_dir(), image_id)
-
-
-def root_disk(server_id):
-    return os.path.join(CONF.instances_path, server_id, 'disk')
-
-
-def leftovers(image_id):
-    """Files of a download or conversion of the image in the cache."""
-    if not os.path.isdir(base_dir()):
-        return []
-    return [n for n in os.listdir(base_dir())
-            if n.startswith(image_id) and n != image_id]
-
-
-def boot_image(user, image, wait=True, flavor=FLAVOR, **attrs):
-    """A server from ``image`` as openstacksdk (and Tempest) boot one:
-    imageRef, no block device mapping."""
-    server = user.conn.compute.create_server(
-        name='img-' + uuid.uuid4().hex[:6], image_id=image.id,
-        flavor_id=flavor, networks='none', **attrs)
-    user.track(server.id)
-    if wait:
-        server = user.wait_server(server.id)
-    return server
 
 
 def domain_disks(server_id):
@@ -91,21 +51,21 @@ def test_a_server_from_an_image_has_a_local_root_disk(cloud):
     user = cloud.project()
     data = glance_images.disk_bytes(b'local root disk')
     image = glance_images.upload(user.conn, data)
-    server = boot_image(user, image)
+    server = sh.boot_image(user, image)
 
     # The image once in the host's cache, raw, as Glance has it.
-    with open(cached(image.id), 'rb') as f:
+    with open(sh.cached(image.id), 'rb') as f:
         assert f.read() == data
-    assert leftovers(image.id) == []
+    assert sh.leftovers(image.id) == []
     # The root disk: a qcow2 overlay on it, of the flavor's root disk.
-    info = qemu_img.info(root_disk(server.id), 'qcow2', force_share=True)
+    info = qemu_img.info(sh.root_disk(server.id), 'qcow2', force_share=True)
     assert info.file_format == 'qcow2'
     assert info.virtual_size == 1 * GiB
-    assert info.backing_file == cached(image.id)
+    assert info.backing_file == sh.cached(image.id)
     # The guest's first disk and the first in its boot order.
     assert domain_disks(server.id) == [
-        ('sda', root_disk(server.id), 'qcow2', '1')]
-    assert sh.locked(root_disk(server.id), 'qcow2')
+        ('sda', sh.root_disk(server.id), 'qcow2', '1')]
+    assert sh.locked(sh.root_disk(server.id), 'qcow2')
 
     shown = user.server(server.id)
     assert shown['image'] == {'id': image.id, 'links': [
@@ -126,8 +86,8 @@ def test_a_server_from_an_image_has_a_local_root_disk(cloud):
     # for the next one (the image cache manager removes it later).
     user.conn.compute.delete_server(server)
     user.wait_gone(server.id)
-    assert not os.path.exists(os.path.dirname(root_disk(server.id)))
-    assert os.path.exists(cached(image.id))
+    assert not os.path.exists(os.path.dirname(sh.root_disk(server.id)))
+    assert os.path.exists(sh.cached(image.id))
 
 
 def test_what_openstack_server_create_image_sends(cloud):
@@ -152,7 +112,7 @@ def test_what_openstack_server_create_image_sends(cloud):
 
     # The volume after the root disk, where the volume service was told.
     assert [d[:3] for d in domain_disks(server_id)] == [
-        ('sda', root_disk(server_id), 'qcow2'),
+        ('sda', sh.root_disk(server_id), 'qcow2'),
         ('sdb', user.aio.volume_path(data['id']), 'raw')]
     attachments = user.conn.compute.volume_attachments(server_id)
     assert [(a.volume_id, a.device) for a in attachments] == [
@@ -187,10 +147,10 @@ def test_a_flavor_with_a_root_disk_of_0_takes_the_images_size(cloud):
         assert resp.status_code == 403, resp.text
         assert resp.json()['forbidden']['error_code'] == \
             'compute.flavor.zero_disk'
-        assert not os.path.exists(cached(image.id))
+        assert not os.path.exists(sh.cached(image.id))
 
-        server = boot_image(admin, image, flavor=flavor.id)
-        info = qemu_img.info(root_disk(server.id), 'qcow2',
+        server = sh.boot_image(admin, image, flavor=flavor.id)
+        info = qemu_img.info(sh.root_disk(server.id), 'qcow2',
                              force_share=True)
         assert info.virtual_size == 8 * MiB
     finally:
@@ -260,7 +220,7 @@ def test_an_image_the_server_cannot_boot_from_is_refused(cloud, tmp_path,
     fault = _refused(user, _image_body(image_id))
     assert fault['error_code'] == code, fault
     assert words in fault['message'], fault
-    assert not os.path.exists(cached(image_id))
+    assert not os.path.exists(sh.cached(image_id))
 
 
 @pytest.mark.parametrize('case', ['local-without-imageref',
@@ -289,7 +249,7 @@ def test_mappings_that_make_no_server_are_refused(cloud, case):
         'compute.server.invalid_block_device_mapping'
     assert words in fault['message'], fault
     user.assert_free(volume['id'])
-    assert not os.path.exists(cached(image.id))
+    assert not os.path.exists(sh.cached(image.id))
 
 
 def test_no_imageref_and_no_mapping_is_400(cloud):
@@ -332,13 +292,13 @@ def test_image_data_the_host_refuses(cloud, tmp_path, wait):
     glance_images.qemu_img('create', '-f', 'qcow2',
                            str(tmp_path / 'disk'), '1M')
     image = glance_images.upload_file(user.conn, tmp_path / 'disk', 'raw')
-    server = boot_image(user, image, wait=False)
+    server = sh.boot_image(user, image, wait=False)
     server = user.wait_server(server.id, 'ERROR')
     assert 'The image is refused' in server.fault['message']
     assert 'qcow2, not the raw it claims' in server.fault['message']
-    assert not os.path.exists(cached(image.id))
-    assert leftovers(image.id) == []
-    assert not os.path.exists(os.path.dirname(root_disk(server.id)))
+    assert not os.path.exists(sh.cached(image.id))
+    assert sh.leftovers(image.id) == []
+    assert not os.path.exists(os.path.dirname(sh.root_disk(server.id)))
     assert sh.domain_state(server.id) is None
 
 
@@ -351,123 +311,8 @@ def test_an_image_whose_data_is_larger_than_glance_says(cloud, tmp_path):
     image = glance_images.unchecked_image(
         user.aio, user.conn, (tmp_path / 'big').read_bytes(), 'qcow2',
         virtual_size=MiB)
-    server = boot_image(user, image, wait=False)
+    server = sh.boot_image(user, image, wait=False)
     server = user.wait_server(server.id, 'ERROR')
     assert 'more than the root disk of 1073741824 bytes' in \
         server.fault['message']
-    assert not os.path.exists(os.path.dirname(root_disk(server.id)))
-
-
-# Races, the image cache, restarts --------------------------------------------
-
-def test_two_servers_of_one_image_at_once_download_it_once(cloud,
-                                                           monkeypatch):
-    user = cloud.project()
-    image = glance_images.upload(user.conn,
-                                 glance_images.disk_bytes(size=32 * MiB))
-    ids = []
-
-    def both_spawning():
-        # The first download waits until both builds are spawning (the
-        # second on its way to the image's lock, or at it).
-        ctx = helpers.admin_context()
-        user.wait(lambda: len(ids) == 2 and all(
-            db_instances.get(ctx, i).task_state == 'spawning'
-            for i in ids), timeout=60, what='both builds spawning')
-        time.sleep(0.5)
-
-    downloads = glance_images.Downloads(monkeypatch, before=both_spawning)
-    ids.extend(helpers.race(
-        [lambda: boot_image(user, image, wait=False).id] * 2))
-    servers = [user.wait_server(i) for i in ids]
-    assert downloads.calls == [image.id]
-    for server in servers:
-        info = qemu_img.info(root_disk(server.id), 'qcow2',
-                             force_share=True)
-        assert info.backing_file == cached(image.id)
-        assert sh.domain_state(server.id) == 'running'
-    # A third, later, finds it cached.
-    boot_image(user, image)
-    assert downloads.calls == [image.id]
-
-
-def test_the_image_cache_manager_removes_only_unused_images(
-        cloud, monkeypatch):
-    user = cloud.project()
-    kept, dropped = (glance_images.upload(user.conn,
-                                          glance_images.disk_bytes(m))
-                     for m in (b'kept', b'dropped'))
-    first, second = boot_image(user, kept), boot_image(user, kept)
-    gone = boot_image(user, dropped)
-    user.conn.compute.delete_server(gone)
-    user.wait_gone(gone.id)
-    manager = user.aio.impl.compute_service.manager
-    ctx = helpers.admin_context()
-
-    # Unused, but younger than remove_unused_original_minimum_age_seconds.
-    assert dropped.id not in image_cache.manage(ctx, manager)
-    assert os.path.exists(cached(dropped.id))
-
-    CONF.set_override('remove_unused_original_minimum_age_seconds', 0,
-                      group='image_cache')
-    try:
-        # Never one a server of the host uses, even when the database
-        # does not say so: the root disks say so.
-        monkeypatch.setattr(image_cache, 'images_in_use',
-                            lambda context, host: set())
-        # (Other tests' unused images go too: the aio is shared.)
-        removed = image_cache.manage(ctx, manager)
-        assert dropped.id in removed and kept.id not in removed
-        monkeypatch.undo()
-        assert os.path.exists(cached(kept.id))
-        assert not os.path.exists(cached(dropped.id))
-        assert sh.domain_state(first.id) == 'running'
-
-        user.conn.compute.delete_server(first)
-        user.wait_gone(first.id)
-        assert kept.id not in image_cache.manage(ctx, manager)
-        user.conn.compute.delete_server(second)
-        user.wait_gone(second.id)
-        assert kept.id in image_cache.manage(ctx, manager)
-        assert not os.path.exists(cached(kept.id))
-        # A removed image is downloaded again when a server needs it.
-        boot_image(user, kept)
-        assert os.path.exists(cached(kept.id))
-    finally:
-        CONF.clear_override('remove_unused_original_minimum_age_seconds',
-                            group='image_cache')
-
-
-def test_delete_overtakes_a_build_from_an_image(cloud):
-    user = cloud.project()
-    image = glance_images.upload(user.conn,
-                                 glance_images.disk_bytes(size=32 * MiB))
-    server = boot_image(user, image, wait=False)
-    user.conn.compute.delete_server(server)
-    user.wait_gone(server.id)
-    assert sh.domain_state(server.id) is None
-    assert not os.path.exists(os.path.dirname(root_disk(server.id)))
-    assert leftovers(image.id) == []
-
-
-def test_a_restart_fails_a_build_it_interrupted(cloud):
-    user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
-    server = boot_image(user, image)
-    aio = user.aio
-    aio.impl.compute_service.stop()
-    try:
-        # As if tether-compute died after it had started the guest, before
-        # it recorded it.
-        db_instances.update(helpers.admin_context(), server.id,
-                            {'vm_state': 'building',
-                             'task_state': 'spawning'})
-    finally:
-        aio.impl.compute_service = compute_service.ComputeService()
-        aio.impl.compute_service.start()
-    shown = user.wait_server(server.id, 'ERROR')
-    assert 'interrupted by a restart' in shown.fault['message']
-    assert sh.domain_state(server.id) is None
-    assert not os.path.exists(os.path.dirname(root_disk(server.id)))
-    # The cached image stays for the next server.
-    assert os.path.exists(cached(image.id))
+    assert not os.path.exists(os.path.dirname(sh.root_disk(server.id)))
