@@ -133,7 +133,8 @@ class VolumeClient:
         """A new volume of ``size`` GiB (made of ``image_id``), as Nova
         makes the volume of a block device mapping; the volume as the
         volume API answered (``creating``)."""
-        body = {'size': size, 'name': name}
+        # Nova names the volumes it makes '' (of a snapshot or an image).
+        body = {'size': size, 'name': name or ''}
         if image_id:
             body['imageRef'] = image_id
         if availability_zone:
