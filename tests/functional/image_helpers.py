@@ -7,9 +7,12 @@ import io
 import os
 import sqlite3
 import subprocess
+import threading
 import uuid
 
 from tests.functional import helpers
+
+from tether import images
 
 MiB = helpers.MiB
 
@@ -20,6 +23,16 @@ def upload(conn, data, disk_format='raw', **attrs):
         data=io.BytesIO(data), disk_format=disk_format,
         container_format=attrs.pop('container_format', 'bare'), **attrs)
     return conn.image.get_image(image.id)
+
+
+def upload_file(conn, path, disk_format='raw', **attrs):
+    with open(path, 'rb') as f:
+        return upload(conn, f.read(), disk_format, **attrs)
+
+
+def stored_path(aio, image_id):
+    """The file of an image in the file store of the aio's Glance."""
+    return os.path.join(aio.impl.glance.state_dir, 'images', image_id)
 
 
 def qemu_img(*args):
@@ -58,8 +71,7 @@ def unchecked_image(aio, conn, data, disk_format, virtual_size=None):
     Glance's database, as that older Glance would have; Glance then
     serves it as it serves any image."""
     image = upload(conn, b'placeholder')
-    stored = os.path.join(aio.impl.glance.state_dir, 'images', image.id)
-    with open(stored, 'wb') as f:
+    with open(stored_path(aio, image.id), 'wb') as f:
         f.write(data)
     database = sqlite3.connect(os.path.join(aio.impl.glance.state_dir,
                                             'glance.sqlite'))
@@ -80,7 +92,25 @@ def unchecked_image(aio, conn, data, disk_format, virtual_size=None):
 def tamper(aio, image_id, offset=3 * MiB, data=b'tampered'):
     """Change the bytes of an image in Glance's store: its hash no longer
     matches what Glance recorded."""
-    stored = os.path.join(aio.impl.glance.state_dir, 'images', image_id)
-    with open(stored, 'r+b') as f:
+    with open(stored_path(aio, image_id), 'r+b') as f:
         f.seek(offset)
         f.write(data)
+
+
+class Downloads:
+    """Counts the downloads of images by tether (the compute host's, the
+    volume host's). A spy, set with pytest's ``monkeypatch``: every call
+    goes through to the real client (and the real Glance), once
+    ``before()`` returned."""
+
+    def __init__(self, monkeypatch, before=lambda: None):
+        self.calls = []
+        self.lock = threading.Lock()
+        real = images.ImageClient.download
+
+        def download(client, image, path):
+            with self.lock:
+                self.calls.append(image['id'])
+            before()
+            return real(client, image, path)
+        monkeypatch.setattr(images.ImageClient, 'download', download)

@@ -9,17 +9,17 @@ import time
 
 from oslo_config import cfg
 import pytest
-
 from tests.functional.compute import server_helpers as sh
-from tests.functional import glance_images
 from tests.functional import helpers
+from tests.functional import image_helpers
+
 from tether.compute.ops import image_cache
 from tether.compute import service as compute_service
 from tether.db.compute import instance as db_instances
 from tether.drivers import qemu_img
 
 CONF = cfg.CONF
-MiB = glance_images.MiB
+MiB = helpers.MiB
 
 
 @pytest.fixture
@@ -30,8 +30,8 @@ def cloud(aio, wait):
 def test_two_servers_of_one_image_at_once_download_it_once(cloud,
                                                            monkeypatch):
     user = cloud.project()
-    image = glance_images.upload(user.conn,
-                                 glance_images.disk_bytes(size=32 * MiB))
+    image = image_helpers.upload(user.conn,
+                                 helpers.disk_bytes(size=32 * MiB))
     ids = []
 
     def both_spawning():
@@ -43,7 +43,7 @@ def test_two_servers_of_one_image_at_once_download_it_once(cloud,
             for i in ids), timeout=60, what='both builds spawning')
         time.sleep(0.5)
 
-    downloads = glance_images.Downloads(monkeypatch, before=both_spawning)
+    downloads = image_helpers.Downloads(monkeypatch, before=both_spawning)
     ids.extend(helpers.race(
         [lambda: sh.boot_image(user, image, wait=False).id] * 2))
     servers = [user.wait_server(i) for i in ids]
@@ -61,8 +61,8 @@ def test_two_servers_of_one_image_at_once_download_it_once(cloud,
 def test_the_image_cache_manager_removes_only_unused_images(
         cloud, monkeypatch):
     user = cloud.project()
-    kept, dropped = (glance_images.upload(user.conn,
-                                          glance_images.disk_bytes(m))
+    kept, dropped = (image_helpers.upload(user.conn,
+                                          helpers.disk_bytes(m))
                      for m in (b'kept', b'dropped'))
     first, second = sh.boot_image(user, kept), sh.boot_image(user, kept)
     gone = sh.boot_image(user, dropped)
@@ -107,8 +107,8 @@ def test_the_image_cache_manager_removes_only_unused_images(
 
 def test_delete_overtakes_a_build_from_an_image(cloud):
     user = cloud.project()
-    image = glance_images.upload(user.conn,
-                                 glance_images.disk_bytes(size=32 * MiB))
+    image = image_helpers.upload(user.conn,
+                                 helpers.disk_bytes(size=32 * MiB))
     server = sh.boot_image(user, image, wait=False)
     user.conn.compute.delete_server(server)
     user.wait_gone(server.id)
@@ -119,7 +119,7 @@ def test_delete_overtakes_a_build_from_an_image(cloud):
 
 def test_a_restart_fails_a_build_it_interrupted(cloud):
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     server = sh.boot_image(user, image)
     aio = user.aio
     aio.impl.compute_service.stop()

@@ -3,6 +3,7 @@
 ``tether-tiny-a`` (tools/guest/, built by the guest_images fixture) is
 uploaded to the aio's Glance as a user uploads an image; servers boot
 from it onto a local root disk and onto a volume the compute host makes
+
 of it. The guest reports on its serial console its image's marker and
 its disks, read through os-getConsoleOutput as a user reads it: real
 HTTP, RPC, Glance, qemu-img, libvirt and QEMU (TCG).
@@ -14,7 +15,7 @@ import uuid
 import pytest
 
 from tests.functional.compute import server_helpers as sh
-from tests.functional import glance_images
+from tests.functional import image_helpers
 from tests.functional import guest_console
 
 GiB = sh.GiB
@@ -31,7 +32,7 @@ def cloud(aio, wait):
 
 def test_a_guest_boots_from_its_image_on_a_local_disk(cloud, guest_images):
     user = cloud.project()
-    image = glance_images.upload_file(user.conn, guest_images[MARKER])
+    image = image_helpers.upload_file(user.conn, guest_images[MARKER])
     start = time.monotonic()
     server = user.conn.compute.create_server(
         name='tiny-local', image_id=image.id, flavor_id=FLAVOR,
@@ -78,7 +79,7 @@ def test_a_guest_boots_from_its_image_on_a_local_disk(cloud, guest_images):
 def test_a_guest_boots_from_a_volume_made_of_its_image(cloud,
                                                        guest_images):
     user = cloud.project()
-    image = glance_images.upload_file(user.conn, guest_images[MARKER])
+    image = image_helpers.upload_file(user.conn, guest_images[MARKER])
     start = time.monotonic()
     server = user.conn.compute.create_server(
         name='tiny-bfv-' + uuid.uuid4().hex[:4], image_id='',

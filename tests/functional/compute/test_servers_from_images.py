@@ -15,14 +15,15 @@ import uuid
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from tests.functional.compute import server_helpers as sh
-from tests.functional import glance_images
+from tests.functional import helpers
+from tests.functional import image_helpers
+
 from tether.compute import rpcapi as compute_rpcapi
 from tether.drivers import qemu_img
 
 GiB = sh.GiB
-MiB = glance_images.MiB
+MiB = helpers.MiB
 # m1.nano: 64 MiB, a root disk of 1 GB.
 FLAVOR = '1'
 
@@ -49,8 +50,8 @@ def domain_disks(server_id):
 
 def test_a_server_from_an_image_has_a_local_root_disk(cloud):
     user = cloud.project()
-    data = glance_images.disk_bytes(b'local root disk')
-    image = glance_images.upload(user.conn, data)
+    data = helpers.disk_bytes(b'local root disk')
+    image = image_helpers.upload(user.conn, data)
     server = sh.boot_image(user, image)
 
     # The image once in the host's cache, raw, as Glance has it.
@@ -94,7 +95,7 @@ def test_what_openstack_server_create_image_sends(cloud):
     """``openstack server create --image IMG`` sends imageRef and a
     mapping image -> local of the same image; with a data volume."""
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     data = user.volume()
     body = {'server': {
         'name': 'osc', 'imageRef': image.id, 'flavorRef': FLAVOR,
@@ -135,8 +136,8 @@ def test_a_flavor_with_a_root_disk_of_0_takes_the_images_size(cloud):
     flavor = admin.conn.compute.create_flavor(
         name='zero-' + uuid.uuid4().hex[:6], ram=64, vcpus=1, disk=0)
     try:
-        image = glance_images.upload(admin.conn,
-                                     glance_images.disk_bytes(size=8 * MiB),
+        image = image_helpers.upload(admin.conn,
+                                     helpers.disk_bytes(size=8 * MiB),
                                      visibility='public')
         # Only administrators may (Nova's policy): the image could fill
         # the host's disk.
@@ -179,8 +180,8 @@ def _queued(conn):
 
 def _qcow2_of(conn, tmp_path, size):
     path = tmp_path / 'big.qcow2'
-    glance_images.qemu_img('create', '-f', 'qcow2', str(path), size)
-    return glance_images.upload_file(conn, path, 'qcow2')
+    image_helpers.qemu_img('create', '-f', 'qcow2', str(path), size)
+    return image_helpers.upload_file(conn, path, 'qcow2')
 
 
 # Fixed ids: pytest-xdist's workers must collect the same tests.
@@ -191,21 +192,21 @@ def test_an_image_the_server_cannot_boot_from_is_refused(cloud, tmp_path,
                                                          case):
     user = cloud.project()
     conn = user.conn
-    small = glance_images.disk_bytes()
+    small = helpers.disk_bytes()
     image, code, words = {
         'missing': (lambda: (uuid.UUID(int=7), 'compute.image.not_found',
                              'Can not find requested image')),
         'another-projects': (lambda: (
-            glance_images.upload(cloud.project().conn, small),
+            image_helpers.upload(cloud.project().conn, small),
             'compute.image.not_found', 'Can not find requested image')),
         'queued': (lambda: (_queued(conn), 'compute.image.not_active',
                             'is not active')),
         'min-ram': (lambda: (
-            glance_images.upload(conn, small, min_ram=128),
+            image_helpers.upload(conn, small, min_ram=128),
             'compute.flavor.memory_too_small',
             "Flavor's memory is too small for requested image")),
         'min-disk': (lambda: (
-            glance_images.upload(conn, small, min_disk=2),
+            image_helpers.upload(conn, small, min_disk=2),
             'compute.flavor.disk_smaller_than_min_disk',
             'minimum size is 2147483648 bytes')),
         'virtual-size': (lambda: (
@@ -213,7 +214,7 @@ def test_an_image_the_server_cannot_boot_from_is_refused(cloud, tmp_path,
             'compute.flavor.disk_smaller_than_image',
             'Flavor disk is 1073741824 bytes, image is 3221225472 bytes')),
         'ovf': (lambda: (
-            glance_images.upload(conn, small, container_format='ovf'),
+            image_helpers.upload(conn, small, container_format='ovf'),
             'compute.image.unacceptable', 'container format is ovf')),
     }[case]()
     image_id = str(getattr(image, 'id', image))
@@ -227,7 +228,7 @@ def test_an_image_the_server_cannot_boot_from_is_refused(cloud, tmp_path,
                                   'another-local-image', 'two-roots'])
 def test_mappings_that_make_no_server_are_refused(cloud, case):
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     volume = user.volume()
     local = {'uuid': image.id, 'boot_index': 0, 'source_type': 'image',
              'destination_type': 'local'}
@@ -260,7 +261,7 @@ def test_no_imageref_and_no_mapping_is_400(cloud):
 def test_an_api_pinned_below_rpc_1_2_refuses_images(cloud, levels,
                                                     monkeypatch):
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     levels('compute', '1.1')
     monkeypatch.setattr(compute_rpcapi, '_client', None)
     fault = _refused(user, _image_body(image.id), 409)
@@ -275,7 +276,7 @@ def test_hosts_too_old_for_images_are_409(cloud, compute_hosts):
     zone = 'old-' + uuid.uuid4().hex[:6]
     old = compute_hosts.add(zone=zone)      # service version 1
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     fault = _refused(user, _image_body(image.id, availability_zone=zone),
                      409)
     assert fault['error_code'] == 'compute.host.all_too_old'
@@ -289,9 +290,9 @@ def test_image_data_the_host_refuses(cloud, tmp_path, wait):
     """A qcow2 uploaded as raw (Glance 33 takes it): the host inspects
     what it downloaded before any qemu-img reads it, and refuses."""
     user = cloud.project()
-    glance_images.qemu_img('create', '-f', 'qcow2',
+    image_helpers.qemu_img('create', '-f', 'qcow2',
                            str(tmp_path / 'disk'), '1M')
-    image = glance_images.upload_file(user.conn, tmp_path / 'disk', 'raw')
+    image = image_helpers.upload_file(user.conn, tmp_path / 'disk', 'raw')
     server = sh.boot_image(user, image, wait=False)
     server = user.wait_server(server.id, 'ERROR')
     assert 'The image is refused' in server.fault['message']
@@ -306,9 +307,9 @@ def test_an_image_whose_data_is_larger_than_glance_says(cloud, tmp_path):
     """Glance recorded 1 MiB of virtual size; the data says 3 GiB: it
     does not fit the root disk of 1 GB the API let through."""
     user = cloud.project()
-    glance_images.qemu_img('create', '-f', 'qcow2',
+    image_helpers.qemu_img('create', '-f', 'qcow2',
                            str(tmp_path / 'big'), '3G')
-    image = glance_images.unchecked_image(
+    image = image_helpers.unchecked_image(
         user.aio, user.conn, (tmp_path / 'big').read_bytes(), 'qcow2',
         virtual_size=MiB)
     server = sh.boot_image(user, image, wait=False)

@@ -15,10 +15,10 @@ import uuid
 
 from oslo_config import cfg
 import pytest
-
 from tests.functional.compute import server_helpers as sh
-from tests.functional import glance_images
 from tests.functional import helpers
+from tests.functional import image_helpers
+
 from tether.compute import service as compute_service
 from tether.db.compute import instance as db_instances
 
@@ -59,8 +59,8 @@ def project_volumes(user):
 
 def test_a_server_on_a_volume_made_of_an_image(cloud):
     user = cloud.project()
-    data = glance_images.disk_bytes(b'boot from volume')
-    image = glance_images.upload(user.conn, data)
+    data = helpers.disk_bytes(b'boot from volume')
+    image = image_helpers.upload(user.conn, data)
     server = boot(user, image.id, size=2, delete_on_termination=True)
 
     [volume] = project_volumes(user)
@@ -92,7 +92,7 @@ def test_a_server_on_a_volume_made_of_an_image(cloud):
 
 def test_a_volume_made_of_an_image_outlives_its_server(cloud):
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     server = boot(user, image.id, delete_on_termination=False)
     [volume] = project_volumes(user)
     user.conn.compute.delete_server(server)
@@ -106,8 +106,8 @@ def test_volumes_given_and_made_at_once(cloud):
     """A root volume made of an image, a data volume made of another
     and one the user gave."""
     user = cloud.project()
-    root_image, data_image = (glance_images.upload(
-        user.conn, glance_images.disk_bytes(m)) for m in (b'r', b'd'))
+    root_image, data_image = (image_helpers.upload(
+        user.conn, helpers.disk_bytes(m)) for m in (b'r', b'd'))
     given = user.volume()
     server = user.conn.compute.create_server(
         name='mixed', flavor_id=FLAVOR, networks='none', image_id='',
@@ -140,7 +140,7 @@ def test_openstack_server_create_boot_from_volume(cloud):
     clouds.yaml (the demo user)."""
     aio = cloud.aio
     admin = cloud.admin()
-    image = glance_images.upload(admin.conn, glance_images.disk_bytes(),
+    image = image_helpers.upload(admin.conn, helpers.disk_bytes(),
                                  visibility='public')
     env = dict(os.environ, OS_CLIENT_CONFIG_FILE=aio.impl.clouds_path,
                OS_CLOUD='tether')
@@ -179,14 +179,14 @@ def test_an_image_no_volume_of_that_size_can_be_made_of(
         cloud, tmp_path, case):
     user = cloud.project()
     conn = user.conn
-    small = glance_images.disk_bytes()
+    small = helpers.disk_bytes()
     image, code, words = {
         'missing': lambda: (
             str(uuid.UUID(int=11)),
             'compute.server.invalid_block_device_mapping',
             'failed to get image %s.' % uuid.UUID(int=11)),
         'min-disk': lambda: (
-            glance_images.upload(conn, small, min_disk=2).id,
+            image_helpers.upload(conn, small, min_disk=2).id,
             'compute.image.volume_smaller_than_min_disk',
             'Volume size is 1073741824 bytes, minimum size is 2147483648 '
             'bytes'),
@@ -195,7 +195,7 @@ def test_an_image_no_volume_of_that_size_can_be_made_of(
             'compute.image.volume_smaller_than_image',
             'Volume size is 1073741824 bytes, image is 3221225472 bytes'),
         'min-ram': lambda: (
-            glance_images.upload(conn, small, min_ram=512).id,
+            image_helpers.upload(conn, small, min_ram=512).id,
             'compute.flavor.memory_too_small', 'needs 512 MiB'),
         'queued': lambda: (
             conn.image.create_image(name='q', disk_format='raw',
@@ -215,8 +215,8 @@ def test_an_image_no_volume_of_that_size_can_be_made_of(
 
 def _qcow2(conn, tmp_path, size):
     path = tmp_path / 'big.qcow2'
-    glance_images.qemu_img('create', '-f', 'qcow2', str(path), size)
-    return glance_images.upload_file(conn, path, 'qcow2')
+    image_helpers.qemu_img('create', '-f', 'qcow2', str(path), size)
+    return image_helpers.upload_file(conn, path, 'qcow2')
 
 
 # Failures on the hosts: ERROR with a fault, nothing held ---------------------
@@ -224,9 +224,9 @@ def _qcow2(conn, tmp_path, size):
 def _bad_image(user, tmp_path):
     """A qcow2 uploaded as raw: Glance 33 takes it, the volume service
     refuses to write it into a volume (the volume goes to error)."""
-    glance_images.qemu_img('create', '-f', 'qcow2',
+    image_helpers.qemu_img('create', '-f', 'qcow2',
                            str(tmp_path / 'disk'), '1M')
-    return glance_images.upload_file(user.conn, tmp_path / 'disk', 'raw')
+    return image_helpers.upload_file(user.conn, tmp_path / 'disk', 'raw')
 
 
 @pytest.mark.parametrize('delete_on_termination', [True, False],
@@ -259,7 +259,7 @@ def test_a_volume_that_takes_too_long(cloud, wait):
     volume is still being made. The server is ERROR with no attachment;
     the volume, which it could not delete yet, goes with the server."""
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     CONF.set_override('block_device_allocate_retries', 0)
     try:
         server = boot(user, image.id, wait=False,
@@ -286,7 +286,7 @@ def test_delete_overtakes_the_build(cloud, monkeypatch,
     stops waiting, and the delete takes the volume with it once it is
     made, or leaves it available."""
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     ctx = helpers.admin_context()
     made = []
 
@@ -298,7 +298,7 @@ def test_delete_overtakes_the_build(cloud, monkeypatch,
             timeout=60, what='the server being deleted')
         time.sleep(1)
 
-    glance_images.Downloads(monkeypatch, before=until_deleting)
+    image_helpers.Downloads(monkeypatch, before=until_deleting)
     server = boot(user, image.id, wait=False,
                   delete_on_termination=delete_on_termination)
     [volume] = user.wait(lambda: project_volumes(user), timeout=60,
@@ -321,7 +321,7 @@ def test_a_restart_during_the_build(cloud):
     it: the restarted host fails the build and deletes the volume it made
     (delete_on_termination)."""
     user = cloud.project()
-    image = glance_images.upload(user.conn, glance_images.disk_bytes())
+    image = image_helpers.upload(user.conn, helpers.disk_bytes())
     server = boot(user, image.id, delete_on_termination=True)
     [volume] = project_volumes(user)
     aio = user.aio

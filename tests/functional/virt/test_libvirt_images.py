@@ -17,7 +17,8 @@ import pytest
 
 pytest.importorskip('libvirt', reason='libvirt-python is not installed')
 
-from tests.functional import glance_images  # noqa: E402
+from tests.functional import helpers  # noqa: E402
+from tests.functional import image_helpers  # noqa: E402
 from tests.functional import libvirt_fixture  # noqa: E402
 from tests.functional import guest_console  # noqa: E402
 from tether.compute import exception  # noqa: E402
@@ -80,9 +81,9 @@ def _disk(cache):
 
 def test_a_root_disk_is_an_overlay_on_the_cached_raw_image(cache, source,
                                                            tmp_path):
-    raw = glance_images.disk_bytes(b'cached')
+    raw = helpers.disk_bytes(b'cached')
     (tmp_path / 'raw').write_bytes(raw)
-    glance_images.qemu_img('convert', '-f', 'raw', '-O', 'qcow2',
+    image_helpers.qemu_img('convert', '-f', 'raw', '-O', 'qcow2',
                            str(tmp_path / 'raw'), str(tmp_path / 'qcow2'))
     image = source.image(path=tmp_path / 'qcow2', disk_format='qcow2',
                          size_gb=2)
@@ -102,7 +103,7 @@ def test_a_root_disk_is_an_overlay_on_the_cached_raw_image(cache, source,
 
 
 def test_concurrent_disks_of_one_image_fetch_it_once(cache, source):
-    image = source.image(glance_images.disk_bytes(), delay=0.5)
+    image = source.image(helpers.disk_bytes(), delay=0.5)
     disks = [_disk(cache) for _ in range(4)]
     threads = [threading.Thread(target=cache.create_disk, args=(d, image))
                for d in disks]
@@ -116,14 +117,14 @@ def test_concurrent_disks_of_one_image_fetch_it_once(cache, source):
 
 
 def test_a_size_of_0_takes_the_images(cache, source):
-    image = source.image(glance_images.disk_bytes(size=8 * MiB), size_gb=0)
+    image = source.image(helpers.disk_bytes(size=8 * MiB), size_gb=0)
     disk = _disk(cache)
     assert cache.create_disk(disk, image) == 8 * MiB
     assert qemu_img.info(disk, 'qcow2').virtual_size == 8 * MiB
 
 
 def test_an_image_larger_than_the_disk(cache, source, tmp_path):
-    glance_images.qemu_img('create', '-f', 'qcow2', str(tmp_path / 'big'),
+    image_helpers.qemu_img('create', '-f', 'qcow2', str(tmp_path / 'big'),
                            '2G')
     image = source.image(path=tmp_path / 'big', disk_format='qcow2')
     disk = _disk(cache)
@@ -136,13 +137,13 @@ def test_an_image_larger_than_the_disk(cache, source, tmp_path):
 def test_unsafe_data_is_refused_and_nothing_stays(cache, source, tmp_path,
                                                   case):
     if case == 'qcow2-as-raw':
-        glance_images.qemu_img('create', '-f', 'qcow2',
+        image_helpers.qemu_img('create', '-f', 'qcow2',
                                str(tmp_path / 'data'), '1M')
         image = source.image(path=tmp_path / 'data', disk_format='raw')
     else:
         secret = tmp_path / 'secret'
         secret.write_bytes(b'host secret' * 100)
-        glance_images.qemu_img('create', '-f', 'qcow2', '-b', str(secret),
+        image_helpers.qemu_img('create', '-f', 'qcow2', '-b', str(secret),
                                '-F', 'raw', str(tmp_path / 'data'), '1M')
         image = source.image(path=tmp_path / 'data', disk_format='qcow2')
     disk = _disk(cache)
@@ -153,19 +154,19 @@ def test_unsafe_data_is_refused_and_nothing_stays(cache, source, tmp_path,
 
 
 def test_what_a_crashed_download_left_is_not_used(cache, source):
-    image = source.image(glance_images.disk_bytes(b'whole'))
+    image = source.image(helpers.disk_bytes(b'whole'))
     os.makedirs(cache.base_dir)
     base = cache.path(image.image_id)
     with open(base + '.part', 'wb') as f:
         f.write(b'half of it')
     cache.create_disk(_disk(cache), image)
     with open(base, 'rb') as f:
-        assert f.read() == glance_images.disk_bytes(b'whole')
+        assert f.read() == helpers.disk_bytes(b'whole')
     assert os.listdir(cache.base_dir) == [image.image_id]
 
 
 def test_unused_images_go_and_used_ones_stay(cache, source):
-    used, idle, young = (source.image(glance_images.disk_bytes(m))
+    used, idle, young = (source.image(helpers.disk_bytes(m))
                          for m in (b'used', b'idle', b'young'))
     for image in (used, idle, young):
         cache.create_disk(_disk(cache), image)
@@ -263,4 +264,4 @@ def test_a_root_image_needs_an_instances_path(virt, libvirt_ready, source):
     plain = libvirt_fixture.make_driver()
     with pytest.raises(exception.VirtError, match='instances_path'):
         plain.spawn(virt.instance(), [],
-                    root_image=source.image(glance_images.disk_bytes()))
+                    root_image=source.image(helpers.disk_bytes()))
