@@ -194,6 +194,27 @@ def test_same_instance_may_attach_again_as_a_migration_does(aio, user,
         bs.create_attachment(volume, instance=str(uuid.uuid4()))
 
 
+def test_same_instance_may_reserve_a_reserved_volume_again(aio, user,
+                                                           wait):
+    """A rebuild done again after it failed: the instance's reserved
+    attachment and a second one; nobody else's."""
+    volume = _volume(user, wait)
+    instance = str(uuid.uuid4())
+    bs = user.block_storage
+    first = bs.create_attachment(volume, instance=instance)
+    assert _status(user, volume) == 'reserved'
+    with pytest.raises(openstack.exceptions.BadRequestException,
+                       match='is reserved and not multiattach'):
+        bs.create_attachment(volume, instance=str(uuid.uuid4()))
+    second = bs.create_attachment(volume, instance=instance)
+    assert second.status == 'reserved'
+    bs.delete_attachment(first)
+    assert _status(user, volume) == 'reserved'
+    bs.update_attachment(second, connector=_connector('host'))
+    bs.complete_attachment(second)
+    assert _status(user, volume) == 'in-use'
+
+
 def test_read_only_mode(aio, user, wait):
     volume = _volume(user, wait)
     bs = user.block_storage

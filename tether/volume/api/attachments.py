@@ -110,6 +110,13 @@ def _reserve(context, volume_id, instance_uuid, mode):
                 context, volume_id, {}, [S.IN_USE],
                 extra=(db_attachments.has_attachment_for(
                     instance_uuid, [AS.ATTACHED]),))
+        if not won and instance_uuid:
+            # Or reserved for it (a rebuild that failed after it swapped
+            # the root attachment, done again), as Cinder allows it.
+            won = db_volumes.conditional_update(
+                context, volume_id, {}, [S.RESERVED],
+                extra=(db_attachments.has_attachment_for(
+                    instance_uuid, [AS.RESERVED]),))
     if not won:
         raise _refusal(context, volume, instance_uuid)
     attachment = db_attachments.insert(context, {
