@@ -50,7 +50,7 @@ import libvirt_ops  # noqa: E402
 import openstack  # noqa: E402
 from openstack import exceptions as sdk_exc  # noqa: E402
 
-READY = re.compile(r'tether ready: volume=(\S+) compute=(\S+)')
+READY = re.compile(r'tether ready: volume=(\S+) compute=(\S+) image=(\S+)')
 FLAVOR = '1'          # m1.nano: 64 MiB, 1 vCPU (seeded by the migration)
 SERVER_CONFIG = """\
 [DEFAULT]
@@ -102,7 +102,8 @@ class Aio:
             stdout=self.log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=ROOT)
         try:
-            self.volume_url, self.compute_url = self._wait_ready(timeout)
+            self.volume_url, self.compute_url, self.image_url = \
+                self._wait_ready(timeout)
         except BaseException:
             self.stop()
             self.cleanup()
@@ -114,7 +115,7 @@ class Aio:
             with open(self.log_path) as f:
                 match = READY.search(f.read())
             if match:
-                return match.group(1), match.group(2)
+                return match.groups()
             if self.proc.poll() is not None:
                 break
             time.sleep(0.05)
