@@ -190,6 +190,12 @@ compute_opts = [
                  help='Seconds between two looks at a volume '
                       'tether-compute made for a new server '
                       '(block_device_allocate_retries).'),
+    cfg.IntOpt('reimage_timeout_per_gb', default=20, min=1,
+               help='Seconds per GiB of the image (rounded up, at least '
+                    'one) that the rebuild of a volume-backed server waits '
+                    'for the volume service to re-image its root volume '
+                    '(the volume-reimaged event) before the server goes to '
+                    'ERROR.'),
 ]
 
 # The cache of images on a compute host (Nova's [image_cache]).

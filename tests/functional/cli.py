@@ -43,5 +43,11 @@ class CLI:
         return proc.stdout
 
     def json(self, *args, timeout=300):
-        """``args`` with ``-f json``, parsed."""
-        return json.loads(self.run(*args, '-f', 'json', timeout=timeout))
+        """``args`` with ``-f json``, parsed. What ``--wait`` prints
+        before the document (its progress, ``Complete``) is skipped."""
+        out = self.run(*args, '-f', 'json', timeout=timeout)
+        lines = out.replace('\r', '\n').splitlines(keepends=True)
+        for i, line in enumerate(lines):
+            if line.startswith(('{', '[')):
+                return json.loads(''.join(lines[i:]))
+        raise AssertionError('no JSON in %r' % out)

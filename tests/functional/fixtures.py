@@ -6,11 +6,12 @@ import shutil
 import uuid
 
 import openstack
-import requests
 from oslo_config import cfg
-
+import requests
 from tests.functional import libvirt_fixture
+
 from tether.cmd import aio as aio_cmd
+from tether.compute import service as compute_service
 from tether import conf as t_conf
 from tether import context as t_context
 from tether.db.compute import instance as db_instances
@@ -94,6 +95,18 @@ class AIO:
             before_start()
         self.impl.volume_service = service.VolumeService([aio_cmd.BACKEND])
         self.impl.volume_service.start()
+
+    def restart_compute_service(self, while_down=None):
+        """Stop tether-compute, run ``while_down``, start a new one (its
+        recovery settles what the last one left, as after a crash)."""
+        self.impl.compute_service.stop()
+        try:
+            if while_down is not None:
+                while_down()
+        finally:
+            service = compute_service.ComputeService()
+            service.start()
+            self.impl.compute_service = service
 
     # Clients ---------------------------------------------------------------
 

@@ -72,6 +72,16 @@ def disk_report(lines):
     return found
 
 
+def by_serial(disks):
+    """{serial: name} of a disk report. The kernel names the disks it
+    finds at boot in the order their probes end, which is not fixed
+    (sd probes asynchronously): a test that boots with several disks
+    finds each by its serial (a volume's ID; '' for a local disk)."""
+    found = {d['serial']: name for name, d in disks.items()}
+    assert len(found) == len(disks), disks
+    return found
+
+
 def names(value):
     """The names of a comma-separated field (``added=sdb,sdc``)."""
     return [n for n in value.split(',') if n]

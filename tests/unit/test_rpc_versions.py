@@ -202,7 +202,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.1-45103d09c5e21d68c06795fa3e3edb44',
+        'Instance': '1.2-c1723e5864750a85652c9b294523d6b1',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
@@ -351,12 +351,44 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      user_id='u', vm_state='active',
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
-    for serializer in (_serializer(pin), rpc.RequestContextSerializer()):
+    for serializer, version in ((_serializer(pin), '1.1'),
+                                (rpc.RequestContextSerializer(), '1.2')):
         sent = serializer.serialize_entity(None, instance)
-        assert _version(sent) == '1.1'
+        assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id
     received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
     assert received.is_image_backed
+
+
+@pytest.mark.parametrize('task_state', ['rebuilding',
+                                        'rebuild_block_device_mapping',
+                                        'rebuild_spawning'])
+def test_a_rebuilding_instance_is_not_sent_to_a_manager_before_rebuilds(
+        task_state):
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active',
+                                     task_state=task_state)
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
+    with pytest.raises(ValueError, match='has no such task_state'):
+        _serializer(old).serialize_entity(None, instance)
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.3')
+    assert _data(_serializer(new).serialize_entity(
+        None, instance))['task_state'] == task_state
+
+
+def test_a_pinned_compute_client_refuses_a_rebuild(levels, transport):
+    levels('compute', '1.2')
+    client = compute_rpcapi.ComputeAPI()
+    ctxt = t_context.get_admin_context()
+    with pytest.raises(exception.ServiceTooOld, match='rebuild needs '
+                       'tether-compute RPC version 1.3'):
+        client.check_rebuild_calls('rebuild')
+    with pytest.raises(exception.ServiceTooOld):
+        client.rebuild_instance(ctxt, _instance(), str(uuid.uuid4()), True)
+    with pytest.raises(exception.ServiceTooOld, match='the volume-reimaged '
+                       'event needs'):
+        client.external_instance_event(ctxt, _instance(), 'volume-reimaged',
+                                       str(uuid.uuid4()), 'completed')
 
 
 # The clients --------------------------------------------------------------

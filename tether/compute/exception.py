@@ -18,6 +18,7 @@ ImageUnreadable = exception.ImageUnreadable
 ImageUnsafe = exception.ImageUnsafe
 ImageNotFound = exception.ImageNotFound
 ImageNotAuthorized = exception.ImageNotAuthorized
+ImageServiceUnavailable = exception.ImageServiceUnavailable
 
 
 class VirtError(exception.TetherException):
@@ -198,6 +199,58 @@ class ComputeHostUnavailable(exception.ServiceUnavailable):
     msg_fmt = ('The compute host %(host)s did not answer in time; '
                'try again later.')
     error_code = 'compute.host.unavailable'
+
+
+class InstanceIsLocked(exception.Conflict):
+    msg_fmt = 'Instance %(instance_id)s is locked.'
+    error_code = 'compute.server.locked'
+
+
+class RebuildImageNotFound(exception.Invalid):
+    """Nova answers 400 for a rebuild's image it cannot find."""
+    msg_fmt = 'Cannot find image %(image_id)s for rebuild.'
+    error_code = 'compute.rebuild.image_not_found'
+
+
+class RebuildVolumeBackedNotSupported(exception.Conflict):
+    """The host of a volume-backed server does not report the trait of
+    hosts that re-image root volumes (the spec's
+    RebuildVolumeBackedServerNotSupport)."""
+    msg_fmt = ('The compute host %(host)s of server %(instance_id)s cannot '
+               'rebuild volume-backed servers: it does not report the '
+               'trait COMPUTE_REBUILD_BFV.')
+    error_code = 'compute.host.rebuild_bfv_not_supported'
+
+
+class VolumeAPIVersionNotAvailable(exception.Conflict):
+    """The volume API is older than a request needs (the spec's
+    CinderAPIVersionNotAvailable)."""
+    msg_fmt = ('%(what)s needs volume API microversion %(version)s; the '
+               'volume API serves up to %(found)s.')
+    error_code = 'compute.volume_api.too_old'
+
+
+class EventTimeout(exception.TetherException):
+    msg_fmt = ('The %(name)s event (%(tag)s) of instance %(instance_id)s '
+               'did not come within %(timeout)s seconds.')
+    error_code = 'compute.event.timeout'
+
+
+class EventAlreadyExpected(exception.Conflict):
+    msg_fmt = ('The %(name)s event (%(tag)s) of instance %(instance_id)s '
+               'is expected already.')
+    error_code = 'compute.event.already_expected'
+
+
+class ServiceStopping(exception.TetherException):
+    msg_fmt = ('tether-compute stopped while the %(name)s event (%(tag)s) '
+               'of instance %(instance_id)s was waited for.')
+    error_code = 'compute.event.service_stopping'
+
+
+class ReimageFailed(exception.TetherException):
+    msg_fmt = 'Volume %(volume_id)s could not be re-imaged: %(reason)s'
+    error_code = 'compute.rebuild.reimage_failed'
 
 
 def from_remote(remote_error):

@@ -6,7 +6,9 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from tether.compute.ops import image_cache
+from tether.compute import instance_events
 from tether.compute.ops import instance_actions
+from tether.compute.ops import rebuild
 from tether.compute.ops import recovery
 from tether.compute.ops import server_actions
 from tether.compute.ops import servers
@@ -46,6 +48,8 @@ class ComputeManager:
             CONF.compute_driver, CONF.libvirt, host,
             instances_path=CONF.instances_path,
             image_cache_subdirectory=CONF.image_cache.subdirectory_name)
+        # Events other services send that work on this host waits for.
+        self.events = instance_events.InstanceEvents()
 
     def init_host(self, context):
         self.driver.init_host()
@@ -100,6 +104,18 @@ class ComputeManager:
     def extend_volume(self, context, instance, volume_id):
         with self._event(context, instance, 'extend_volume'):
             volume_attachments.extend(context, self, instance, volume_id)
+
+    @_per_instance
+    def rebuild_instance(self, context, instance, image_id,
+                         reimage_boot_volume):
+        with self._event(context, instance, 'rebuild_instance'):
+            rebuild.rebuild(context, self, instance, image_id,
+                            reimage_boot_volume)
+
+    def external_instance_event(self, context, instance, name, tag,
+                                status):
+        # No lock: the work that waits for the event holds it.
+        self.events.deliver(instance.uuid, name, tag, status)
 
     def get_console_output(self, context, instance, tail_length):
         # A read: no instance action, and no wait for the lock of a

@@ -38,6 +38,8 @@ class ComputeAPI:
     * 1.1 - get_console_output (a call)
     * 1.2 - build_and_run_instance of servers from images (a local root
             disk, volumes made of images); Instance 1.1
+    * 1.3 - rebuild_instance (re-images a volume-backed server's root
+            volume with reimage_boot_volume), external_instance_event
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -108,6 +110,26 @@ class ComputeAPI:
         return self._prepare(instance.host, '1.1').call(
             ctxt, 'get_console_output', instance=instance,
             tail_length=tail_length)
+
+    def check_rebuild_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        rebuild (1.3): callers check before they change anything."""
+        self._require('1.3', what)
+
+    def rebuild_instance(self, ctxt, instance, image_id,
+                         reimage_boot_volume):
+        self._require('1.3', 'rebuild')
+        self._prepare(instance.host, '1.3').cast(
+            ctxt, 'rebuild_instance', instance=instance, image_id=image_id,
+            reimage_boot_volume=reimage_boot_volume)
+
+    def external_instance_event(self, ctxt, instance, name, tag, status):
+        """An event another service sent, for the work on the host that
+        waits for it."""
+        self._require('1.3', 'the %s event' % name)
+        self._prepare(instance.host, '1.3').cast(
+            ctxt, 'external_instance_event', instance=instance, name=name,
+            tag=tag, status=status)
 
     def detach_volume(self, ctxt, instance, volume_id):
         self._prepare(instance.host).cast(

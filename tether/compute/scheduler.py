@@ -49,11 +49,23 @@ def candidates(context, availability_zone=None, min_service_version=0):
     return [candidate for _free, candidate in found]
 
 
-def service_version(context, host):
-    """The service version of the tether-compute of ``host`` (0 if none)."""
+def _service(context, host):
     rows = db_services.get_all(context, binary=fields.ServiceBinary.COMPUTE,
                                host=host)
-    return rows[0].version if rows else 0
+    return rows[0] if rows else None
+
+
+def service_version(context, host):
+    """The service version of the tether-compute of ``host`` (0 if none)."""
+    service = _service(context, host)
+    return service.version if service else 0
+
+
+def host_traits(context, host):
+    """The traits the tether-compute of ``host`` reported (its hypervisor
+    record), as a set."""
+    service = _service(context, host)
+    return set(service.traits or ()) if service else set()
 
 
 def versions_below(context, min_service_version, availability_zone=None):

@@ -91,6 +91,9 @@ class ComputeService:
     def stop(self):
         for p in self.periodics:
             p.stop()
+        # Work that waits for an event ends now (the next start's
+        # recovery settles it), rather than holding the stop.
+        self.manager.events.stop()
         if self.server is not None:
             self.server.stop()
             self.server.wait()

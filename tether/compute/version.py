@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.2'
+RPC_API_VERSION = '1.3'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -19,10 +19,13 @@ RPC_API_VERSION = '1.2'
 # * 1.1 - get_console_output; Instance 1.0
 # * 1.2 - build_and_run_instance of servers from images; Instance 1.1
 #         (image_ref)
+# * 1.3 - rebuild_instance, external_instance_event; Instance 1.2 (the
+#         rebuild's task states)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
     '1.2': {'Instance': '1.1'},
+    '1.3': {'Instance': '1.2'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -44,6 +47,9 @@ SERVICE_VERSION_HISTORY = (
     #    host's cached copy of the image) and volumes the host makes of
     #    images (block device mappings image -> volume); Instance 1.1
     {'compute_rpc': '1.2'},
+    # 5: rebuild, volume-backed servers' root volumes re-imaged (waiting
+    #    for volume-reimaged, external_instance_event)
+    {'compute_rpc': '1.3'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -64,6 +70,10 @@ CONSOLE_OUTPUT_SERVICE_VERSION = 3
 # The first service version that builds servers from images (RPC 1.2):
 # a local root disk made of an image, volumes made of images.
 IMAGE_BUILD_SERVICE_VERSION = 4
+
+# The first service version that rebuilds servers (RPC 1.3), volume-backed
+# ones by re-imaging their root volume.
+REBUILD_SERVICE_VERSION = 5
 
 
 def rpc_version_of(service_version):

@@ -8,6 +8,7 @@ tether.clients. Every call carries the request id of the request that
 caused it, so one boot can be followed in the logs of both services.
 """
 
+from keystoneauth1 import discover
 from keystoneauth1 import exceptions as ks_exc
 from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
@@ -27,6 +28,8 @@ ATTACH_VERSION = '3.44'
 ATTACHMENT_MODE_VERSION = '3.54'
 # os-extend_volume_completion, served from 3.71.
 EXTEND_COMPLETION_VERSION = '3.71'
+# os-reimage, served from 3.68.
+REIMAGE_VERSION = '3.68'
 
 PEER = clients.Peer('volume', 'block_storage', '3')
 
@@ -141,6 +144,23 @@ class VolumeClient:
             body['availability_zone'] = availability_zone
         return self._json(image_id or 'volume', 'POST', '/volumes',
                           {'volume': body})['volume']
+
+    def max_version(self):
+        """The newest microversion the volume API serves (its version
+        discovery, which keystoneauth caches)."""
+        def call():
+            data = self.proxy.get_endpoint_data()
+            found = getattr(data, 'max_microversion', None)
+            return discover.version_to_string(found) if found else None
+        return self._call('version discovery', call)
+
+    def reimage(self, volume_id, image_id, reimage_reserved=True):
+        """Ask the volume service to write ``image_id`` over the volume;
+        it answers with the volume-reimaged event when it is done."""
+        self._json(volume_id, 'POST', '/volumes/%s/action' % volume_id,
+                   {'os-reimage': {'image_id': image_id,
+                                   'reimage_reserved': reimage_reserved}},
+                   REIMAGE_VERSION)
 
     def delete_volume(self, volume_id):
         self._json(volume_id, 'DELETE', '/volumes/%s' % volume_id)

@@ -130,10 +130,16 @@ class TaskState(Enum):
     REBOOTING_HARD = 'rebooting_hard'
     REBOOT_STARTED_HARD = 'reboot_started_hard'
     DELETING = 'deleting'
+    # A rebuild: the guest removed and its root disk (or root volume)
+    # re-imaged, then the volumes connected again, then the guest spawned.
+    REBUILDING = 'rebuilding'
+    REBUILD_BLOCK_DEVICE_MAPPING = 'rebuild_block_device_mapping'
+    REBUILD_SPAWNING = 'rebuild_spawning'
 
     ALL = (SCHEDULING, BLOCK_DEVICE_MAPPING, SPAWNING, POWERING_ON,
            POWERING_OFF, REBOOTING, REBOOTING_HARD, REBOOT_STARTED_HARD,
-           DELETING)
+           DELETING, REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING,
+           REBUILD_SPAWNING)
 
     def __init__(self):
         super().__init__(valid_values=TaskState.ALL)
@@ -173,12 +179,21 @@ class InstanceAction:
     ATTACH_VOLUME = 'attach_volume'
     DETACH_VOLUME = 'detach_volume'
     EXTEND_VOLUME = 'extend_volume'
+    REBUILD = 'rebuild'
+
+
+# The task states of a rebuild: the server's status is REBUILD (from any
+# vm_state it may be rebuilt from: active, stopped, error).
+REBUILDS = (TaskState.REBUILDING, TaskState.REBUILD_BLOCK_DEVICE_MAPPING,
+            TaskState.REBUILD_SPAWNING)
 
 
 def server_status(vm_state, task_state):
     """The ``status`` of a server, from its states, as Nova maps them."""
     if vm_state == VmState.BUILDING:
         return 'BUILD'
+    if task_state in REBUILDS and vm_state != VmState.DELETED:
+        return 'REBUILD'
     if vm_state == VmState.ERROR:
         return 'ERROR'
     if vm_state == VmState.DELETED:
@@ -195,19 +210,25 @@ def server_status(vm_state, task_state):
 
 _REBOOTS = (TaskState.REBOOTING, TaskState.REBOOTING_HARD,
             TaskState.REBOOT_STARTED_HARD)
+_REBOOTS_AND_REBUILDS = _REBOOTS + REBUILDS
 
 # Server status (as a list filter) -> the instance filters that select
 # exactly the servers server_status() gives that status ('task_state_not':
 # no task, or one not in the list).
 SERVER_STATUS_FILTERS = {
     'BUILD': {'vm_state': [VmState.BUILDING]},
-    'ACTIVE': {'vm_state': [VmState.ACTIVE], 'task_state_not': _REBOOTS},
+    'ACTIVE': {'vm_state': [VmState.ACTIVE],
+               'task_state_not': _REBOOTS_AND_REBUILDS},
     'HARD_REBOOT': {'vm_state': [VmState.ACTIVE, VmState.STOPPED],
                     'task_state': [TaskState.REBOOTING_HARD,
                                    TaskState.REBOOT_STARTED_HARD]},
     'REBOOT': {'vm_state': [VmState.ACTIVE, VmState.STOPPED],
                'task_state': [TaskState.REBOOTING]},
-    'SHUTOFF': {'vm_state': [VmState.STOPPED], 'task_state_not': _REBOOTS},
-    'ERROR': {'vm_state': [VmState.ERROR]},
+    'SHUTOFF': {'vm_state': [VmState.STOPPED],
+                'task_state_not': _REBOOTS_AND_REBUILDS},
+    'REBUILD': {'vm_state': [VmState.ACTIVE, VmState.STOPPED,
+                             VmState.ERROR],
+                'task_state': list(REBUILDS)},
+    'ERROR': {'vm_state': [VmState.ERROR], 'task_state_not': REBUILDS},
     'DELETED': {'vm_state': [VmState.DELETED]},
 }

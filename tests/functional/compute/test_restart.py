@@ -12,24 +12,12 @@ import pytest
 
 from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
-from tether.compute import service as compute_service
 from tether.db.compute import instance as db_instances
 
 
 @pytest.fixture
 def cloud(aio, wait):
     yield from sh.cloud_fixture(aio, wait)
-
-
-def _restart_compute(aio, while_down):
-    """Stop tether-compute, run ``while_down``, start a new one."""
-    aio.impl.compute_service.stop()
-    try:
-        while_down()
-    finally:
-        service = compute_service.ComputeService()
-        service.start()
-        aio.impl.compute_service = service
 
 
 def _simulate_crash(server_id, **values):
@@ -62,7 +50,7 @@ def test_restart_settles_guests_and_interrupted_work(cloud):
         # A build that had started the guest, not yet recorded it.
         _simulate_crash(building, vm_state='building', task_state='spawning')
 
-    _restart_compute(aio, while_down)
+    aio.restart_compute_service(while_down)
 
     shown = user.wait_server(destroyed, 'SHUTOFF')
     assert (shown.vm_state, shown.power_state) == ('stopped', 4)
@@ -108,7 +96,7 @@ def test_restart_leaves_settled_servers_alone(cloud):
     before = {s: user.server(s)['updated'] for s in (running.id, stopped.id)}
     domain_ids = sh.virsh('domid', sh.domain(running.id)).stdout
 
-    _restart_compute(aio, lambda: None)
+    aio.restart_compute_service()
 
     assert user.server(running.id)['status'] == 'ACTIVE'
     assert user.server(stopped.id)['status'] == 'SHUTOFF'

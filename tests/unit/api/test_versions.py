@@ -30,8 +30,8 @@ def test_the_latest_volume_version_is_3_71():
     assert volume_versions.MIN_VERSION == volume_versions.BASE == '3.0'
 
 
-def test_the_latest_compute_version_is_2_90():
-    assert compute_versions.MAX_VERSION == '2.90'
+def test_the_latest_compute_version_is_2_93():
+    assert compute_versions.MAX_VERSION == '2.93'
     assert compute_versions.MIN_VERSION == compute_versions.BASE == '2.1'
 
 
@@ -165,13 +165,8 @@ def test_the_literal_check_finds_what_is_planted(tmp_path):
     (compute_client.ATTACHMENT_ID_VERSION, compute_versions.ATTACHMENT_IDS),
     (compute_client.EXTEND_EVENT_VERSION,
      compute_versions.VOLUME_EXTENDED_EVENT),
+    (compute_client.REIMAGE_EVENT_VERSION, compute_versions.VOLUME_REBUILD),
+    (volume_client.REIMAGE_VERSION, volume_versions.REIMAGE),
 ])
 def test_clients_send_versions_the_other_api_names(sent, served):
     assert sent == served
-
-
-def test_the_reimage_event_is_sent_at_2_93():
-    """Nova takes volume-reimaged from 2.93 (volume-backed rebuild); the
-    compute API of this tree names that version once it serves it, and
-    the pair then joins the list above."""
-    assert compute_client.REIMAGE_EVENT_VERSION == '2.93'

@@ -29,7 +29,9 @@ EMBEDDED_FLAVOR = '2.47'         # the server's flavor embedded, not linked.
 ATTACH_WITH_TAG = '2.49'         # tag when attaching a volume.
 VOLUME_EXTENDED_EVENT = '2.51'   # volume-extended; action events for all.
 SERVICE_UUIDS = '2.53'           # services, hypervisors by UUID; PUT service.
+KEYPAIR_ON_REBUILD = '2.54'      # key_name on rebuild (null: no keypairs).
 FLAVOR_DESCRIPTION = '2.55'      # flavor description.
+USER_DATA_ON_REBUILD = '2.57'    # user_data on rebuild (null: none).
 INSTANCE_ACTION_PAGING = '2.58'  # paging, changes-since on instance actions.
 FLAVOR_EXTRA_SPECS = '2.61'      # extra_specs in flavor responses.
 EVENT_HOST = '2.62'              # host and hostId in instance action events.
@@ -46,11 +48,12 @@ EVENT_DETAILS = '2.84'           # details of failed instance action events.
 HYPERVISOR_UPTIME = '2.88'       # hypervisors: uptime, no capacity fields.
 ATTACHMENT_IDS = '2.89'          # attachment_id, bdm_uuid in attachments.
 SERVER_HOSTNAME = '2.90'         # hostname on server create and update.
+VOLUME_REBUILD = '2.93'          # rebuild re-images a volume-backed server.
 
 MIN_VERSION = BASE
 # The latest version (when a new one changes nothing tether serves, it
 # has a row in the history but no constant, and is written here).
-MAX_VERSION = SERVER_HOSTNAME
+MAX_VERSION = VOLUME_REBUILD
 UPDATED = '2013-07-23T11:33:21Z'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 

@@ -124,7 +124,7 @@ def _size(image):
                int(image.get('virtual_size') or 0))
 
 
-def _check_usable(image):
+def check_usable(image):
     image_id = image['id']
     if image.get('status') != 'active':
         raise exception.ImageNotActive(image_id=image_id)
@@ -143,7 +143,7 @@ def _check_usable(image):
                                        ', '.join(qemu_img.SOURCE_FORMATS)))
 
 
-def _check_memory(image, flavor):
+def check_memory(image, flavor):
     min_ram = int(image.get('min_ram') or 0)
     if flavor.memory_mb < min_ram:
         raise exception.FlavorMemoryTooSmall(
@@ -151,7 +151,7 @@ def _check_memory(image, flavor):
             min_ram=min_ram)
 
 
-def _check_local_root(image, flavor, zero_disk_allowed):
+def check_local_root(image, flavor, zero_disk_allowed):
     """The image of a local root disk against the flavor, as Nova checks
     it: a flavor with a root disk of 0 takes the image's size, which
     only those the policy allows may ask for."""
@@ -193,9 +193,9 @@ def check_images(context, boot, flavor, zero_disk_allowed=False):
             image = client.get(boot.image_id)
         except (exception.ImageNotFound, exception.ImageNotAuthorized):
             raise exception.ImageNotFoundForServer(image_id=boot.image_id)
-        _check_usable(image)
-        _check_memory(image, flavor)
-        _check_local_root(image, flavor, zero_disk_allowed)
+        check_usable(image)
+        check_memory(image, flavor)
+        check_local_root(image, flavor, zero_disk_allowed)
         found[image['id']] = image
     for device in boot.volumes:
         if not device.made_of_image:
@@ -206,9 +206,9 @@ def check_images(context, boot, flavor, zero_disk_allowed=False):
                 image = client.get(device.uuid)
             except (exception.ImageNotFound, exception.ImageNotAuthorized):
                 raise _invalid('failed to get image %s.' % device.uuid)
-            _check_usable(image)
+            check_usable(image)
             found[image['id']] = image
         if device.is_root:
-            _check_memory(image, flavor)
+            check_memory(image, flavor)
         _check_volume(image, device)
     return found

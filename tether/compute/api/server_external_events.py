@@ -45,9 +45,27 @@ def _refuse_waiting_extend(context, instance, volume_id):
     return True
 
 
-def external_event(context, instance, name, tag):
+def _to_waiting_work(context, instance, name, tag, status):
+    """Hand the event to the work on the server's host that waits for
+    it (a rebuild waits for volume-reimaged)."""
+    if (scheduler.service_version(context, instance.host) <
+            compute_version.REBUILD_SERVICE_VERSION):
+        LOG.info('Event %s for instance %s: its host %s is too old to wait '
+                 'for it', name, instance.uuid, instance.host)
+        return
+    try:
+        compute_rpcapi.get().external_instance_event(context, instance,
+                                                     name, tag, status)
+    except exception.ServiceTooOld as exc:
+        LOG.warning('Event %s for instance %s not sent: %s', name,
+                    instance.uuid, exc)
+
+
+def external_event(context, instance, name, tag, status='completed'):
     """Act on one accepted event; returns nothing (codes are the API's)."""
-    if name == 'volume-extended':
+    if name == 'volume-reimaged':
+        _to_waiting_work(context, instance, name, tag, status)
+    elif name == 'volume-extended':
         db_actions.action_start(context, instance.uuid,
                                 Action.EXTEND_VOLUME)
         if (scheduler.service_version(context, instance.host) <

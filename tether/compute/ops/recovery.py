@@ -6,6 +6,9 @@ Each instance of this host is compared with what libvirt reports:
   local root disk removed, the volumes released (a volume the build made
   of an image deleted if it was to go with the server), the instance
   put in ERROR with a fault that says so;
+* an interrupted rebuild is failed: the instance put in ERROR with a
+  fault (as Nova does); its volumes stay the server's, and rebuilding it
+  again is the way out;
 * an interrupted delete is finished;
 * an interrupted power action is settled from the guest's power state;
 * a volume attach that was interrupted is undone, a detach finished;
@@ -110,6 +113,20 @@ def reconcile_instance(context, host, instance):
              'fault': instance_obj.fault_of(Interrupted(
                  'The build was interrupted by a restart of '
                  'tether-compute on %s.' % host.host))},
+            expected_task_state=task, action='reconcile')
+        return True
+    if task in fields.REBUILDS:
+        # The wait for volume-reimaged (or what came after it) died with
+        # the last run: no event will reach it.
+        db_instances.update(
+            context, instance.uuid,
+            {'vm_state': VmState.ERROR, 'task_state': None,
+             'power_state': _power_state(host, instance) or
+             PowerState.NOSTATE,
+             'fault': instance_obj.fault_of(Interrupted(
+                 'The rebuild was interrupted by a restart of '
+                 'tether-compute on %s; rebuild the server again.'
+                 % host.host))},
             expected_task_state=task, action='reconcile')
         return True
     changed = _reconcile_volumes(context, host, instance) > 0

@@ -14,6 +14,11 @@ from tether.drivers.virt.power_state import PowerState
 
 DEFAULT_DRIVER = 'tether.drivers.virt.libvirt.driver.LibvirtDriver'
 
+# The trait of a host that rebuilds volume-backed servers (re-images their
+# root volume). The name is the one of Nova's volume-backed rebuild spec;
+# os-traits has no such constant, so it is spelled here.
+COMPUTE_REBUILD_BFV = 'COMPUTE_REBUILD_BFV'
+
 
 @dataclasses.dataclass(frozen=True)
 class Instance:

@@ -22,7 +22,9 @@ class Instance(base.TetherObject):
     # Version 1.0: initial version
     # Version 1.1: image_ref (the image a server was made of; '' for one
     #              that boots from a volume)
-    VERSION = '1.1'
+    # Version 1.2: task_state may be a rebuild's (rebuilding,
+    #              rebuild_block_device_mapping, rebuild_spawning)
+    VERSION = '1.2'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -86,6 +88,15 @@ class Instance(base.TetherObject):
         target = versionutils.convert_version_to_tuple(target_version)
         if target < (1, 1):
             primitive.pop('image_ref', None)
+        if target < (1, 2) and primitive.get('task_state') in \
+                t_fields.REBUILDS:
+            # A manager before rebuilds could not read it; the API never
+            # sends a rebuilding server to one (a rebuild needs a newer
+            # host).
+            raise ValueError('Instance %s is %s: Instance %s has no such '
+                             'task_state' % (primitive.get('uuid'),
+                                             primitive['task_state'],
+                                             target_version))
 
     @property
     def is_image_backed(self):

@@ -1,5 +1,5 @@
-"""Policy rules of the power actions of a server (Nova's names and
-defaults)."""
+"""Policy rules of the actions of a server: the power actions and
+rebuild (Nova's names and defaults)."""
 
 from tether.policies.compute import base
 from tether.policies.compute import servers
@@ -7,6 +7,7 @@ from tether.policies.compute import servers
 START = servers.PREFIX % 'start'
 STOP = servers.PREFIX % 'stop'
 REBOOT = servers.PREFIX % 'reboot'
+REBUILD = servers.PREFIX % 'rebuild'
 
 rules = [
     base.rule(START, base.PROJECT_MEMBER_OR_ADMIN, 'Start a server.',
@@ -15,6 +16,10 @@ rules = [
               [('POST', '/servers/{server_id}/action (os-stop)')]),
     base.rule(REBOOT, base.PROJECT_MEMBER_OR_ADMIN, 'Reboot a server.',
               [('POST', '/servers/{server_id}/action (reboot)')]),
+    base.rule(REBUILD, base.PROJECT_MEMBER_OR_ADMIN,
+              'Rebuild a server: a new image on its root disk, or on its '
+              'root volume (2.93).',
+              [('POST', '/servers/{server_id}/action (rebuild)')]),
 ]
 
 

@@ -1,14 +1,18 @@
 """Handlers of POST /servers/{id}/action: os-start, os-stop, reboot,
-os-getConsoleOutput."""
+rebuild, os-getConsoleOutput."""
 
 from tether.api import actions
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_actions as schema
+from tether.api.compute import versions
+from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
+from tether.compute.api import rebuild as rebuild_api
 from tether.compute.api import server_actions as actions_api
 from tether.policies.compute import console_output as console_policy
 from tether.policies.compute import server_actions as policy
+from tether.policies.compute import servers as servers_policy
 
 # A length past the last line is all of them; this bounds what is sent.
 _MAX_LINES = validation.DB_MAX_INT
@@ -36,6 +40,42 @@ def reboot_server(req):
     return wsgi.empty_response(202)
 
 
+# What a rebuild may change of the server besides its image.
+_REBUILD_VALUES = {'name': 'display_name', 'metadata': 'metadata',
+                   'description': 'display_description',
+                   'hostname': 'hostname'}
+
+
+@validation.body(schema.REBUILD, versions.BASE,
+                 microversion.before(versions.SERVER_DESCRIPTION))
+@validation.body(schema.REBUILD_V2_19, versions.SERVER_DESCRIPTION,
+                 microversion.before(versions.KEYPAIR_ON_REBUILD))
+@validation.body(schema.REBUILD_V2_54, versions.KEYPAIR_ON_REBUILD,
+                 microversion.before(versions.USER_DATA_ON_REBUILD))
+@validation.body(schema.REBUILD_V2_57, versions.USER_DATA_ON_REBUILD,
+                 microversion.before(versions.TRUSTED_CERTS))
+@validation.body(schema.REBUILD_V2_63, versions.TRUSTED_CERTS,
+                 microversion.before(versions.SERVER_HOSTNAME))
+@validation.body(schema.REBUILD_V2_90, versions.SERVER_HOSTNAME,
+                 microversion.before(versions.VOLUME_REBUILD))
+@validation.body(schema.REBUILD_V2_93, versions.VOLUME_REBUILD)
+def rebuild_server(req):
+    instance = servers.load_server(req, policy.REBUILD)
+    body = req.validated['rebuild']
+    values = {column: body[key] for key, column in _REBUILD_VALUES.items()
+              if key in body}
+    instance = rebuild_api.rebuild(
+        req.context, instance, body['imageRef'], values,
+        reimage_boot_volume=body.get('reimage_boot_volume'),
+        reimage_by_default=microversion.at_least(req,
+                                                 versions.VOLUME_REBUILD),
+        zero_disk_allowed=req.context.can(
+            servers_policy.CREATE_ZERO_DISK_FLAVOR,
+            {'project_id': instance.project_id, 'user_id': instance.user_id},
+            fatal=False))
+    return servers.show(req, instance, status=202)
+
+
 def _lines(length):
     """The number of lines asked for (None: all)."""
     if length is None:
@@ -58,6 +98,7 @@ ACTIONS = {
     'os-start': start_server,
     'os-stop': stop_server,
     'reboot': reboot_server,
+    'rebuild': rebuild_server,
 }
 
 

@@ -12,7 +12,7 @@ from tether.policies.compute import server_external_events as policy
 
 # Events that mean nothing without a tag naming the device or port.
 TAG_REQUIRED = ('volume-extended', 'power-update',
-                'accelerator-request-bound')
+                'accelerator-request-bound', 'volume-reimaged')
 
 
 def _accept(ctx, event):
@@ -26,7 +26,8 @@ def _accept(ctx, event):
         return 400
     if not instance.host:
         return 422
-    events_api.external_event(ctx, instance, name, tag)
+    events_api.external_event(ctx, instance, name, tag,
+                              event.get('status', 'completed'))
     return 200
 
 
@@ -36,7 +37,9 @@ def _accept(ctx, event):
                  microversion.before(versions.POWER_UPDATE_EVENT))
 @validation.body(schema.CREATE_V2_76, versions.POWER_UPDATE_EVENT,
                  microversion.before(versions.ACCELERATOR_EVENT))
-@validation.body(schema.CREATE_V2_82, versions.ACCELERATOR_EVENT)
+@validation.body(schema.CREATE_V2_82, versions.ACCELERATOR_EVENT,
+                 microversion.before(versions.VOLUME_REBUILD))
+@validation.body(schema.CREATE_V2_93, versions.VOLUME_REBUILD)
 def create_external_events(req):
     ctx = req.context
     ctx.can(policy.CREATE, {'project_id': ctx.project_id})

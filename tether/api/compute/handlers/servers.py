@@ -36,7 +36,7 @@ def _view(req):
         servers_api.host_statuses, req.context))
 
 
-def _show(req, instance, status=200):
+def show(req, instance, status=200):
     devices = servers_api.block_devices_of_instance(req.context, instance)
     return wsgi.json_response({'server': _view(req).show(instance, devices)},
                               status=status)
@@ -202,7 +202,7 @@ def list_servers_detail(req):
 
 @validation.query(validation.IGNORED_QUERY)
 def show_server(req):
-    return _show(req, load_server(req, policy.SHOW))
+    return show(req, load_server(req, policy.SHOW))
 
 
 @validation.body(schema.UPDATE, versions.BASE,
@@ -222,7 +222,7 @@ def update_server(req):
         values['hostname'] = body['hostname']
     if values:
         instance = servers_api.update(req.context, instance, values)
-    return _show(req, instance)
+    return show(req, instance)
 
 
 @validation.query(validation.IGNORED_QUERY)

@@ -39,3 +39,6 @@ CREATE_V2_51 = _create(_with_names('volume-extended'))
 CREATE_V2_76 = _create(_with_names('volume-extended', 'power-update'))
 CREATE_V2_82 = _create(_with_names('volume-extended', 'power-update',
                                    'accelerator-request-bound'))
+CREATE_V2_93 = _create(_with_names('volume-extended', 'power-update',
+                                   'accelerator-request-bound',
+                                   'volume-reimaged'))

@@ -17,6 +17,11 @@ description = {'type': ['string', 'null'], 'maxLength': 255,
 tag = {'type': 'string', 'maxLength': 60, 'pattern': '^[^,/]*$',
        'description': 'a tag of up to 60 characters without "," or "/"'}
 boolean = validation.boolean
+metadata = {
+    'type': 'object',
+    'patternProperties': {
+        '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255}},
+    'additionalProperties': False}
 
 block_device_mapping_v2 = {
     'type': 'object',
@@ -72,12 +77,7 @@ _server = {
                       'description': '1 (one server per request)'},
         'availability_zone': {'type': 'string', 'minLength': 1,
                               'maxLength': 255},
-        'metadata': {
-            'type': 'object',
-            'patternProperties': {
-                '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string',
-                                              'maxLength': 255}},
-            'additionalProperties': False},
+        'metadata': metadata,
         'OS-DCF:diskConfig': {'type': 'string',
                               'enum': ['AUTO', 'MANUAL']},
         'config_drive': {'type': ['boolean', 'string'],
@@ -113,11 +113,12 @@ _server_v242['properties']['block_device_mapping_v2']['items'] = \
     block_device_mapping_v2_v242
 CREATE_V2_42 = _create(_server_v242)
 
-_server_v290 = copy.deepcopy(_server_v242)
-_server_v290['properties']['hostname'] = {
+hostname = {
     'type': 'string', 'minLength': 1, 'maxLength': 63,
     'pattern': '^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$',
     'description': 'a hostname of 1 to 63 letters, digits and "-"'}
+_server_v290 = copy.deepcopy(_server_v242)
+_server_v290['properties']['hostname'] = hostname
 CREATE_V2_90 = _create(_server_v290)
 
 
@@ -132,7 +133,7 @@ def _update(properties):
 UPDATE = _update({'name': name})
 UPDATE_V2_19 = _update({'name': name, 'description': description})
 UPDATE_V2_90 = _update({'name': name, 'description': description,
-                        'hostname': _server_v290['properties']['hostname']})
+                        'hostname': hostname})
 
 _status = {'type': 'string', 'maxLength': 32}
 _multi = {'type': ['string', 'array'], 'items': {'type': 'string'}}

@@ -31,6 +31,7 @@ MIN_QEMU_VERSION = (6, 2, 0)
 _CAPABILITY_TRAITS = {
     'supports_extend_volume': os_traits.COMPUTE_VOLUME_EXTEND,
     'supports_multiattach': os_traits.COMPUTE_VOLUME_MULTI_ATTACH,
+    'supports_rebuild_bfv': driver.COMPUTE_REBUILD_BFV,
 }
 
 
@@ -70,6 +71,7 @@ class LibvirtDriver(driver.ComputeDriver):
     capabilities = {
         'supports_extend_volume': True,
         'supports_multiattach': False,
+        'supports_rebuild_bfv': True,
     }
 
     def __init__(self, configuration, host_name=None, instances_path=None,
