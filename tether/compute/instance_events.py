@@ -69,8 +69,14 @@ class InstanceEvents:
         self._waiting = {}
         self._stopped = False
 
+    def start(self):
+        """Take waits again (the service started again after a stop)."""
+        with self._lock:
+            self._stopped = False
+
     def stop(self):
-        """End every wait, now and to come (the service stops)."""
+        """End every wait, now and to come until the next :meth:`start`
+        (the service stops)."""
         with self._lock:
             self._stopped = True
             waiters = list(self._waiting.values())

@@ -43,6 +43,7 @@ class ComputeService:
         self.periodics = []
 
     def start(self):
+        self.manager.events.start()
         self.manager.init_host(self.context)
         stats = self.manager.host_stats()
         record = db_services.register(

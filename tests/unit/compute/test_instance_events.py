@@ -77,3 +77,15 @@ def test_a_stop_ends_every_wait():
     with events.expect(UUID, 'volume-reimaged', 'vol') as waiter:
         with pytest.raises(exception.ServiceStopping):
             waiter.wait(30)
+
+
+def test_a_start_after_a_stop_takes_waits_again():
+    """A service stopped and started again (the same manager) waits for
+    its events again."""
+    events = instance_events.InstanceEvents()
+    events.stop()
+    events.start()
+    with events.expect(UUID, 'volume-reimaged', 'vol') as waiter:
+        threading.Timer(0.05, events.deliver,
+                        (UUID, 'volume-reimaged', 'vol', 'completed')).start()
+        assert waiter.wait(30) == 'completed'
