@@ -119,10 +119,12 @@ class Project:
 
     # Volumes
 
-    def volume(self, size=1):
-        """A new available volume (a dict of the volume API's fields)."""
+    def volume(self, size=1, image_id=None):
+        """A new available volume (a dict of the volume API's fields),
+        made of the image ``image_id`` if given."""
+        extra = {'imageRef': image_id} if image_id else {}
         volume = helpers.create_volume(self.volumes(), size=size,
-                                       wait_for=self.wait)
+                                       wait_for=self.wait, **extra)
         self.cloud.volumes.append((self, volume['id']))
         return volume
 

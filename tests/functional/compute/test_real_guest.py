@@ -11,7 +11,6 @@ attach, online extend, detach, stop, start.
 """
 
 import os
-import subprocess
 import time
 
 from oslo_config import cfg
@@ -19,6 +18,7 @@ import pytest
 
 from tests.functional.compute import server_helpers as sh
 from tests.functional import guest_console
+from tests.functional import image_helpers
 
 CONF = cfg.CONF
 GiB = sh.GiB
@@ -44,14 +44,6 @@ def stop_asks_the_guest():
     CONF.set_override('shutdown_timeout', SHUTDOWN_TIMEOUT)
     yield
     CONF.set_override('shutdown_timeout', before)
-
-
-def _write_image(image, volume_path):
-    """Make the volume a copy of ``image``: a shortcut of the test for
-    "create a volume from an image", which lands separately."""
-    subprocess.run(['qemu-img', 'convert', '-n', '-f', 'raw', '-O', 'raw',
-                    image, volume_path], check=True, capture_output=True,
-                   timeout=120)
 
 
 def _host_console_log(server_id):
@@ -82,8 +74,10 @@ def test_a_guest_with_an_os_sees_what_tether_does(cloud, guest_images,
                                                   stop_asks_the_guest):
     steps = Steps()
     user = cloud.project()
-    root = user.volume(size=1)
-    _write_image(guest_images[MARKER], user.aio.volume_path(root['id']))
+    # The volume is made of the image in the aio's Glance, as a user
+    # makes it (POST /volumes with imageRef).
+    image = image_helpers.upload_file(user.conn, guest_images[MARKER])
+    root = user.volume(size=1, image_id=image.id)
     server = user.boot(root, flavor=FLAVOR)
     console = guest_console.GuestConsole(user.conn, server)
     steps.done('boot')
