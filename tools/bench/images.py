@@ -18,7 +18,8 @@ It prints, for each, the p50 of tether and of the bare operation, the
 control plane's overhead in ms and as a ratio, and min/max. It measures;
 it asserts nothing.
 
-    python3 tools/bench/images.py [-n 5] [--rebuild] [--json PATH]
+    python3 tools/bench/images.py [-n 5] [--rebuild | --only-rebuild]
+        [--json PATH]
 
 Needs root, qemu-img and (with --rebuild) libvirt and the tiny guest's
 build tools (tools/install-deps.sh test).
@@ -134,6 +135,125 @@ def bench_create(aio, rounds, workdir):
     return rows
 
 
+def _tiny_images():
+    """{marker: path} of the tiny guest's two images (built and cached as
+    for the functional tests)."""
+    sys.path.insert(0, ROOT)
+    from tests.functional import guest_images
+    return guest_images.images()
+
+
+def _wait_server(conn, server_id, interval=0.02, timeout=600):
+    def active():
+        server = conn.compute.get_server(server_id)
+        if server.status == 'ERROR':
+            raise RuntimeError('server %s went to ERROR: %s'
+                               % (server_id, server.fault))
+        return server.status == 'ACTIVE' and server.task_state is None
+    return compute_ops.wait_for(active, interval, timeout,
+                                'server %s' % server_id)[1]
+
+
+def _wait_guest_up(conn, server_id, marker, timeout=300):
+    """Until the guest's console says it booted image ``marker``."""
+    word = 'TETHER-GUEST-UP marker=%s ' % marker
+    compute_ops.wait_for(
+        lambda: word in (conn.compute.get_server_console_output(
+            server_id).get('output') or ''), 0.2, timeout,
+        'guest %s up with %s' % (server_id, marker))
+
+
+def rebuild_once(conn, server_id, image_id):
+    """Seconds from POST rebuild (2.93: the root volume re-imaged) to
+    ACTIVE."""
+    started = time.perf_counter()
+    resp = conn.compute.post(
+        '/servers/%s/action' % server_id,
+        json={'rebuild': {'imageRef': image_id}},
+        headers={'OpenStack-API-Version': 'compute 2.93'})
+    if resp.status_code != 202:
+        raise RuntimeError('rebuild: %s %s' % (resp.status_code, resp.text))
+    return _wait_server(conn, server_id) - started
+
+
+def bare_rebuild(lconn, image, workdir, previous):
+    """Seconds of what a rebuild is made of, done directly: destroy the
+    guest ``previous`` (a libvirt domain or None), ``qemu-img convert -S
+    0`` of ``image`` into a new 1 GiB volume file, define and start a
+    guest of the same shape on it. Returns (seconds, the new domain)."""
+    from tether.drivers.virt.libvirt import config
+    target = os.path.join(workdir, 'bare-root-%s' % uuid.uuid4().hex)
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'raw', target,
+                    str(GiB)], check=True)
+    os.chmod(target, 0o666)
+    xml = config.to_xml(config.domain(
+        name='tether-bench-rebuild-%s' % uuid.uuid4().hex[:8],
+        uuid=str(uuid.uuid4()), memory_mib=128, vcpus=1,
+        disks=[config.Disk(path=target, fmt='raw', target='sda',
+                           boot_order=1)],
+        virt_type='qemu', cpu_model='qemu64'))
+    started = time.perf_counter()
+    if previous is not None:
+        previous.destroy()
+    subprocess.run(['qemu-img', 'convert', '-n', '-S', '0', '-f', 'raw',
+                    '-O', 'raw', image, target], check=True)
+    dom = lconn.defineXML(xml)
+    dom.create()
+    elapsed = time.perf_counter() - started
+    if previous is not None:
+        previous.undefine()
+    return elapsed, dom
+
+
+def bench_rebuild(aio, rounds, workdir):
+    import libvirt
+    paths = _tiny_images()
+    conn = connect(aio, 'bench-rebuild')
+    ids = []
+    for marker in sorted(paths):
+        with open(paths[marker], 'rb') as f:
+            ids.append(conn.image.create_image(
+                name='bench-%s' % marker, data=f, disk_format='raw',
+                container_format='bare').id)
+    volume = conn.block_storage.create_volume(size=1, image_id=ids[0])
+    compute_ops.wait_for(
+        lambda: conn.block_storage.get_volume(volume.id).status ==
+        'available', 0.05, 600, 'volume %s' % volume.id)
+    server = conn.compute.create_server(
+        name='bench-rebuild', flavor_id='2', networks='none',
+        block_device_mapping=[{'uuid': volume.id, 'source_type': 'volume',
+                               'destination_type': 'volume',
+                               'boot_index': 0,
+                               'delete_on_termination': True}])
+    _wait_server(conn, server.id)
+    markers = sorted(paths)
+    _wait_guest_up(conn, server.id, markers[0])
+    tether = []
+    for i in range(rounds):
+        tether.append(rebuild_once(conn, server.id, ids[(i + 1) % 2]))
+        # A user rebuilds a guest that is up: the next round waits (not
+        # timed) until this one booted, so that its power-off is the
+        # guest's answer to the power button, not a wait for a guest
+        # still booting.
+        _wait_guest_up(conn, server.id, markers[(i + 1) % 2])
+    conn.compute.delete_server(server)
+    lconn = libvirt.open('qemu:///system')
+    bare, dom = [], None
+    try:
+        for i in range(rounds):
+            seconds, dom = bare_rebuild(lconn, paths[sorted(paths)[i % 2]],
+                                        workdir, dom)
+            bare.append(seconds)
+    finally:
+        if dom is not None:
+            dom.destroy()
+            dom.undefine()
+        lconn.close()
+    for image_id in ids:
+        conn.image.delete_image(image_id)
+    return [summary('volume-backed rebuild (2.93)', tether, bare)]
+
+
 def print_rows(rows):
     print('%-34s %10s %10s %10s %7s %16s' % (
         'operation (p50 of n)', 'tether ms', 'bare ms', 'overhead',
@@ -149,12 +269,21 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('-n', '--rounds', type=int, default=5)
     parser.add_argument('--json', help='also write the rows to this file')
+    parser.add_argument('--rebuild', action='store_true',
+                        help='also a volume-backed rebuild (the tiny guest)')
+    parser.add_argument('--only-rebuild', action='store_true',
+                        help='the rebuild alone')
     args = parser.parse_args(argv)
     aio = compute_ops.Aio(None)
     workdir = tempfile.mkdtemp(prefix='tether-bench-images-',
                                dir='/var/tmp')
+    # QEMU (libvirt-qemu) opens the bare guests' disks in it.
+    os.chmod(workdir, 0o755)
     try:
-        rows = bench_create(aio, args.rounds, workdir)
+        rows = [] if args.only_rebuild else bench_create(aio, args.rounds,
+                                                         workdir)
+        if args.rebuild or args.only_rebuild:
+            rows += bench_rebuild(aio, args.rounds, workdir)
     finally:
         aio.stop()
         aio.cleanup()
