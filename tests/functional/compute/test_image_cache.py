@@ -14,7 +14,6 @@ from tests.functional import helpers
 from tests.functional import image_helpers
 
 from tether.compute.ops import image_cache
-from tether.compute import service as compute_service
 from tether.db.compute import instance as db_instances
 from tether.drivers import qemu_img
 
@@ -121,17 +120,11 @@ def test_a_restart_fails_a_build_it_interrupted(cloud):
     user = cloud.project()
     image = image_helpers.upload(user.conn, helpers.disk_bytes())
     server = sh.boot_image(user, image)
-    aio = user.aio
-    aio.impl.compute_service.stop()
-    try:
-        # As if tether-compute died after it had started the guest, before
-        # it recorded it.
-        db_instances.update(helpers.admin_context(), server.id,
-                            {'vm_state': 'building',
-                             'task_state': 'spawning'})
-    finally:
-        aio.impl.compute_service = compute_service.ComputeService()
-        aio.impl.compute_service.start()
+    # As if tether-compute died after it had started the guest, before
+    # it recorded it.
+    user.aio.restart_compute_service(lambda: db_instances.update(
+        helpers.admin_context(), server.id,
+        {'vm_state': 'building', 'task_state': 'spawning'}))
     shown = user.wait_server(server.id, 'ERROR')
     assert 'interrupted by a restart' in shown.fault['message']
     assert sh.domain_state(server.id) is None

@@ -19,7 +19,6 @@ from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 from tests.functional import image_helpers
 
-from tether.compute import service as compute_service
 from tether.db.compute import instance as db_instances
 
 CONF = cfg.CONF
@@ -324,18 +323,14 @@ def test_a_restart_during_the_build(cloud):
     image = image_helpers.upload(user.conn, helpers.disk_bytes())
     server = boot(user, image.id, delete_on_termination=True)
     [volume] = project_volumes(user)
-    aio = user.aio
-    aio.impl.compute_service.stop()
-    try:
-        # As if it died in block_device_mapping: the volume made and
-        # reserved, the guest not started.
+
+    def died_in_block_device_mapping():
+        # The volume made and reserved, the guest not started.
         sh.virsh('destroy', sh.domain(server.id))
         db_instances.update(helpers.admin_context(), server.id,
                             {'vm_state': 'building',
                              'task_state': 'block_device_mapping'})
-    finally:
-        aio.impl.compute_service = compute_service.ComputeService()
-        aio.impl.compute_service.start()
+    user.aio.restart_compute_service(died_in_block_device_mapping)
     shown = user.wait_server(server.id, 'ERROR')
     assert 'interrupted by a restart' in shown.fault['message']
     user.wait_volume_gone(volume['id'])
