@@ -7,16 +7,20 @@ call with no user behind it (a restart that takes up a half done
 download) acts as the service (:func:`as_service`). Images are plain
 dicts: the image API's own JSON, properties and all.
 
-Downloads stream to a file and are checked against what the image API
-recorded: the size, and the ``os_hash_value`` of ``os_hash_algo`` (else
-the md5 ``checksum``). A mismatch is ImageCorrupt, and the file is gone.
+Downloads are checked against what the image API recorded: the size,
+and the ``os_hash_value`` of ``os_hash_algo`` (else the md5
+``checksum``); a mismatch is ImageCorrupt (and a file downloaded to is
+gone). They go to a file (:meth:`ImageClient.download`) or to the caller
+as they come (:meth:`ImageClient.chunks`).
 Uploads stream a file into an image the caller created (``queued``).
 """
 
 import hashlib
 import html
 import os
+import queue
 import re
+import threading
 
 from keystoneauth1 import exceptions as ks_exc
 from openstack import exceptions as sdk_exc
@@ -123,9 +127,13 @@ class ImageClient:
                          'application/openstack-images-v2.1-json-patch'})
         self._request('DELETE', '/images/%s' % image_id, image_id)
 
-    def download(self, image, path):
-        """Write the data of ``image`` (a dict from :meth:`get`) to the
-        new file ``path``, checked; returns its size in bytes."""
+    def chunks(self, image):
+        """The data of ``image`` (a dict from :meth:`get`), as it comes:
+        an iterator of byte strings that raises ImageCorrupt at its end
+        if the size or the hash is not what the image API recorded (the
+        caller must not trust what it got before then), and
+        ImageServiceUnavailable if the download breaks off. The hash is
+        computed in a thread of its own, beside the reading."""
         image_id = image['id']
         algo = image.get('os_hash_algo')
         if algo and image.get('os_hash_value'):
@@ -137,33 +145,74 @@ class ImageClient:
             digest = expected = None
         resp = self._request('GET', '/images/%s/file' % image_id, image_id,
                              stream=True)
+        hasher = _Hasher(digest) if digest is not None else None
         size = 0
-        with resp, open(path, 'xb') as f:
-            try:
+        try:
+            with resp:
                 for chunk in resp.iter_content(CHUNK):
+                    size += len(chunk)
+                    if hasher is not None:
+                        hasher.update(chunk)
+                    yield chunk
+        except requests.RequestException as exc:
+            raise exception.ImageServiceUnavailable(
+                reason='the download of image %s broke off: %s'
+                       % (image_id, exc))
+        finally:
+            hexdigest = hasher.finish() if hasher is not None else None
+        if image.get('size') is not None and size != image['size']:
+            raise exception.ImageCorrupt(
+                image_id=image_id,
+                reason='%s bytes came, the image API recorded %s'
+                       % (size, image['size']))
+        if digest is not None and hexdigest != expected:
+            raise exception.ImageCorrupt(
+                image_id=image_id,
+                reason='its %s hash is not the one the image API recorded'
+                       % digest.name)
+
+    def download(self, image, path):
+        """Write the data of ``image`` (a dict from :meth:`get`) to the
+        new file ``path``, checked; returns its size in bytes."""
+        size = 0
+        with open(path, 'xb') as f:
+            try:
+                for chunk in self.chunks(image):
                     f.write(chunk)
                     size += len(chunk)
-                    if digest is not None:
-                        digest.update(chunk)
-                problem = None
-                if image.get('size') is not None and size != image['size']:
-                    problem = ('%s bytes came, the image API recorded %s'
-                               % (size, image['size']))
-                elif digest is not None and digest.hexdigest() != expected:
-                    problem = ('its %s hash is not the one the image API '
-                               'recorded' % digest.name)
-                if problem:
-                    raise exception.ImageCorrupt(image_id=image_id,
-                                                 reason=problem)
-            except requests.RequestException as exc:
-                _remove(path)
-                raise exception.ImageServiceUnavailable(
-                    reason='the download of image %s broke off: %s'
-                           % (image_id, exc))
             except BaseException:
                 _remove(path)
                 raise
         return size
+
+
+class _Hasher:
+    """A digest fed from a thread of its own: hashlib lets go of the GIL
+    on large buffers, so the hash of one chunk runs while the next one
+    is read and written."""
+
+    def __init__(self, digest, depth=8):
+        self.digest = digest
+        self.queue = queue.Queue(maxsize=depth)
+        self.thread = threading.Thread(target=self._run, daemon=True,
+                                       name='image-hash')
+        self.thread.start()
+
+    def _run(self):
+        while True:
+            chunk = self.queue.get()
+            if chunk is None:
+                return
+            self.digest.update(chunk)
+
+    def update(self, chunk):
+        self.queue.put(chunk)
+
+    def finish(self):
+        """The hex digest of everything given (waits for the thread)."""
+        self.queue.put(None)
+        self.thread.join()
+        return self.digest.hexdigest()
 
 
 def _reason(resp):

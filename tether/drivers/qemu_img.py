@@ -170,6 +170,13 @@ def inspect(path, claimed_format):
             reason='its format cannot be told: %s' % exc)
     except OSError as exc:
         raise exception.ImageUnreadable(path=path, reason=exc)
+    return _verdict(inspector, claimed_format, lambda: os.stat(path).st_size)
+
+
+def _verdict(inspector, claimed_format, raw_size):
+    """(format, virtual size) once ``inspector`` (what oslo.utils found;
+    None: raw) agrees with ``claimed_format`` and is safe; ``raw_size()``
+    is the data's size."""
     found = inspector.NAME if inspector is not None else 'raw'
     if found != claimed_format and found not in _ALSO.get(claimed_format,
                                                           ()):
@@ -183,8 +190,44 @@ def inspect(path, claimed_format):
             raise exception.ImageUnsafe(
                 reason='%s image with %s' % (found, exc))
     if claimed_format in ('raw', 'iso'):
-        return claimed_format, os.stat(path).st_size
+        return claimed_format, raw_size()
     return found, inspector.virtual_size
+
+
+class StreamInspection:
+    """What :func:`inspect` says of a file, said of data as it comes (a
+    raw image written straight into a volume): iterate this in place of
+    ``chunks``, which every inspector of oslo.utils reads too, then ask
+    :meth:`verdict`. Nothing may trust the data before that."""
+
+    def __init__(self, chunks, claimed_format):
+        if claimed_format not in SOURCE_FORMATS:
+            raise exception.ImageUnsafe(
+                reason='disk_format %s is not one tether converts (%s)'
+                       % (claimed_format, ', '.join(SOURCE_FORMATS)))
+        self.claimed_format = claimed_format
+        self.wrapper = format_inspector.InspectWrapper(iter(chunks))
+        self.size = 0
+        self.done = False
+
+    def __iter__(self):
+        for chunk in self.wrapper:
+            self.size += len(chunk)
+            yield chunk
+        self.done = True
+
+    def verdict(self):
+        """(format, virtual size), or ImageUnsafe; once all was read."""
+        if not self.done:
+            raise exception.ImageUnsafe(
+                reason='its format is told once all of its data was read, '
+                       'and %s bytes were' % self.size)
+        try:
+            inspector = self.wrapper.format
+        except format_inspector.ImageFormatError as exc:
+            raise exception.ImageUnsafe(
+                reason='its format cannot be told: %s' % exc)
+        return _verdict(inspector, self.claimed_format, lambda: self.size)
 
 
 def convert(source, source_format, target, target_format, sparse=True,

@@ -197,3 +197,45 @@ def test_export_to_a_format_of_no_volume_is_refused(tmp_path):
     with pytest.raises(exception.InvalidInput, match='unsupported image'):
         qemu_img.export(str(volume), 'raw', str(tmp_path / 'x'), 'vmdk')
     assert not (tmp_path / 'x').exists()
+
+
+# Data as it comes (a raw image written straight into a raw volume) -----------
+
+def _chunks(path, size=MiB):
+    with open(path, 'rb') as f:
+        while True:
+            chunk = f.read(size)
+            if not chunk:
+                return
+            yield chunk
+
+
+def test_a_stream_of_a_raw_disk_is_raw(tmp_path):
+    path = _raw_with_a_partition_table(str(tmp_path / 'disk'))
+    inspection = qemu_img.StreamInspection(_chunks(path), 'raw')
+    assert b''.join(inspection) == open(path, 'rb').read()
+    assert inspection.verdict() == ('raw', 4 * MiB)
+
+
+@pytest.mark.parametrize('extra', [[], ['-b', 'BACKING', '-F', 'raw']],
+                         ids=['plain', 'backing-file'])
+def test_a_stream_of_a_qcow2_that_claims_to_be_raw_is_refused(tmp_path,
+                                                              extra):
+    backing = _raw_with_a_partition_table(str(tmp_path / 'host-file'))
+    path = str(tmp_path / 'disk')
+    _qemu_img('create', '-f', 'qcow2',
+              *[backing if a == 'BACKING' else a for a in extra], path, '1M')
+    inspection = qemu_img.StreamInspection(_chunks(path, 4096), 'raw')
+    for _chunk in inspection:
+        pass
+    with pytest.raises(exception.ImageUnsafe, match='its content is qcow2'):
+        inspection.verdict()
+
+
+def test_a_stream_is_not_judged_before_it_ends(tmp_path):
+    """The verdict needs all of the data: before, it cannot be had."""
+    path = _raw_with_a_partition_table(str(tmp_path / 'disk'))
+    inspection = qemu_img.StreamInspection(_chunks(path), 'raw')
+    next(iter(inspection))
+    with pytest.raises(exception.ImageUnsafe, match='once all of its data'):
+        inspection.verdict()

@@ -286,3 +286,46 @@ def test_copy_volume_to_image(driver, tmp_path, image_format):
     driver.copy_volume_to_image(volume, str(target), image_format)
     assert _info(target)['format'] == image_format
     assert _guest_bytes(target, image_format) == _guest_bytes(path, 'raw')
+
+
+def _stream(data, size=1024 ** 2):
+    return (data[i:i + size] for i in range(0, len(data), size))
+
+
+def test_a_raw_image_written_as_it_comes(driver):
+    """Zeros skipped (holes stay holes), the rest as it came."""
+    volume, path = _created(driver, 1)
+    assert driver.can_write_raw_image(volume)
+    data = bytearray(4 * 1024 ** 2)
+    data[:5] = b'image'
+    data[3 * 1024 ** 2:3 * 1024 ** 2 + 6] = b'marker'
+    driver.write_raw_image(volume, _stream(bytes(data)))
+    with open(path, 'rb') as f:
+        assert f.read(len(data)) == bytes(data)
+    assert os.stat(path).st_size == GiB
+    assert os.stat(path).st_blocks * 512 <= 2 * 1024 ** 2
+
+
+def test_a_raw_image_written_as_it_comes_not_sparse_leaves_no_old_data(
+        driver):
+    volume, path = _created(driver, 1)
+    with open(path, 'r+b') as f:
+        for offset in (4096, 2 * 1024 ** 2, 512 * 1024 ** 2):
+            f.seek(offset)
+            f.write(b'old secret')
+    inode = os.stat(path).st_ino
+    data = b'image' + bytes(4 * 1024 ** 2 - 5)
+    driver.write_raw_image(volume, _stream(data), sparse=False)
+    content = _guest_bytes(path, 'raw')
+    assert len(content) == GiB
+    assert content.startswith(b'image')
+    assert b'old secret' not in content
+    assert os.stat(path).st_ino == inode
+
+
+def test_a_qcow2_volume_is_not_written_as_it_comes(share):
+    drv = remotefs.RemoteFSDriver(_config(share, volume_format='qcow2'),
+                                  'host@b')
+    drv.do_setup()
+    volume, _path = _created(drv, 1)
+    assert not drv.can_write_raw_image(volume)

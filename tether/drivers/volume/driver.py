@@ -49,6 +49,19 @@ class VolumeDriver:
         zeros nor past its end (the image's zeros are written too)."""
         raise NotImplementedError()
 
+    def can_write_raw_image(self, volume):
+        """Whether :meth:`write_raw_image` writes into this volume (its
+        storage holds the guest's bytes as they are)."""
+        return False
+
+    def write_raw_image(self, volume, chunks, sparse=True):
+        """Write the data of a raw image, as it comes (``chunks``, byte
+        strings no longer in all than the volume), at the start of the
+        volume, which keeps its size. ``sparse``: runs of zeros are
+        skipped, not written; false: none of the volume's old data is
+        left, neither in the image's zeros nor past its end."""
+        raise NotImplementedError()
+
     def copy_volume_to_image(self, volume, image_path, image_format,
                              force_share=False):
         """Write the volume's data to the new file ``image_path`` in

@@ -12,6 +12,9 @@ from tether.volume import exception
 
 LOG = logging.getLogger(__name__)
 GiB = driver.GiB
+# What a chunk of zeros of an image is compared with (chunks are at most
+# 1 MiB; a longer one is written as it is).
+_ZEROS = bytes(1024 * 1024)
 
 
 class RemoteFSDriver(driver.VolumeDriver):
@@ -176,6 +179,24 @@ class RemoteFSDriver(driver.VolumeDriver):
                             preallocation=self._preallocation(fmt),
                             limits=self.limits)
         qemu_img.convert(image_path, image_format, path, fmt, sparse=sparse)
+
+    def can_write_raw_image(self, volume):
+        return self.volume_format(volume) == 'raw'
+
+    def write_raw_image(self, volume, chunks, sparse=True):
+        path = self.local_path(volume)
+        if not sparse:
+            # Made again in place first, as for copy_image_to_volume.
+            qemu_img.create(path, 'raw', os.stat(path).st_size,
+                            preallocation=self._preallocation('raw'),
+                            limits=self.limits)
+        with open(path, 'r+b') as f:
+            for chunk in chunks:
+                if sparse and chunk == _ZEROS[:len(chunk)]:
+                    # A hole stays a hole (the file reads zeros there).
+                    f.seek(len(chunk), os.SEEK_CUR)
+                else:
+                    f.write(chunk)
 
     def copy_volume_to_image(self, volume, image_path, image_format,
                              force_share=False):
