@@ -3,6 +3,7 @@
 from oslo_config import cfg
 import pytest
 
+from tests import guest_images as guest_image_builder
 from tether import rpc
 
 CONF = cfg.CONF
@@ -23,3 +24,11 @@ def levels():
     for name in names:
         CONF.clear_override(name, group='upgrade_levels')
     rpc.reset_version_pins()
+
+
+@pytest.fixture(scope='session')
+def guest_images():
+    """{marker: path} of the tiny guest's raw images, ``tether-tiny-a``
+    and ``tether-tiny-b`` (tests/guest_images.py); skips when they cannot
+    be built here."""
+    return guest_image_builder.images()

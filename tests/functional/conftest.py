@@ -5,21 +5,12 @@ import time
 import pytest
 
 from tests.functional import fixtures
-from tests.functional import guest_images as guest_image_builder
 
 
 @pytest.fixture(scope='session')
 def aio(tmp_path_factory):
     with fixtures.running_aio(tmp_path_factory.mktemp('tether')) as aio:
         yield aio
-
-
-@pytest.fixture(scope='session')
-def guest_images():
-    """{marker: path} of the tiny guest's raw images, ``tether-tiny-a``
-    and ``tether-tiny-b`` (tests/functional/guest_images.py); skips when
-    they cannot be built here."""
-    return guest_image_builder.images()
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from tests.functional import guest_console
-from tests.functional import guest_images as builder
+from tests import guest_images as builder
 
 
 def _initramfs(image):

@@ -137,9 +137,9 @@ def bench_create(aio, rounds, workdir):
 
 def _tiny_images():
     """{marker: path} of the tiny guest's two images (built and cached as
-    for the functional tests)."""
+    for the tests)."""
     sys.path.insert(0, ROOT)
-    from tests.functional import guest_images
+    from tests import guest_images
     return guest_images.images()
 
 

@@ -1,17 +1,19 @@
-"""Images of tether's tiny test guest (tools/guest/), built for the tests.
+"""Images of tether's tiny test guest (tools/guest/), built for the
+functional and the integration tests.
 
 ``tools/guest/build-image.sh`` makes a 19 MiB bootable raw disk (Debian's
 cloud kernel and busybox) that prints ``TETHER-GUEST-...`` lines on its
-serial console (tools/guest/README.rst). The functional tests get two of
-them, with the markers ``tether-tiny-a`` and ``tether-tiny-b`` (a test
-tells the image a guest booted by its ``TETHER-GUEST-UP marker=``).
+serial console (tools/guest/README.rst). The tests get two of them, with
+the markers ``tether-tiny-a`` and ``tether-tiny-b`` (a test tells the
+image a guest booted by its ``TETHER-GUEST-UP marker=``), from the
+session fixture ``guest_images`` (tests/conftest.py).
 
 Where: the cache of the build script, ``$TETHER_GUEST_CACHE`` (as root
 ``/var/cache/tether-guest`` by default, else ``~/.cache/tether-guest``),
 keeps the downloaded .deb files across runs (a build then takes about
 5 s); the images go to ``images/<key>/`` under it, directories of mode
-0755 so that libvirt-qemu could read them (the tests copy them into
-volume files with ``qemu-img convert`` instead). ``<key>`` is a digest of
+0755 so that libvirt-qemu could read them (the tests upload them to
+Glance, or copy them into volume files, instead). ``<key>`` is a digest of
 the build script and the guest's ``/init``: the images are built once
 and rebuilt only when those change. The pytest-xdist workers of one run
 share them through a file lock: the first builds, the others wait.
@@ -29,8 +31,7 @@ import subprocess
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUEST_DIR = os.path.join(ROOT, 'tools', 'guest')
 BUILD = os.path.join(GUEST_DIR, 'build-image.sh')
 MARKERS = ('tether-tiny-a', 'tether-tiny-b')
