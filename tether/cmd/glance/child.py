@@ -1,6 +1,9 @@
-"""Glance as a child process of tether-aio (and of the functional tests'
-aio): its own virtualenv, its state under ``<state dir>/glance``, noauth
-with tether's tokens, SQLite and the file store."""
+"""Glance as a child process: its own virtualenv, its state under
+``<state dir>/glance`` and the file store there.
+
+tether-aio (and the functional tests' aio) runs it with noauth (tether's
+tokens) and SQLite; the integration deployment (tools/integration/) with
+Keystone and PostgreSQL."""
 
 import os
 import socket
@@ -33,13 +36,26 @@ def free_port():
 
 class Child:
     """One Glance: :meth:`start` installs (once), configures and starts
-    it in a thread, :meth:`wait` until it serves, :meth:`stop`."""
+    it in a thread, :meth:`wait` until it serves, :meth:`stop`.
 
-    def __init__(self, state_dir, venv=None, port=0):
+    By default, tether-aio's: noauth and SQLite. ``auth``, ``keystone``
+    and ``database_url`` are those of :func:`runner.write_config`
+    (``auth='keystone'`` with ``keystone={auth_url, password, ...}``, an
+    SQLAlchemy URL of another database); ``env`` is Glance's environment
+    (default: this process's), ``log`` a function that reports progress.
+    """
+
+    def __init__(self, state_dir, venv=None, port=0, auth='noauth',
+                 keystone=None, database_url=None, env=None, log=None):
         self.state_dir = os.path.join(os.path.abspath(state_dir), 'glance')
         self.venv = venv or default_venv()
         self.port = port or free_port()
         self.url = runner.url(self.port)
+        self.auth = auth
+        self.keystone = keystone
+        self.database_url = database_url
+        self.env = env
+        self.log = log or LOG.info
         self.process = None
         self._ready = None
         self._error = None
@@ -50,17 +66,17 @@ class Child:
         virtualenv the first time, its database migrations) run while the
         caller starts the rest."""
         os.makedirs(self.state_dir, exist_ok=True)
-        runner.write_config(self.state_dir, self.port)
-        # Popen from the calling thread: Glance dies with the thread that
-        # started it (its parent-death signal).
-        runner.ensure_venv(self.venv, log=LOG.info)
+        runner.write_config(self.state_dir, self.port, auth=self.auth,
+                            keystone=self.keystone,
+                            database_url=self.database_url)
+        runner.ensure_venv(self.venv, log=self.log)
         self._thread = threading.Thread(target=self._sync, name='glance',
                                         daemon=True)
         self._thread.start()
 
     def _sync(self):
         try:
-            runner.db_sync(self.state_dir, self.venv)
+            runner.db_sync(self.state_dir, self.venv, env=self.env)
         except Exception as exc:  # noqa: BLE001 - reported by wait()
             self._error = exc
 
@@ -68,14 +84,20 @@ class Child:
         """Start Glance once its database is ready; wait until it
         serves. Returns the seconds waited for it to serve."""
         self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError('Glance database migrations did not end '
+                               'within %ss' % timeout)
         if self._error is not None:
             raise RuntimeError('Glance database migrations failed: %s'
                                % self._error)
         if self.process is None:
-            self.process = runner.start(self.state_dir, self.venv)
+            # Popen from the calling thread: Glance dies with the thread
+            # that started it (its parent-death signal).
+            self.process = runner.start(self.state_dir, self.venv,
+                                        env=self.env)
         took = runner.wait_ready(self.url, timeout, self.process)
-        LOG.info('Glance serves at %s (logs in %s)', self.url,
-                 os.path.join(self.state_dir, 'log'))
+        self.log('Glance serves at %s (logs in %s)'
+                 % (self.url, os.path.join(self.state_dir, 'log')))
         return took
 
     def stop(self):

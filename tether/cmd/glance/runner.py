@@ -1,4 +1,5 @@
-"""Glance, the image service of tether-aio, run as its child process.
+"""Glance, the image service of tether-aio and of the integration
+deployment, run as a child process.
 
 Glance 33 from PyPI lives in a virtualenv of its own (``ensure_venv``, from
 requirements.txt next to this file): none of its dependencies touches the
@@ -6,7 +7,8 @@ environment that imports this module, which needs the standard library
 only (no tether import).
 
 Everything Glance has is under one directory of its own, ``state_dir``
-(tether-aio: ``<its state directory>/glance``)::
+(tether-aio: ``<its state directory>/glance``; the integration
+deployment: ``<its scratch directory>/glance``)::
 
     glance-api.conf  glance-api-paste.ini  gunicorn.conf.py
     schema-image.json
@@ -30,7 +32,8 @@ Authentication, ``write_config(auth=...)``:
     unchanged (no policy file).
 ``keystone``
     the ``keystone`` flavor: keystonemiddleware's auth_token, then
-    ``context``; ``[keystone_authtoken]`` from the ``keystone`` argument.
+    ``context``; ``[keystone_authtoken]`` from the ``keystone`` argument
+    (the integration deployment, with its database on PostgreSQL).
 
 On SQLite, glance_sqlite.py (loaded by gunicorn's post_fork hook) makes
 concurrent requests queue for the database instead of failing with
@@ -194,13 +197,14 @@ def _write(path, text):
 
 # -- the database -----------------------------------------------------------
 
-def db_sync(state_dir, venv_dir, timeout=300):
-    """Create or upgrade Glance's database (``glance-manage db_sync``)."""
+def db_sync(state_dir, venv_dir, timeout=300, env=None):
+    """Create or upgrade Glance's database (``glance-manage db_sync``);
+    ``env`` as start()'s."""
     state_dir = os.path.abspath(state_dir)
     venv_dir = os.path.abspath(venv_dir)
     return _run([os.path.join(venv_dir, 'bin', 'glance-manage'),
                  '--config-file', os.path.join(state_dir, 'glance-api.conf'),
-                 'db_sync'], timeout=timeout, env=_env(state_dir),
+                 'db_sync'], timeout=timeout, env=_env(state_dir, env),
                 cwd=state_dir)
 
 
