@@ -19,8 +19,7 @@ class RequestContext(o_context.RequestContext):
         super().__init__(*args, **kwargs)
         self.service_roles = service_roles or []
         # The caller's Keystone catalog (v2 format, from X-Service-Catalog):
-        # where the other service's API is for this caller's token. Not
-        # sent over RPC: only the API process acts with a caller's token.
+        # where the other service's API is for this caller's token.
         self.service_catalog = service_catalog or []
         if self.is_admin is None or not self.is_admin:
             self.is_admin = 'admin' in (r.lower() for r in self.roles)
@@ -28,11 +27,19 @@ class RequestContext(o_context.RequestContext):
     def to_dict(self):
         d = super().to_dict()
         d['service_roles'] = self.service_roles
+        # Sent over RPC too, as Nova sends it to its compute hosts: a
+        # manager acting with the caller's token (tether-compute makes
+        # the volume of a server booted from an image) must call the
+        # endpoint of the caller's catalog, whose URL names the caller's
+        # project where the volume API's does, not its own. Only the
+        # entries of the APIs tether calls.
+        d['service_catalog'] = _peer_entries(self.service_catalog)
         return d
 
     @classmethod
     def from_dict(cls, values, **kwargs):
         kwargs.setdefault('service_roles', values.get('service_roles'))
+        kwargs.setdefault('service_catalog', values.get('service_catalog'))
         return super().from_dict(values, **kwargs)
 
     @property
@@ -76,6 +83,23 @@ class RequestContext(o_context.RequestContext):
         if 'admin' not in ctx.roles:
             ctx.roles = list(ctx.roles) + ['admin']
         return ctx
+
+
+# The groups of the APIs the services call (tether.clients.Peer): each
+# names its catalog type in catalog_info.
+PEER_GROUPS = ('volume', 'compute', 'image')
+
+
+def _peer_entries(catalog):
+    """The entries of ``catalog`` of the service types tether calls."""
+    types = set()
+    for group in PEER_GROUPS:
+        try:
+            types.add(CONF[group].catalog_info)
+        except (cfg.NoSuchOptError, cfg.NoSuchGroupError):
+            continue
+    return [entry for entry in catalog or ()
+            if isinstance(entry, dict) and entry.get('type') in types]
 
 
 def get_admin_context():

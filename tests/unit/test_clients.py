@@ -14,6 +14,7 @@ from oslo_config import cfg
 from tether.api import auth
 from tether import clients
 from tether import conf  # noqa: F401 - registers [volume]
+from tether import rpc
 
 CONF = cfg.CONF
 
@@ -96,3 +97,38 @@ def test_no_readable_catalog_is_an_empty_one(header):
     if header is not None:
         environ['HTTP_X_SERVICE_CATALOG'] = header
     assert _context_of(environ).service_catalog == []
+
+
+def test_a_message_carries_the_caller_s_catalog_of_the_peers():
+    """A manager acting with the caller's token calls the peer at the
+    caller's endpoint too (tether-compute makes the volume of a server
+    booted from an image): the catalog travels with the context, without
+    the entries of services tether does not call."""
+    CONF([], project='tether')
+    identity = {'type': 'identity', 'name': 'keystone', 'endpoints': [
+        {'region': 'RegionOne', 'publicURL': 'http://keystone/v3'}]}
+    context = _context_of({
+        'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+        'HTTP_X_USER_ID': 'u', 'HTTP_X_PROJECT_ID': 'p-user',
+        'HTTP_X_ROLES': 'member,reader', 'HTTP_X_AUTH_TOKEN': 'user-token',
+        'HTTP_X_SERVICE_CATALOG': json.dumps(USER_CATALOG + [identity])})
+    serializer = rpc.RequestContextSerializer()
+    # Through JSON, as oslo.messaging sends it.
+    sent = json.loads(json.dumps(serializer.serialize_context(context)))
+    received = serializer.deserialize_context(sent)
+    assert received.service_catalog == USER_CATALOG
+    assert received.auth_token == 'user-token'
+    CONF.set_override('os_region_name', 'RegionOne', group='volume')
+    try:
+        assert clients.Peer('volume', 'block_storage', '3')._user_endpoint(
+            received.service_catalog) == \
+            'http://volume.example.org/v3/p-user'
+    finally:
+        CONF.clear_override('os_region_name', group='volume')
+
+
+def test_a_message_without_a_catalog_is_read_as_before():
+    """A message of a release that sent no catalog."""
+    received = rpc.RequestContextSerializer().deserialize_context(
+        {'user': 'u', 'project_id': 'p', 'roles': ['member']})
+    assert received.service_catalog == []
