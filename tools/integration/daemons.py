@@ -70,6 +70,13 @@ auth_type = password
 auth_url = {keystone}
 {credentials}os_region_name = RegionOne
 
+# How both call the image API, Glance (Nova's and Cinder's [glance]): the
+# endpoint of type image in the catalog.
+[image]
+auth_type = password
+auth_url = {keystone}
+{credentials}os_region_name = RegionOne
+
 [oslo_messaging_rabbit]
 # Quorum queues are durable: the casts sent to a manager while it is down
 # (or not yet consuming again) stay queued across a restart of RabbitMQ.

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """A tether deployment on one machine, as an operator runs it.
 
-RabbitMQ, PostgreSQL (two databases), Keystone (from PyPI, in a virtualenv
-of its own, under gunicorn) and libvirt, then every tether daemon as a
-process of its own: tether-volume-api and tether-compute-api under gunicorn
-(``api_workers`` workers each), tether-volume and tether-compute, all with
-``auth_strategy = keystone`` and ``transport_url = rabbit://``. Everything
-lives in one scratch directory and listens on 127.0.0.1, on free ports.
+RabbitMQ, PostgreSQL (tether's two databases and Glance's), Keystone
+(from PyPI, in a virtualenv of its own, under gunicorn), Glance (the
+image service, started as tether-aio starts it, tether/cmd/glance/, but
+with Keystone's auth_token and its database on PostgreSQL) and libvirt,
+then every tether daemon as a process of its own: tether-volume-api and
+tether-compute-api under gunicorn (``api_workers`` workers each),
+tether-volume and tether-compute, all with ``auth_strategy = keystone``
+and ``transport_url = rabbit://``, finding the volume, compute and image
+APIs in the catalog. Everything lives in one scratch directory and
+listens on 127.0.0.1, on free ports.
 
 The integration tests (tests/integration/) and the deployment benchmark
 (tools/bench/volume_api.py --deployment) use it; by hand, as root, after
@@ -22,14 +26,16 @@ Keystone holds (besides the ``admin`` of ``keystone-manage bootstrap``):
 user       project   roles
 ========== ========= ====================================================
 tether     service   admin, service (tether's services call each other
-                     as it)
+                     and Glance as it)
+glance     service   service (Glance's auth_token validates tokens as it)
 member     demo      member (implies reader)
 reader     demo      reader
 alt        alt       member
 ========== ========= ====================================================
 
 and the catalog: ``block-storage`` and ``volumev3`` (the volume API, with
-the project in the URL) and ``compute``, in RegionOne.
+the project in the URL), ``compute`` and ``image`` (Glance's root:
+clients find its /v2 by version discovery), in RegionOne.
 """
 
 import argparse
@@ -42,6 +48,8 @@ import time
 import uuid
 
 import yaml
+
+from tether.cmd.glance import child as glance_child
 
 # tools/, so that this runs as a script too.
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,6 +73,8 @@ USERS = {
     'member': ('demo', ['member']),
     'reader': ('demo', ['reader']),
     'alt': ('alt', ['member']),
+    # Keystone lets a token be validated by a holder of the service role.
+    'glance': ('service', ['service']),
 }
 
 
@@ -73,7 +83,7 @@ class Deployment:
     manager); ``stop()`` leaves no process of the run behind."""
 
     def __init__(self, workdir=None, api_workers=2, keystone_venv=None,
-                 tether_options='', log=None):
+                 glance_venv=None, tether_options='', log=None):
         self.tag = uuid.uuid4().hex[:8]
         self.own_workdir = workdir is None
         if workdir is None:
@@ -106,6 +116,18 @@ class Deployment:
         self.users = dict(USERS)
         self.passwords = {name: '%s-%s' % (name, self.tag) for name in USERS}
         self.passwords['admin'] = self.keystone.admin_password
+        # Glance runs from the virtualenv of tether-aio's Glance
+        # (tools/install-deps.sh makes it), unless
+        # TETHER_INTEGRATION_GLANCE_VENV names another.
+        self.glance = glance_child.Child(
+            self.dir, port=ports(), auth='keystone',
+            venv=glance_venv or os.environ.get(
+                'TETHER_INTEGRATION_GLANCE_VENV'),
+            keystone={'auth_url': self.keystone.url,
+                      'password': self.passwords['glance'],
+                      'region_name': REGION},
+            database_url=self.db.url('glance'), env=self.env,
+            log=lambda msg: self.log('integration: ' + msg))
         self.project_ids = {}
         self.conf_path = os.path.join(self.dir, 'tether.conf')
         self.state_dir = os.path.join(self.dir, 'state')
@@ -137,12 +159,16 @@ class Deployment:
             self.db.setup()
             self._step('postgresql', self.db.start)
             self.db.create_databases()
+            # Glance's database migrations run while Keystone and tether
+            # start; it serves once they are done.
+            self._step('glance setup', self.glance.start)
             self._step('keystone setup', self.keystone.setup)
             self._step('keystone', self.keystone.start)
             self._step('keystone users and catalog', self._register)
             self._write_config()
             self._step('db sync', daemons.db_sync, self.conf_path, self.env)
             self._step('tether daemons', self._start_tether)
+            self._step('glance', self.glance.wait)
         except BaseException:
             self.log('integration: start failed; the logs:\n'
                      + self.log_tails())
@@ -181,7 +207,8 @@ class Deployment:
         for name, service_type, url in (
                 ('tether-volume', 'block-storage', volume_url),
                 ('tether-volumev3', 'volumev3', volume_url),
-                ('tether-compute', 'compute', compute_url)):
+                ('tether-compute', 'compute', compute_url),
+                ('glance', 'image', self.glance.url)):
             service = identity.create_service(
                 name=name, type=service_type,
                 description='tether integration (%s)' % self.tag)
@@ -361,8 +388,8 @@ class Deployment:
             problems.append('guests left after their servers were deleted: '
                             '%s' % guests)
         for part in (self.volume_api, self.compute_api, self.volume_manager,
-                     self.compute_manager, self.keystone, self.rabbit,
-                     self.db, self.libvirt):
+                     self.compute_manager, self.glance, self.keystone,
+                     self.rabbit, self.db, self.libvirt):
             if part is None:
                 continue
             try:
@@ -386,11 +413,13 @@ class Deployment:
 
     def log_tails(self, chars=3000):
         """The end of every log: the tether daemons', then those of
-        Keystone, RabbitMQ and PostgreSQL."""
+        Glance, Keystone, RabbitMQ and PostgreSQL."""
         paths = [os.path.join(self.log_dir, name)
                  for name in sorted(os.listdir(self.log_dir))
                  if name.endswith('.log') and
                  not name.endswith('-access.log')]
+        paths += [os.path.join(self.glance.state_dir, 'log', name)
+                  for name in ('glance-api.log', 'gunicorn.log')]
         paths += [os.path.join(self.keystone.dir, 'log', 'keystone.log'),
                   os.path.join(self.keystone.dir, 'log', 'gunicorn.log'),
                   os.path.join(self.rabbit.dir, 'log', 'console.log'),

@@ -1,4 +1,5 @@
-"""The services tether runs on: RabbitMQ, PostgreSQL, Keystone, libvirt.
+"""The services tether runs on: RabbitMQ, PostgreSQL, Keystone, libvirt
+(and Glance: tether.cmd.glance, as tether-aio runs it).
 
 Each starts in its own directory under the deployment's scratch directory,
 on 127.0.0.1 and on ports of its own (none of the defaults: a tether-aio,
@@ -132,21 +133,27 @@ class RabbitMQ:
 
 class PostgreSQL:
     """A PostgreSQL 15 cluster of its own (initdb), with the two databases
-    of tether."""
+    of tether and Glance's, each service's own role owning its
+    databases."""
 
-    DATABASES = ('tether_volume', 'tether_compute')
+    # database: the role that owns it
+    DATABASES = {'tether_volume': 'tether', 'tether_compute': 'tether',
+                 'glance': 'glance'}
 
     def __init__(self, root, ports, env, tag):
         self.dir = os.path.join(root, 'postgresql')
         self.data = os.path.join(self.dir, 'data')
         self.port = ports()
         self.env = env
-        self.user, self.password = 'tether', 'db-' + tag
+        self.passwords = {role: '%s-db-%s' % (role, tag)
+                          for role in set(self.DATABASES.values())}
         self.started = False
 
     def url(self, database):
+        """The SQLAlchemy URL of ``database``, as its owner."""
+        role = self.DATABASES[database]
         return 'postgresql+psycopg2://%s:%s@127.0.0.1:%d/%s' % (
-            self.user, self.password, self.port, database)
+            role, self.passwords[role], self.port, database)
 
     def _as_postgres(self, argv, timeout=120):
         return run(['runuser', '-u', 'postgres', '--'] + argv,
@@ -177,10 +184,10 @@ class PostgreSQL:
         self.started = True
 
     def create_databases(self):
-        self.psql("CREATE ROLE %s LOGIN PASSWORD '%s'"
-                  % (self.user, self.password))
-        for name in self.DATABASES:
-            self.psql('CREATE DATABASE %s OWNER %s' % (name, self.user))
+        for role, password in sorted(self.passwords.items()):
+            self.psql("CREATE ROLE %s LOGIN PASSWORD '%s'" % (role, password))
+        for name, role in self.DATABASES.items():
+            self.psql('CREATE DATABASE %s OWNER %s' % (name, role))
 
     def stop(self):
         if self.started:
