@@ -3,6 +3,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sysconfig
 import uuid
@@ -13,6 +14,12 @@ from integration import processes
 OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
 GiB = 1024 ** 3
 ERROR_VOLUME_STATES = ('error', 'error_extending', 'error_deleting')
+# The line of the tiny test guest (tools/guest/) once it has booted: it
+# names the image it booted from by that image's marker.
+GUEST_UP = re.compile(r'^TETHER-GUEST-UP marker=(\S+)', re.M)
+# A TCG guest boots in 3-6 s on an idle machine and took up to 21 s
+# under heavy load (tools/guest/README.rst).
+GUEST_TIMEOUT = 180
 
 
 class CLIError(Exception):
@@ -34,6 +41,16 @@ def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
 
 def unique(prefix):
     return 'int-%s-%s' % (prefix, uuid.uuid4().hex[:6])
+
+
+def _json_document(out):
+    """The JSON document the CLI printed, after what ``--wait`` prints
+    before it (its progress, ``Complete``)."""
+    lines = out.replace('\r', '\n').splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith(('{', '[')):
+            return json.loads(''.join(lines[i:]))
+    raise AssertionError('no JSON in %r' % out)
 
 
 class Cloud:
@@ -69,7 +86,7 @@ class Cloud:
         if proc.returncode != 0:
             raise CLIError(argv, proc.returncode, proc.stdout + proc.stderr)
         if 'json' in args and '-f' in args:
-            return json.loads(proc.stdout)
+            return _json_document(proc.stdout)
         return proc.stdout
 
     def openstack_fails(self, user, *args, volume_version=None,
@@ -181,6 +198,17 @@ class Cloud:
             return None
         return wait_for(settled, timeout,
                         what='server %s to be %s' % (server_id, status))
+
+    def wait_guest_up(self, user, server_id, timeout=GUEST_TIMEOUT):
+        """The markers of the ``TETHER-GUEST-UP`` lines on the server's
+        console (``openstack console log show``), once there is one: the
+        tiny test guest booted, from the image of that marker. A guest
+        that starts again (a rebuild) begins a new log."""
+        def up():
+            log = self.openstack(user, 'console', 'log', 'show', server_id)
+            return GUEST_UP.findall(log)
+        return wait_for(up, timeout, interval=0.5,
+                        what='the guest of server %s to boot' % server_id)
 
     def disk_capacity(self, server_id, volume_id):
         """Bytes of the guest's disk backed by the volume's file, as
