@@ -13,8 +13,9 @@
 #     tether's extras api and postgresql: gunicorn and the PostgreSQL
 #     driver), skipped when tether is already installed from this tree and
 #     every listed requirement is satisfied.
-#  3. Glance's virtualenv (tether-aio starts Glance, the image service, as
-#     a child process: tether/cmd/glance/), made once and kept.
+#  3. Glance's virtualenv (tether-aio and the integration deployment start
+#     Glance, the image service, as a child process: tether/cmd/glance/),
+#     made once and kept.
 #
 # PYTHON selects the interpreter (default: python3).
 set -euo pipefail
