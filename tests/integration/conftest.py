@@ -1,10 +1,11 @@
 """The integration deployment, started once for the session.
 
 tools/integration/deployment.py starts RabbitMQ, PostgreSQL, Keystone,
-libvirt and the tether daemons as separate processes; the tests drive them
-with the ``openstack`` CLI and openstacksdk over Keystone tokens. At the
-end everything is stopped, and the session fails if a process of the
-deployment, or a guest of one of its servers, is still there.
+Glance, libvirt and the tether daemons as separate processes; the tests
+drive them with the ``openstack`` CLI and openstacksdk over Keystone
+tokens. At the end everything is stopped, and the session fails if a
+process of the deployment, or a guest of one of its servers, is still
+there.
 
 ``TETHER_INTEGRATION_KEEP=1`` keeps the scratch directory (logs,
 configuration) after the session; its logs are printed when a test failed.
