@@ -13,6 +13,10 @@ log_file = {dir}/log/glance-api.log
 enabled_backends = file:file
 # Clients upload with PUT /v2/images/ID/file: no interoperable import.
 enabled_import_methods = []
+# The hash Glance records of each image's data (os_hash_algo), which
+# tether checks every download against: sha256, which a CPU with SHA
+# extensions computes in half the time of Glance's default sha512.
+hashing_algorithm = sha256
 # gunicorn serves, not Glance: bind_host, bind_port and workers would be
 # ignored.
 
