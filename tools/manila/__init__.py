@@ -1,0 +1,1 @@
+"""A real Manila with a one-node Ceph beside tether (issue #14)."""
