@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install what tether needs for one bindep profile, and nothing more.
 #
-#   tools/install-deps.sh [aio|test|integration]      (default: test)
+#   tools/install-deps.sh [aio|test|integration|manila]   (default: test)
 #
 # Idempotent and fast when everything is already there:
 #  1. Debian packages: `bindep -b PROFILE` lists the missing ones from
@@ -16,14 +16,17 @@
 #  3. Glance's virtualenv (tether-aio and the integration deployment start
 #     Glance, the image service, as a child process: tether/cmd/glance/),
 #     made once and kept.
+# The manila profile is steps 1 and then Manila's virtualenv
+# (tools/manila/requirements.txt, made once and kept) instead of 2 and 3:
+# what tools/manila/deployment.py and tests/functional/share/ need.
 #
 # PYTHON selects the interpreter (default: python3).
 set -euo pipefail
 
 profile=${1:-test}
 case "$profile" in
-    aio|test|integration) ;;
-    *) echo "usage: $0 [aio|test|integration]" >&2; exit 2 ;;
+    aio|test|integration|manila) ;;
+    *) echo "usage: $0 [aio|test|integration|manila]" >&2; exit 2 ;;
 esac
 
 cd "$(dirname "$0")/.."
@@ -55,6 +58,10 @@ if [ -n "$missing" ]; then
         echo "install-deps: still missing after apt-get:" $still >&2
         exit 1
     fi
+fi
+
+if [ "$profile" = manila ]; then
+    exec "$PYTHON" tools/manila/deployment.py install
 fi
 
 # 2. Python packages -------------------------------------------------------
