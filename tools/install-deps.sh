@@ -17,8 +17,8 @@
 #     Glance, the image service, as a child process: tether/cmd/glance/),
 #     made once and kept.
 # The manila profile is steps 1 and then Manila's virtualenv
-# (tools/manila/requirements.txt, made once and kept) instead of 2 and 3:
-# what tools/manila/deployment.py and tests/functional/share/ need.
+# (tools/manila_ceph/requirements.txt, made once and kept) instead of 2 and 3:
+# what tools/manila_ceph/deployment.py and tests/functional/share/ need.
 #
 # PYTHON selects the interpreter (default: python3).
 set -euo pipefail
@@ -61,7 +61,7 @@ if [ -n "$missing" ]; then
 fi
 
 if [ "$profile" = manila ]; then
-    exec "$PYTHON" tools/manila/deployment.py install
+    exec "$PYTHON" tools/manila_ceph/deployment.py install
 fi
 
 # 2. Python packages -------------------------------------------------------

@@ -7,4 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 tools/install-deps.sh test
+# The share tests (tests/functional/share/) run a real Manila on a one-node
+# Ceph beside tether (tools/manila_ceph/): its packages and virtualenv.
+tools/install-deps.sh manila
 exec "$PYTHON" -m pytest -n 2 -q tests/unit tests/functional "$@"

@@ -1,4 +1,4 @@
-"""A real Manila on a one-node Ceph (tools/manila/), once per session.
+"""A real Manila on a one-node Ceph (tools/manila_ceph/), once per session.
 
 It runs as root (PostgreSQL, RabbitMQ and the Ceph daemons run as their
 own users or need root's view of /dev/fuse); what it needs is installed
@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
 
-from manila import deployment as manila_deployment  # noqa: E402
+from manila_ceph import deployment as manila_deployment  # noqa: E402
 
 
 def _cannot_run():

@@ -1,7 +1,7 @@
 """A real Manila 23 on a one-node Ceph, beside tether: start, stop.
 
-    python3 tools/manila/deployment.py install        # the virtualenv only
-    python3 tools/manila/deployment.py run [DIR]      # start; Ctrl-C stops
+    python3 tools/manila_ceph/deployment.py install    # the virtualenv only
+    python3 tools/manila_ceph/deployment.py run [DIR]  # start; Ctrl-C stops
 
 ``run`` starts, in DIR (default: a new scratch directory), each as a
 child of this process on 127.0.0.1 and on ports of its own: PostgreSQL
@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from integration.processes import (  # noqa: E402
     PortAllocator, Process, run, wait_until)
 from integration.services import PostgreSQL, RabbitMQ, http_status  # noqa
-from manila import ceph as ceph_mod  # noqa: E402
+from manila_ceph import ceph as ceph_mod  # noqa: E402
 
 REQUIREMENTS = os.path.join(HERE, 'requirements.txt')
 STAMP = 'tether-requirements.sha256'
