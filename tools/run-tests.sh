@@ -1,6 +1,7 @@
 #!/bin/bash
-# Install what the tests need (bindep profile "test"), then run the unit and
-# functional tests on two pytest-xdist workers. Extra arguments go to pytest.
+# Install what the tests need (bindep profiles "test" and "manila"), then
+# run the unit and functional tests on two pytest-xdist workers. Extra
+# arguments go to pytest.
 #
 #   tools/run-tests.sh [pytest args]
 set -euo pipefail
