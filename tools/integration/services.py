@@ -8,15 +8,14 @@ without leaving a process behind. The commands are those of
 shared/reference/components-on-this-machine.md.
 """
 
-import hashlib
 import os
 import shutil
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 from integration.processes import Process, alive, run, wait_until
+from tether.cmd import venvs
 
 PG_BIN = '/usr/lib/postgresql/15/bin'
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -218,25 +217,8 @@ class Keystone:
     def ensure_venv(cls, venv, log=print):
         """Create the virtualenv, unless it holds keystone-requirements.txt
         as it is now."""
-        with open(cls.REQUIREMENTS, 'rb') as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
-        stamp = os.path.join(venv, 'tether-requirements.sha256')
-        try:
-            with open(stamp) as f:
-                if f.read().strip() == digest:
-                    return
-        except OSError:
-            pass
-        log('integration: installing Keystone into %s' % venv)
-        shutil.rmtree(venv, ignore_errors=True)
-        # The base interpreter, not the virtualenv this may run in.
-        python = getattr(sys, '_base_executable', sys.executable)
-        run([python, '-m', 'venv', venv], timeout=300)
-        run([os.path.join(venv, 'bin', 'pip'), 'install', '-q',
-             '--disable-pip-version-check', '-r', cls.REQUIREMENTS],
-            timeout=900)
-        with open(stamp, 'w') as f:
-            f.write(digest + '\n')
+        venvs.ensure(venv, cls.REQUIREMENTS, 'keystone', log=log,
+                     timeout=900)
 
     def manage(self, *args):
         return run([os.path.join(self.venv, 'bin', 'keystone-manage'),

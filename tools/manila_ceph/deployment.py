@@ -23,10 +23,8 @@ after the lock is made.
 """
 
 import argparse
-import hashlib
 import json
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -35,14 +33,16 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+# tether itself (tether.cmd.venvs), from this checkout.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 from integration.processes import (  # noqa: E402
     PortAllocator, Process, run, wait_until)
 from integration.services import PostgreSQL, RabbitMQ, http_status  # noqa
 from manila_ceph import ceph as ceph_mod  # noqa: E402
+from tether.cmd import venvs  # noqa: E402
 
 REQUIREMENTS = os.path.join(HERE, 'requirements.txt')
-STAMP = 'tether-requirements.sha256'
 # Debian's rados and cephfs bindings (python3-rados, python3-cephfs), for
 # the CephFS driver; built for Debian's Python 3.11, they load in any 3.11.
 SYSTEM_CEPH = ('rados.cpython-311-x86_64-linux-gnu.so',
@@ -117,27 +117,8 @@ def default_venv():
                         'manila-venv')
 
 
-def ensure_venv(venv, log=print):
-    """Make ``venv`` with requirements.txt unless it holds it as it is
-    now; seconds taken (0.0 when there already)."""
-    with open(REQUIREMENTS, 'rb') as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(venv, STAMP)
-    try:
-        with open(stamp) as f:
-            if f.read().strip() == digest:
-                return 0.0
-    except OSError:
-        pass
-    log('manila: installing Manila into %s' % venv)
-    began = time.monotonic()
-    shutil.rmtree(venv, ignore_errors=True)
-    python = getattr(sys, '_base_executable', sys.executable)
-    run([python, '-m', 'venv', venv], timeout=300)
-    run([os.path.join(venv, 'bin', 'pip'), 'install', '-q',
-         '--disable-pip-version-check', '-r', REQUIREMENTS], timeout=1200,
-        env=dict(os.environ, PIP_ROOT_USER_ACTION='ignore'))
-    # Only Debian's Ceph bindings, not the rest of its dist-packages.
+def _link_system_ceph(venv):
+    """Only Debian's Ceph bindings, not the rest of its dist-packages."""
     ceph_dir = os.path.join(venv, 'system-ceph')
     os.makedirs(ceph_dir, exist_ok=True)
     for name in SYSTEM_CEPH:
@@ -148,11 +129,13 @@ def ensure_venv(venv, log=print):
     with open(os.path.join(site.strip(), 'tether-system-ceph.pth'),
               'w') as f:
         f.write(ceph_dir + '\n')
-    with open(stamp, 'w') as f:
-        f.write(digest + '\n')
-    took = time.monotonic() - began
-    log('manila: installed in %.1fs' % took)
-    return took
+
+
+def ensure_venv(venv, log=print):
+    """Make ``venv`` with requirements.txt unless it holds it as it is
+    now; seconds taken (0.0 when there already)."""
+    return venvs.ensure(venv, REQUIREMENTS, 'manila', log=log,
+                        finish=_link_system_ceph)
 
 
 class ManilaDatabase(PostgreSQL):

@@ -56,9 +56,7 @@ of it, prints the timings and serves until interrupted.
 """
 
 import argparse
-import hashlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -68,12 +66,12 @@ import urllib.error
 import urllib.request
 
 from tether.cmd.glance import templates
+from tether.cmd import venvs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REQUIREMENTS = os.path.join(HERE, 'requirements.txt')
 # The modules that run inside Glance's process (gunicorn's pythonpath).
 PLUGINS = os.path.join(HERE, 'plugins')
-STAMP = 'tether-glance-requirements.sha256'
 # The paste flavor of noauth (glance_noauth.py) and its filter's module.
 NOAUTH_FLAVOR = 'tether-noauth'
 NOAUTH_MODULE = 'glance_noauth'
@@ -101,36 +99,10 @@ def _run(argv, timeout, env=None, cwd=None):
 
 def ensure_venv(venv_dir, python=None, log=print, timeout=1200):
     """Create ``venv_dir`` with Glance and gunicorn (requirements.txt)
-    unless it holds them as requirements.txt lists them now.
-
-    ``python`` makes the virtualenv (default: the base interpreter of the
-    running one; on Debian its ``venv`` module needs python3-venv).
-    Returns the seconds the installation took, 0.0 if the virtualenv was
-    there already.
-    """
-    with open(REQUIREMENTS, 'rb') as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(venv_dir, STAMP)
-    try:
-        with open(stamp) as f:
-            if f.read().strip() == digest:
-                return 0.0
-    except OSError:
-        pass
-    log('glance: installing Glance into %s' % venv_dir)
-    began = time.monotonic()
-    shutil.rmtree(venv_dir, ignore_errors=True)
-    python = python or getattr(sys, '_base_executable', sys.executable)
-    _run([python, '-m', 'venv', venv_dir], timeout=300)
-    _run([os.path.join(venv_dir, 'bin', 'pip'), 'install', '-q',
-          '--disable-pip-version-check', '-r', REQUIREMENTS],
-         timeout=timeout,
-         env=dict(os.environ, PIP_ROOT_USER_ACTION='ignore'))
-    with open(stamp, 'w') as f:
-        f.write(digest + '\n')
-    elapsed = time.monotonic() - began
-    log('glance: installed in %.1fs' % elapsed)
-    return elapsed
+    unless it holds them as requirements.txt lists them now (see
+    tether.cmd.venvs.ensure); the seconds the installation took."""
+    return venvs.ensure(venv_dir, REQUIREMENTS, 'glance', python=python,
+                        log=log, timeout=timeout)
 
 
 # -- configuration ----------------------------------------------------------
