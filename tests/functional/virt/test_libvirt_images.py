@@ -234,11 +234,14 @@ def test_a_guest_boots_from_its_image_and_again_from_another(
     assert image_driver.spawn(inst, [data], root_image=first) == [
         '/dev/sdb']
     lines = _wait_up(image_driver, inst.uuid, 'tether-tiny-a')
+    # Two disks at boot: the guest names them in the order its probes
+    # end, so each is found by its serial (the local root has none).
     disks = guest_console.disk_report(lines)
-    assert disks['sda']['bytes'] == 1 * GiB
+    names = guest_console.by_serial(disks)
     volume_id = data['data']['name'][len('volume-'):]
-    assert disks['sdb'] == {'bytes': 64 * MiB, 'serial': volume_id,
-                            'bus': 'scsi'}
+    assert disks[names['']]['bytes'] == 1 * GiB
+    assert disks[names[volume_id]] == {'bytes': 64 * MiB,
+                                       'serial': volume_id, 'bus': 'scsi'}
     disk = os.path.join(image_driver.instances_path, inst.uuid, 'disk')
     assert qemu_img.info(disk, 'qcow2', force_share=True).backing_file == \
         image_driver.image_cache.path(first.image_id)
@@ -249,8 +252,9 @@ def test_a_guest_boots_from_its_image_and_again_from_another(
         '/dev/sdb']
     lines = _wait_up(image_driver, inst.uuid, 'tether-tiny-b')
     disks = guest_console.disk_report(lines)
-    assert disks['sda']['bytes'] == 2 * GiB
-    assert disks['sdb']['bytes'] == 64 * MiB
+    names = guest_console.by_serial(disks)
+    assert disks[names['']]['bytes'] == 2 * GiB
+    assert disks[names[volume_id]]['bytes'] == 64 * MiB
     assert qemu_img.info(disk, 'qcow2', force_share=True).backing_file == \
         image_driver.image_cache.path(second.image_id)
     # The first image stays cached until the image cache manager finds
