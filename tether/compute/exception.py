@@ -383,3 +383,51 @@ class BuildAborted(exception.TetherException):
     delete removes what it made."""
     msg_fmt = 'Build of instance %(instance_id)s aborted: %(reason)s'
     error_code = 'compute.server.build_aborted'
+
+
+# Shares attached to servers (/servers/{id}/shares) -------------------------
+
+class ShareMappingNotFound(exception.NotFound):
+    msg_fmt = 'Share %(share_id)s is not attached to server %(instance_id)s.'
+    error_code = 'compute.share_mapping.not_found'
+
+
+class ShareAlreadyAttached(exception.Conflict):
+    msg_fmt = ('Share %(share_id)s is already attached to server '
+               '%(instance_id)s.')
+    error_code = 'compute.share_mapping.exists'
+
+
+class ShareTagInUse(exception.Conflict):
+    msg_fmt = ('Server %(instance_id)s already has a share with the tag '
+               '%(tag)s.')
+    error_code = 'compute.share_mapping.tag_in_use'
+
+
+class ShareNotAttachable(exception.Conflict):
+    """Manila's share cannot be attached: not available, no export
+    location, or a protocol virtio-fs cannot carry."""
+    msg_fmt = 'Share %(share_id)s cannot be attached: %(reason)s'
+    error_code = 'compute.share_mapping.share_not_attachable'
+
+
+class ShareMappingInvalidState(exception.Conflict):
+    msg_fmt = ('Share %(share_id)s of server %(instance_id)s is '
+               '%(status)s; %(action)s needs it %(expected)s.')
+    error_code = 'compute.share_mapping.invalid_state'
+
+
+class SharesNotSupported(exception.Forbidden):
+    """The server's host runs a tether-compute that knows no shares (a
+    rolling upgrade is under way); Nova answers 403 too."""
+    msg_fmt = ('Shares are not supported by the compute service of host '
+               '%(host)s: it is at service version %(version)s and shares '
+               'need %(needed)s or newer.')
+    error_code = 'compute.share_mapping.not_supported'
+
+
+class SharesNotConfigured(exception.Conflict):
+    """The server's host cannot give a guest a virtio-fs share."""
+    msg_fmt = ('The compute host %(host)s of server %(instance_id)s cannot '
+               'attach shares: %(reason)s')
+    error_code = 'compute.share_mapping.host_not_configured'

@@ -156,6 +156,28 @@ class BdmStatus:
     DETACHING = 'detaching'
 
 
+class ShareMappingStatus:
+    """A share attached to a server (``/servers/{id}/shares``): attaching
+    until its host was granted access, then inactive while the server is
+    off and active while the guest has it; detaching until the access is
+    revoked (then the row goes); error when a step failed."""
+    ATTACHING = 'attaching'
+    INACTIVE = 'inactive'
+    ACTIVE = 'active'
+    DETACHING = 'detaching'
+    ERROR = 'error'
+
+    ALL = (ATTACHING, INACTIVE, ACTIVE, DETACHING, ERROR)
+
+
+class ShareProtocol:
+    """The share protocols a server can mount over virtio-fs."""
+    NFS = 'NFS'
+    CEPHFS = 'CEPHFS'
+
+    ALL = (NFS, CEPHFS)
+
+
 class BdmSourceType:
     """What a server's disk is made of (Nova's ``source_type``)."""
     VOLUME = 'volume'
@@ -180,6 +202,8 @@ class InstanceAction:
     DETACH_VOLUME = 'detach_volume'
     EXTEND_VOLUME = 'extend_volume'
     REBUILD = 'rebuild'
+    ATTACH_SHARE = 'attach_share'
+    DETACH_SHARE = 'detach_share'
 
 
 # The task states of a rebuild: the server's status is REBUILD (from any

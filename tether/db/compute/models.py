@@ -80,6 +80,8 @@ class Instance(base.TimestampMixin, Base):
     host = sa.Column(sa.String(255))
     node = sa.Column(sa.String(255))
     availability_zone = sa.Column(sa.String(255))
+    # The zone the create asked for; None when any would do.
+    pinned_availability_zone = sa.Column(sa.String(255))
     # The flavor when the server was made (a flavor may be deleted later):
     # JSON of its id, name, memory_mb, vcpus, root_gb, ephemeral_gb, swap,
     # extra_specs. memory_mb and vcpus are also columns, for host claims.
@@ -145,6 +147,40 @@ class BlockDeviceMapping(base.TimestampMixin, Base):
     status = sa.Column(sa.String(255), nullable=False)
     # JSON from the volume service; admin-only, never logged.
     connection_info = sa.Column(sa.Text)
+
+
+class ShareMapping(base.TimestampMixin, Base):
+    """A Manila share attached to an instance (``/servers/{id}/shares``),
+    from the attach request until the host revoked its access. No soft
+    delete: a detached share's row goes."""
+    __tablename__ = 'share_mapping'
+    __table_args__ = (
+        # A share, and a tag, at most once per instance: of two concurrent
+        # attaches, the second loses on these (409).
+        sa.UniqueConstraint('instance_uuid', 'share_id',
+                            name='uniq_share_mapping0instance_uuid0share_id'),
+        sa.UniqueConstraint('instance_uuid', 'tag',
+                            name='uniq_share_mapping0instance_uuid0tag'),
+        sa.Index('share_mapping_share_id_idx', 'share_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False, unique=True)
+    instance_uuid = sa.Column(sa.String(36),
+                              sa.ForeignKey('instances.uuid',
+                                            ondelete='CASCADE'),
+                              nullable=False)
+    share_id = sa.Column(sa.String(36), nullable=False)
+    # attaching -> inactive <-> active; detaching; error
+    # (fields.ShareMappingStatus).
+    status = sa.Column(sa.String(32), nullable=False)
+    # What the guest mounts: as long as the longest tag the API accepts.
+    tag = sa.Column(sa.String(64), nullable=False)
+    # Manila's export location; admin-only, never logged.
+    export_location = sa.Column(sa.Text, nullable=False)
+    share_proto = sa.Column(sa.String(32), nullable=False)
+    # Why the mapping is in error (never the export location or a key).
+    reason = sa.Column(sa.String(255))
 
 
 class InstanceAction(Base):
