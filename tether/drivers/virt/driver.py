@@ -191,8 +191,10 @@ class ComputeDriver:
 
     def umount_share(self, share_id):
         """Unmount the share ``share_id`` and forget its credentials;
-        return False if it was not mounted. ShareUnmountFailed if it stays
-        mounted (a guest still uses it)."""
+        return False if it was not mounted. ShareUnmountFailed, and the
+        share stays mounted, while a running guest has it or the host
+        cannot let it go (the caller serializes this with the starts of
+        the guests that have the share)."""
         raise NotImplementedError()
 
     def share_mount_path(self, share_id):

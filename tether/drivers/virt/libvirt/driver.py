@@ -400,7 +400,28 @@ class LibvirtDriver(driver.ComputeDriver):
     def mount_share(self, share):
         return host_shares.mount(share, self.conf.share_mount_point_base)
 
+    def _guests_using(self, path):
+        """The running guests that have ``path`` as a virtio-fs share."""
+        found = []
+        for guest in self.host.list_guests():
+            try:
+                if guest.is_active() and path in [
+                        source for source, _tag
+                        in parse.filesystems(guest.xml())]:
+                    found.append(guest)
+            except exception.InstanceNotFound:
+                pass   # removed since it was listed
+        return found
+
     def umount_share(self, share_id):
+        # A guest's virtiofsd holds the share in a mount namespace of its
+        # own: the host's umount would succeed and the guest go on using
+        # it (ceph-fuse lives on until virtiofsd ends). So ask libvirt.
+        users = self._guests_using(self.share_mount_path(share_id))
+        if users:
+            raise exception.ShareUnmountFailed(
+                share_id=share_id, reason='running guests use it: %s'
+                % ', '.join(g.uuid for g in users))
         return host_shares.umount(share_id,
                                   self.conf.share_mount_point_base)
 
