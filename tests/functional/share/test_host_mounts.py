@@ -9,6 +9,7 @@ nothing of the deployment's own Ceph configuration.
 """
 
 import os
+import shutil
 import stat
 import subprocess
 import time
@@ -19,6 +20,7 @@ from keystoneauth1 import token_endpoint
 import openstack
 import pytest
 
+from tests.functional import guest_console
 from tests.functional import libvirt_fixture
 from tether.compute import exception
 from tether.drivers.virt import driver as virt_driver
@@ -88,17 +90,23 @@ def cephfs_share(sfs):
 @pytest.fixture
 def drivers(tmp_path):
     """``make(name)``: a libvirt driver whose shares are mounted under
-    ``tmp_path/name``; whatever is left mounted is unmounted after."""
+    ``tmp_path/name`` (and, ``with_guests``, whose guests' root disks are
+    where QEMU can read them); whatever is left is removed after."""
     libvirt_fixture.ensure_libvirt()   # umount_share asks libvirt
     made = []
 
-    def make(name):
+    def make(name, with_guests=False):
+        instances = (libvirt_fixture.share_dir('tether-instances-')
+                     if with_guests else None)
         drv = libvirt_fixture.make_driver(
-            share_mount_point_base=str(tmp_path / name))
+            instances, share_mount_point_base=str(tmp_path / name))
         made.append(drv)
         return drv
     yield make
+    libvirt_fixture.remove_domains(libvirt_fixture.domain_prefix('hm'))
     for drv in made:
+        if drv.instances_path:
+            shutil.rmtree(drv.instances_path, ignore_errors=True)
         base = drv.conf.share_mount_point_base
         with open('/proc/self/mounts') as f:
             left = [line.split()[1] for line in f
@@ -188,3 +196,45 @@ def test_the_driver_mounts_a_cephfs_share_with_its_cephx_rule(
                                          'from-second.txt']
     assert second.umount_share(share.id) is True
     assert key not in caplog.text
+
+
+def test_a_guest_reads_and_writes_a_cephfs_share(cephfs_share, drivers,
+                                                 guest_images):
+    """The whole way: Ceph, ceph-fuse on the host, virtiofsd, the tiny
+    guest's virtio-fs mount."""
+    share, export, rule = cephfs_share
+    drv = drivers('guest', with_guests=True)
+    path = drv.mount_share(virt_driver.ShareMount(
+        share_id=share.id, protocol='CEPHFS', export=export,
+        access_to=rule.access_to, access_key=rule.access_key))
+    with open(os.path.join(path, 'from-host.txt'), 'w') as f:
+        f.write('through ceph-fuse\n')
+
+    def fetch(target):
+        shutil.copyfile(guest_images['tether-tiny-a'], target)
+        return 'raw'
+    inst = virt_driver.Instance(uuid=str(uuid.uuid4()),
+                                name=libvirt_fixture.domain_name('hm'),
+                                memory_mb=128, vcpus=1)
+    drv.spawn(inst, [], root_image=virt_driver.RootImage(
+        image_id=str(uuid.uuid4()), size_gb=0, fetch=fetch),
+        shares=[virt_driver.GuestShare('manila', path)])
+    try:
+        console = guest_console.DriverConsole(drv, inst.uuid)
+        console.wait_up('tether-tiny-a')
+        assert console.command('tether-guest share manila') == (
+            0, ['mounted /mnt/manila'])
+        assert console.command('cat /mnt/manila/from-host.txt') == (
+            0, ['through ceph-fuse'])
+        assert console.command(
+            'echo from the guest > /mnt/manila/from-guest.txt')[0] == 0
+        with open(os.path.join(path, 'from-guest.txt')) as f:
+            assert f.read() == 'from the guest\n'
+        # virtiofsd holds the share where the host's umount cannot see.
+        with pytest.raises(exception.ShareUnmountFailed,
+                           match='running guests use it'):
+            drv.umount_share(share.id)
+    finally:
+        drv.destroy(inst.uuid)
+    assert drv.umount_share(share.id) is True
+    _wait(lambda: not _ceph_fuse_of(path), 30, 'ceph-fuse to end')
