@@ -149,6 +149,18 @@ def _remove(path):
         pass
 
 
+def _remove_dir(mount_point):
+    """Remove the empty directory of a share that is not mounted."""
+    try:
+        os.rmdir(mount_point)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        # Not empty: something wrote into the directory while nothing was
+        # mounted on it. It is left for a person to look at.
+        LOG.warning('Left %s: %s', mount_point, exc.strerror)
+
+
 def _unescape(field):
     """A path of /proc/self/mounts (spaces and such are octal escapes)."""
     return re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)),
@@ -254,17 +266,22 @@ def mount(share, base):
             _run(share.share_id, exception.ShareMountFailed,
                  'umount', '-l', mount_point)
         os.makedirs(mount_point, mode=0o755, exist_ok=True)
-        if share.protocol == 'NFS':
-            mount_nfs(share.share_id, checked, mount_point)
-        else:
-            mons, path = checked
-            _mount_cephfs(share, mons, path,
-                          keyring_path(base, share.share_id), mount_point)
-        if not is_mounted(mount_point):
-            raise exception.ShareMountFailed(
-                share_id=share.share_id,
-                reason='the mount command succeeded, yet nothing is '
-                       'mounted on %s' % mount_point)
+        try:
+            if share.protocol == 'NFS':
+                mount_nfs(share.share_id, checked, mount_point)
+            else:
+                mons, path = checked
+                _mount_cephfs(share, mons, path,
+                              keyring_path(base, share.share_id),
+                              mount_point)
+            if not is_mounted(mount_point):
+                raise exception.ShareMountFailed(
+                    share_id=share.share_id,
+                    reason='the mount command succeeded, yet nothing is '
+                           'mounted on %s' % mount_point)
+        except exception.ShareMountFailed:
+            _remove_dir(mount_point)
+            raise
     LOG.info('Mounted share %s (%s) on %s', share.share_id, share.protocol,
              mount_point)
     return mount_point
@@ -294,13 +311,5 @@ def umount(share_id, base):
             _umount(share_id, mount_point)
             LOG.info('Unmounted share %s from %s', share_id, mount_point)
         _remove(keyring_path(base, share_id))
-        try:
-            os.rmdir(mount_point)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            # Not empty: something wrote into the directory while nothing
-            # was mounted on it. It is left for a person to look at.
-            LOG.warning('Left %s of share %s: %s', mount_point, share_id,
-                        exc.strerror)
+        _remove_dir(mount_point)
     return mounted
