@@ -8,8 +8,11 @@ it (the export location, the rule's ``access_to`` and ``access_key``) and
 nothing of the deployment's own Ceph configuration.
 """
 
+import base64
+import errno
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import time
@@ -122,6 +125,14 @@ def _ceph_fuse_of(path):
     return out.split()
 
 
+def _another_key(key):
+    """A cephx key of the same shape as ``key`` (a header, then a 16-byte
+    secret) whose secret differs in every byte."""
+    data = base64.b64decode(key)
+    return base64.b64encode(
+        data[:-16] + bytes(b ^ 0xff for b in data[-16:])).decode()
+
+
 def _command_lines():
     lines = []
     for pid in os.listdir('/proc'):
@@ -170,11 +181,23 @@ def test_the_driver_mounts_a_cephfs_share_with_its_cephx_rule(
     with open(os.path.join(path, 'from-second.txt')) as f:
         assert f.read() == 'and back\n'
 
+    # ceph-fuse killed: the mount stays, and every access fails until
+    # the share is mounted again.
+    [pid] = _ceph_fuse_of(path)
+    os.kill(int(pid), signal.SIGKILL)
+    _wait(lambda: not _ceph_fuse_of(path), 30, 'ceph-fuse to die')
+    with pytest.raises(OSError) as info:
+        os.stat(os.path.join(path, 'from-first.txt'))
+    assert info.value.errno == errno.ENOTCONN
+    assert first.mount_share(mount) == path
+    with open(os.path.join(path, 'from-second.txt')) as f:
+        assert f.read() == 'and back\n'
+
     # A key Ceph does not know: refused at once, nothing left behind, the
     # key in no message.
     wrong = virt_driver.ShareMount(
         share_id=share.id, protocol='CEPHFS', export=export,
-        access_to=rule.access_to, access_key=key[:-4] + 'AAA=')
+        access_to=rule.access_to, access_key=_another_key(key))
     third = drivers('third')
     started = time.monotonic()
     with pytest.raises(exception.ShareMountFailed) as info:
@@ -185,6 +208,7 @@ def test_the_driver_mounts_a_cephfs_share_with_its_cephx_rule(
     assert not os.path.exists(os.path.join(
         third.conf.share_mount_point_base, '.keyrings',
         share.id + '.keyring'))
+    assert not os.path.exists(third.share_mount_path(share.id))
 
     assert first.umount_share(share.id) is True
     assert not os.path.exists(path)
