@@ -312,6 +312,12 @@ libvirt_opts = [
                help='Options passed to "mount -t nfs -o" when the compute '
                     'host mounts an export whose connection info names '
                     'none.'),
+    cfg.StrOpt('share_mount_point_base', default='$state_path/mnt-shares',
+               help='Directory under which the compute host mounts the '
+                    'Manila shares of its servers (one directory per '
+                    'share ID), which guests get over virtio-fs. The '
+                    'cephx keyrings of CephFS shares are kept beside them, '
+                    'readable by root only.'),
 ]
 
 CONF.register_opts(default_opts)

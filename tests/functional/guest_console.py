@@ -16,6 +16,9 @@ Line numbers (``after``, ``mark()``) count the complete lines of the
 output, from the start of the log: the guest prints a few kilobytes, far
 from the 100 KiB the API serves at most (checked). A start of the guest
 begins a new log: wait from line 0 again.
+
+The tests of the virt driver, which have no API, read the same console
+with :class:`DriverConsole` (the driver's ``get_console_output``).
 """
 
 import os
@@ -108,6 +111,14 @@ class GuestConsole:
             'numbers would shift' % self.server.id)
         return output.split('\n')[:-1]
 
+    def name(self):
+        """What the messages call the guest."""
+        return 'server %s' % self.server.id
+
+    def pty_path(self):
+        """The pty of the guest's serial console."""
+        return _pty_path(self.server.id)
+
     def mark(self):
         """Where the next line will be: pass it as ``after``."""
         return len(self.lines())
@@ -126,8 +137,8 @@ class GuestConsole:
             if time.monotonic() > deadline:
                 raise Timeout(
                     'no line matching %r from line %d of the console of '
-                    'server %s within %ss; its last lines:\n%s'
-                    % (pattern, after, self.server.id,
+                    '%s within %ss; its last lines:\n%s'
+                    % (pattern, after, self.name(),
                        timeout or self.timeout, '\n'.join(lines[-15:])))
             time.sleep(self.interval)
 
@@ -165,7 +176,7 @@ class GuestConsole:
         self._seq = getattr(self, '_seq', 0) + 1
         cid = 'c%d-%s' % (self._seq, uuid.uuid4().hex[:6])
         after = self.mark()
-        with _Pty(_pty_path(self.server.id)) as pty:
+        with _Pty(self.pty_path()) as pty:
             pty.write(('TETHER-CMD %s %s\n' % (cid, command)).encode())
             index, match, lines = self.wait_for(
                 r'^%sCMD-DONE id=%s rc=(\d+)' % (PREFIX, re.escape(cid)),
@@ -224,3 +235,36 @@ class _Pty:
         self._stop.set()
         self._thread.join(5)
         os.close(self.fd)
+
+
+class DriverConsole(GuestConsole):
+    """The console of the guest ``instance_uuid`` of a virt ``driver``,
+    read with ``driver.get_console_output`` (the tests of the driver, which
+    have no API): the same waits and commands as :class:`GuestConsole`."""
+
+    def __init__(self, driver, instance_uuid, timeout=TIMEOUT,
+                 interval=INTERVAL):
+        self.driver = driver
+        self.instance_uuid = instance_uuid
+        self.timeout = timeout
+        self.interval = interval
+        self.reads = 0
+
+    def name(self):
+        return 'guest %s' % self.instance_uuid
+
+    def lines(self):
+        self.reads += 1
+        output = self.driver.get_console_output(self.instance_uuid).decode(
+            'utf-8', 'replace')
+        assert len(output) < MAX_TEXT, (
+            'the console of %s nears the 100 KiB the driver serves'
+            % self.instance_uuid)
+        return [line.rstrip('\r') for line in output.split('\n')[:-1]]
+
+    def pty_path(self):
+        xml = self.driver.host.lookup(self.instance_uuid).xml()
+        source = ET.fromstring(xml).find(
+            "./devices/serial[@type='pty']/source")
+        assert source is not None, '%s has no pty console' % self.name()
+        return source.get('path')

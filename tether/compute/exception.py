@@ -65,6 +65,25 @@ class VolumeShareNotMounted(VirtError):
     error_code = 'compute.virt.share_not_mounted'
 
 
+class InvalidShareExport(exception.Invalid):
+    """A share's export location, protocol or cephx identity cannot be
+    mounted as given (the reason names the part; never the key)."""
+    msg_fmt = 'Share %(share_id)s cannot be mounted: %(reason)s'
+    error_code = 'compute.virt.invalid_share_export'
+
+
+class ShareMountFailed(VirtError):
+    """The host could not mount a Manila share (the reason is the mount
+    command's message, which holds no key)."""
+    msg_fmt = 'Share %(share_id)s could not be mounted: %(reason)s'
+    error_code = 'compute.virt.share_mount_failed'
+
+
+class ShareUnmountFailed(VirtError):
+    msg_fmt = 'Share %(share_id)s could not be unmounted: %(reason)s'
+    error_code = 'compute.virt.share_unmount_failed'
+
+
 class VolumeAlreadyAttached(exception.Conflict):
     msg_fmt = ('Volume %(volume_id)s is already attached to instance '
                '%(instance_id)s as %(device)s.')

@@ -222,3 +222,103 @@ def test_the_console_log_as_libvirt_shows_a_running_guest():
         <target type='serial' port='0'/></console>
     </devices></domain>""" % {'u': UUID}
     assert parse.console_log(xml) == '/i/%s/console.log' % UUID
+
+
+# A stopped guest's definition as libvirt 9.0 gives it back (trimmed):
+# a disk, a virtio-fs share, memfd memory, the logged console.
+DEFINED = """<domain type='qemu'>
+  <name>instance-1</name>
+  <uuid>%(u)s</uuid>
+  <memory unit='KiB'>65536</memory>
+  <currentMemory unit='KiB'>65536</currentMemory>
+  <memoryBacking>
+    <source type='memfd'/>
+    <access mode='shared'/>
+  </memoryBacking>
+  <vcpu placement='static'>1</vcpu>
+  <os><type arch='x86_64' machine='pc-q35-7.2'>hvm</type></os>
+  <devices>
+    <emulator>/usr/bin/qemu-system-x86_64</emulator>
+    <disk type='file' device='disk'>
+      <driver name='qemu' type='raw'/>
+      <source file='/srv/share/volume-1'/>
+      <target dev='sda' bus='scsi'/>
+      <serial>vol1</serial>
+      <boot order='1'/>
+      <address type='drive' controller='0' bus='0' target='0' unit='0'/>
+    </disk>
+    <controller type='scsi' index='0' model='virtio-scsi'>
+      <address type='pci' domain='0x0000' bus='0x02' slot='0x00'
+               function='0x0'/>
+    </controller>
+    <filesystem type='mount' accessmode='passthrough'>
+      <driver type='virtiofs' queue='1024'/>
+      <source dir='/var/lib/tether/mnt-shares/old'/>
+      <target dir='old-tag'/>
+      <address type='pci' domain='0x0000' bus='0x01' slot='0x00'
+               function='0x0'/>
+    </filesystem>
+    <serial type='pty'>
+      <log file='/i/%(u)s/console.log' append='off'/>
+      <target type='isa-serial' port='0'/>
+    </serial>
+    <console type='pty'>
+      <log file='/i/%(u)s/console.log' append='off'/>
+      <target type='serial' port='0'/>
+    </console>
+  </devices>
+</domain>""" % {'u': UUID}
+
+
+def _everything_but_shares(xml):
+    """The definition without its filesystems and memory backing."""
+    root = ET.fromstring(xml)
+    devices = root.find('devices')
+    for el in devices.findall('filesystem'):
+        devices.remove(el)
+    for el in root.findall('memoryBacking'):
+        root.remove(el)
+    return [(el.tag, el.attrib, ET.tostring(el)) for el in root.iter()]
+
+
+def test_with_filesystems_replaces_the_shares_and_keeps_the_rest():
+    xml = config.with_filesystems(
+        DEFINED, [config.filesystem('/srv/a', 'tag-a'),
+                  config.filesystem('/srv/b', 'tag-b')],
+        config.memory_backing('memfd', shared=True))
+    assert parse.filesystems(xml) == [('/srv/a', 'tag-a'),
+                                      ('/srv/b', 'tag-b')]
+    assert parse.memory_backing(xml) == ('memfd', True)
+    assert _everything_but_shares(xml) == _everything_but_shares(DEFINED)
+    # Where libvirt puts them: the shares after the disks and
+    # controllers, the memory backing after the memory.
+    root = ET.fromstring(xml)
+    assert [el.tag for el in root.find('devices')] == [
+        'emulator', 'disk', 'controller', 'filesystem', 'filesystem',
+        'serial', 'console']
+    assert [el.tag for el in root][2:6] == [
+        'memory', 'currentMemory', 'memoryBacking', 'vcpu']
+
+
+def test_with_no_filesystems_a_definition_has_none_and_no_memory_backing():
+    xml = config.with_filesystems(DEFINED, [], None)
+    assert parse.filesystems(xml) == []
+    assert parse.memory_backing(xml) is None
+    assert _everything_but_shares(xml) == _everything_but_shares(DEFINED)
+    assert parse.console_log(xml) == '/i/%s/console.log' % UUID
+    assert parse.disks(xml) == parse.disks(DEFINED)
+
+
+def test_with_filesystems_adds_memory_backing_to_a_definition_without():
+    plain = config.with_filesystems(DEFINED, [], None)
+    xml = config.with_filesystems(
+        plain, [], config.memory_backing('file', shared=True, discard=True))
+    assert parse.memory_backing(xml) == ('file', True)
+    root = ET.fromstring(xml)
+    assert [el.tag for el in root][2:5] == [
+        'memory', 'currentMemory', 'memoryBacking']
+    assert root.find('memoryBacking/discard') is not None
+    # Twice the same edit gives the same definition.
+    again = config.with_filesystems(
+        xml, [], config.memory_backing('file', shared=True, discard=True))
+    assert again == xml

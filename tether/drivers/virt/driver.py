@@ -49,6 +49,34 @@ class RootImage:
 
 
 @dataclasses.dataclass(frozen=True)
+class ShareMount:
+    """A Manila share as this host mounts it (issue #14, Nova's 2.97).
+
+    ``protocol`` is ``CEPHFS`` or ``NFS``; ``export`` is the path of the
+    share's export location as Manila gives it: for CephFS
+    ``mon1:port[,mon2:port]:/volumes/_nogroup/<...>`` (the monitors, then
+    the share's path in the file system), for NFS ``host:/path``. A CephFS
+    share is mounted as the cephx user ``access_to`` of its access rule
+    with the key ``access_key`` Manila made for it. The key is a secret:
+    it is never shown by ``repr``, written to a log or put in a message.
+    """
+    share_id: str
+    protocol: str
+    export: str
+    access_to: str = None
+    access_key: str = dataclasses.field(default=None, repr=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class GuestShare:
+    """A virtio-fs device of a guest: the host directory ``source_dir``
+    (a mounted share, :meth:`ComputeDriver.mount_share`), which the
+    guest mounts by its ``tag`` (``mount -t virtiofs TAG /mnt``)."""
+    tag: str
+    source_dir: str
+
+
+@dataclasses.dataclass(frozen=True)
 class InstanceInfo:
     uuid: str
     name: str
@@ -74,6 +102,15 @@ class ComputeDriver:
     its volumes and a :class:`RootImage` of the new image: the new root
     disk is made of that image, at the size ``size_gb`` says, and the
     volumes get the devices they had (:meth:`boot_device_names`).
+
+    Shares (Manila's, over virtio-fs) come in two steps: the host mounts
+    each share once (:meth:`mount_share`, :meth:`umount_share`; the
+    manager decides when no guest needs it any more), and a guest gets
+    its shares as :class:`GuestShare` values each time it starts
+    (:meth:`spawn`, :meth:`power_on`, :meth:`reboot`): the list given is
+    the whole list, and a share left out is gone from the guest's
+    definition. A guest with shares has shared memory (virtio-fs needs
+    it).
     """
 
     # Capabilities, reported as traits (os-traits names) with get_traits().
@@ -82,10 +119,12 @@ class ComputeDriver:
     def init_host(self):
         """Check the hypervisor is usable; raise if it is not."""
 
-    def spawn(self, instance, block_devices, power_on=True, root_image=None):
+    def spawn(self, instance, block_devices, power_on=True, root_image=None,
+              shares=()):
         """Create the guest of ``instance`` with the volumes of the
-        connection infos ``block_devices``; return the device of each, in
-        order.
+        connection infos ``block_devices`` and the virtio-fs devices of
+        ``shares`` (:class:`GuestShare` values); return the device of
+        each volume, in order.
 
         Without ``root_image`` the first volume is the root disk. With a
         :class:`RootImage`, the root disk is a new local disk made of that
@@ -99,7 +138,10 @@ class ComputeDriver:
         """Remove the guest; return False if there was none."""
         raise NotImplementedError()
 
-    def power_on(self, instance_uuid):
+    def power_on(self, instance_uuid, shares=()):
+        """Start the guest with exactly the virtio-fs devices of
+        ``shares`` (:class:`GuestShare` values) in its definition; a guest
+        that is running is left as it is."""
         raise NotImplementedError()
 
     def power_off(self, instance_uuid, timeout=0):
@@ -107,7 +149,9 @@ class ComputeDriver:
         guest without an OS takes all of it)."""
         raise NotImplementedError()
 
-    def reboot(self, instance_uuid):
+    def reboot(self, instance_uuid, shares=()):
+        """Power off and start again, with exactly the virtio-fs devices
+        of ``shares`` (as :meth:`power_on`)."""
         raise NotImplementedError()
 
     def boot_device_names(self, count):
@@ -133,6 +177,29 @@ class ComputeDriver:
 
         Return False (and change nothing) when the guest is not running.
         """
+        raise NotImplementedError()
+
+    def mount_share(self, share):
+        """Mount the :class:`ShareMount` ``share`` on this host, unless it
+        is mounted already; return the directory it is mounted on
+        (:meth:`share_mount_path`).
+
+        InvalidShareExport if the export, the protocol or the cephx
+        identity cannot be used; ShareMountFailed if the mount fails.
+        """
+        raise NotImplementedError()
+
+    def umount_share(self, share_id):
+        """Unmount the share ``share_id`` and forget its credentials;
+        return False if it was not mounted. ShareUnmountFailed, and the
+        share stays mounted, while a running guest has it or the host
+        cannot let it go (the caller serializes this with the starts of
+        the guests that have the share)."""
+        raise NotImplementedError()
+
+    def share_mount_path(self, share_id):
+        """The directory the share ``share_id`` is (or would be) mounted
+        on."""
         raise NotImplementedError()
 
     def get_console_output(self, instance_uuid):

@@ -1,7 +1,8 @@
 """Pure builders of libvirt domain and device XML (the libvirt config layer).
 
 Nothing here talks to libvirt: every function takes plain values and returns
-an ``xml.etree.ElementTree.Element`` (or its text, with :func:`to_xml`).
+an ``xml.etree.ElementTree.Element`` (or its text, with :func:`to_xml`),
+except :func:`with_filesystems`, which edits the text of a definition.
 
 The guests tether runs need no operating system, though they may have one:
 without one QEMU starts, sits in the firmware and holds its disks open,
@@ -212,6 +213,49 @@ def domain(name, uuid, memory_mib, vcpus, disks=(), filesystems=(),
     _sub(_sub(devices, 'video'), 'model', type='none')
     _sub(devices, 'memballoon', model='none')
     return root
+
+
+# Editing a definition -------------------------------------------------------
+
+def with_filesystems(domain_xml, filesystems, memory_backing):
+    """The domain definition ``domain_xml`` (as libvirt gives it) with
+    exactly the ``<filesystem>`` devices ``filesystems`` (elements of
+    :func:`filesystem`) and the ``<memoryBacking>`` ``memory_backing`` (an
+    element of :func:`memory_backing`, or None for none), as text.
+
+    Everything else (disks, consoles, addresses libvirt gave) is kept as
+    it is; a new ``<memoryBacking>`` takes the old one's place, or comes
+    after ``<memory>`` and ``<currentMemory>``.
+    """
+    root = ET.fromstring(domain_xml)
+    devices = root.find('devices')
+    if devices is None:
+        devices = _sub(root, 'devices')
+    for el in devices.findall('filesystem'):
+        devices.remove(el)
+    # libvirt lists filesystems after the disks and controllers.
+    children = list(devices)
+    at = len(children)
+    for index, el in enumerate(children):
+        if el.tag in ('disk', 'controller', 'lease'):
+            at = index + 1
+    for offset, el in enumerate(filesystems):
+        devices.insert(at + offset, el)
+
+    old = root.find('memoryBacking')
+    if old is not None:
+        at = list(root).index(old)
+        root.remove(old)
+    else:
+        at = 0
+        for index, el in enumerate(root):
+            if el.tag in ('name', 'uuid', 'title', 'description',
+                          'metadata', 'maxMemory', 'memory',
+                          'currentMemory'):
+                at = index + 1
+    if memory_backing is not None:
+        root.insert(at, memory_backing)
+    return to_xml(root)
 
 
 def to_xml(element):

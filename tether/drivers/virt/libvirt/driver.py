@@ -1,5 +1,6 @@
-"""The libvirt compute driver: QEMU guests whose disks are volumes, and a
-local root disk made of an image for a server booted from one."""
+"""The libvirt compute driver: QEMU guests whose disks are volumes, a
+local root disk made of an image for a server booted from one, and Manila
+shares mounted on the host and given to guests over virtio-fs."""
 
 import dataclasses
 import os
@@ -19,6 +20,7 @@ from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import imagebackend
 from tether.drivers.virt.libvirt import parse
+from tether.drivers.virt.libvirt import shares as host_shares
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.virt.power_state import PowerState
 
@@ -118,10 +120,31 @@ class LibvirtDriver(driver.ComputeDriver):
                 path=path, volume_id=volume.volume_id(connection_info))
         return path
 
-    def _memory_backing(self):
+    def _memory_backing(self, shared):
+        """Guest memory from files when ``file_backed_memory`` says so
+        (shared, as virtio-fs needs); else, for a guest with shares
+        (``shared``), from memfd, shared; else QEMU's own."""
         if self.conf.file_backed_memory > 0:
             return config.memory_backing('file', shared=True, discard=True)
+        if shared:
+            return config.memory_backing('memfd', shared=True)
         return None
+
+    @staticmethod
+    def _filesystems(shares):
+        return [config.filesystem(s.source_dir, s.tag) for s in shares]
+
+    def _define_shares(self, guest, shares):
+        """Make the persistent definition of the stopped ``guest`` hold
+        exactly the virtio-fs devices of ``shares`` (and the memory they
+        need); the rest of it stays as it is."""
+        xml = config.with_filesystems(
+            guest.xml(inactive=True), self._filesystems(shares),
+            self._memory_backing(bool(shares)))
+        self.host.define(xml, guest.uuid)
+        if shares:
+            LOG.info('%r starts with the shares %s', guest,
+                     ', '.join(s.tag for s in shares))
 
     # The instance's directory on this host: its console log.
 
@@ -151,14 +174,15 @@ class LibvirtDriver(driver.ComputeDriver):
                         failed_path, instance_uuid, exc_info[1])
         shutil.rmtree(path, onerror=failed)
 
-    def _domain_xml(self, instance, disks, console_log):
+    def _domain_xml(self, instance, disks, console_log, shares=()):
         qemu = self.conf.virt_type == 'qemu'
         return config.to_xml(config.domain(
             name=instance.name, uuid=instance.uuid,
             memory_mib=instance.memory_mb, vcpus=instance.vcpus,
-            disks=disks, virt_type=self.conf.virt_type,
+            disks=disks, filesystems=self._filesystems(shares),
+            virt_type=self.conf.virt_type,
             cpu_model='qemu64' if qemu else None,
-            memory_backing=self._memory_backing(),
+            memory_backing=self._memory_backing(bool(shares)),
             title=instance.display_name, console_log=console_log))
 
     def _root_disk(self, instance_uuid, root_image):
@@ -172,7 +196,8 @@ class LibvirtDriver(driver.ComputeDriver):
         return config.Disk(path=path, fmt='qcow2',
                            target=config.disk_name(0))
 
-    def spawn(self, instance, block_devices, power_on=True, root_image=None):
+    def spawn(self, instance, block_devices, power_on=True, root_image=None,
+              shares=()):
         if root_image is not None and self.image_cache is None:
             raise exception.VirtError(
                 reason='a root disk made of an image needs [DEFAULT] '
@@ -200,7 +225,8 @@ class LibvirtDriver(driver.ComputeDriver):
                     # The guest boots from its root disk, whatever the
                     # other disks hold.
                     disks[0] = dataclasses.replace(disks[0], boot_order=1)
-                xml = self._domain_xml(instance, disks, console_log)
+                xml = self._domain_xml(instance, disks, console_log,
+                                       shares)
                 guest = self.host.define(xml, instance.uuid)
             except Exception:
                 # Nothing is left of a guest that was never defined: its
@@ -231,23 +257,27 @@ class LibvirtDriver(driver.ComputeDriver):
             self._remove_instance_dir(instance_uuid)
         return True
 
-    def power_on(self, instance_uuid):
-        guest = self.host.lookup(instance_uuid)
-        if not guest.is_active():
-            guest.start()
+    def power_on(self, instance_uuid, shares=()):
+        with self._lock(instance_uuid):
+            guest = self.host.lookup(instance_uuid)
+            if not guest.is_active():
+                self._define_shares(guest, shares)
+                guest.start()
 
     def power_off(self, instance_uuid, timeout=0):
         guest = self.host.lookup(instance_uuid)
         if guest.shutdown(timeout):
             LOG.info('%r powered itself off when asked', guest)
 
-    def reboot(self, instance_uuid):
+    def reboot(self, instance_uuid, shares=()):
         # Every reboot is hard: a new QEMU process from the persistent
         # definition (a soft one would wait for a guest OS that may not be
         # there, as a stop does).
-        guest = self.host.lookup(instance_uuid)
-        guest.destroy()
-        guest.start()
+        with self._lock(instance_uuid):
+            guest = self.host.lookup(instance_uuid)
+            guest.destroy()
+            self._define_shares(guest, shares)
+            guest.start()
 
     def get_info(self, instance_uuid):
         guest = self.host.lookup(instance_uuid)
@@ -360,6 +390,40 @@ class LibvirtDriver(driver.ComputeDriver):
         LOG.info('Resized %s (%s) of %r to %d bytes', path, found.target,
                  guest, new_size_bytes)
         return True
+
+    # Shares ------------------------------------------------------------------
+
+    def share_mount_path(self, share_id):
+        return host_shares.mount_path(self.conf.share_mount_point_base,
+                                      share_id)
+
+    def mount_share(self, share):
+        return host_shares.mount(share, self.conf.share_mount_point_base)
+
+    def _guests_using(self, path):
+        """The running guests that have ``path`` as a virtio-fs share."""
+        found = []
+        for guest in self.host.list_guests():
+            try:
+                if guest.is_active() and path in [
+                        source for source, _tag
+                        in parse.filesystems(guest.xml())]:
+                    found.append(guest)
+            except exception.InstanceNotFound:
+                pass   # removed since it was listed
+        return found
+
+    def umount_share(self, share_id):
+        # A guest's virtiofsd holds the share in a mount namespace of its
+        # own: the host's umount would succeed and the guest go on using
+        # it (ceph-fuse lives on until virtiofsd ends). So ask libvirt.
+        users = self._guests_using(self.share_mount_path(share_id))
+        if users:
+            raise exception.ShareUnmountFailed(
+                share_id=share_id, reason='running guests use it: %s'
+                % ', '.join(g.uuid for g in users))
+        return host_shares.umount(share_id,
+                                  self.conf.share_mount_point_base)
 
     # Images ------------------------------------------------------------------
 

@@ -42,6 +42,18 @@ def filesystems(domain_xml):
             for el in root.iterfind('./devices/filesystem')]
 
 
+def memory_backing(domain_xml):
+    """``(source type, shared)`` of the ``<memoryBacking>`` of a domain
+    (source None when it names none), or None if it has none."""
+    el = ET.fromstring(domain_xml).find('memoryBacking')
+    if el is None:
+        return None
+    source = el.find('source')
+    access = el.find('access')
+    return (source.get('type') if source is not None else None,
+            access is not None and access.get('mode') == 'shared')
+
+
 def find_disk(domain_xml, path=None, serial=None):
     """The disk whose source file is ``path`` (else whose serial matches)."""
     candidates = disks(domain_xml)
