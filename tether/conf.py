@@ -6,6 +6,7 @@ from oslo_config import cfg
 from oslo_db import options as db_options
 from oslo_log import log as logging
 from oslo_policy import opts as policy_opts
+from oslo_utils import netutils
 
 from tether import clients
 
@@ -196,6 +197,17 @@ compute_opts = [
                     'for the volume service to re-image its root volume '
                     '(the volume-reimaged event) before the server goes to '
                     'ERROR.'),
+    cfg.IPOpt('my_shared_fs_storage_ip', default=netutils.get_my_ipv4(),
+              sample_default='<the IPv4 address of the default route>',
+              help='The address of this compute host on the network of '
+                   'the shared file systems: tether-compute asks the share '
+                   'API (Manila) to let this address in (an "ip" access '
+                   'rule) before it mounts an NFS share for a server. By '
+                   'default the IPv4 address of the interface of the '
+                   'default route (127.0.0.1 if there is none); set it '
+                   'where the storage network is another one. Nova\'s '
+                   'option of the same name (whose default is its my_ip; '
+                   'tether has no my_ip).'),
 ]
 
 # The cache of images on a compute host (Nova's [image_cache]).
@@ -253,6 +265,33 @@ image_client_opts = clients.peer_opts(
                     'bytes of its answer (of a download too) before it '
                     'gives up: a store that stalls fails the operation '
                     'rather than holding it forever.'),
+]
+
+# How the compute service reaches the share API (Manila), as Nova's
+# [manila]: keystoneauth options, plus these.
+share_group = cfg.OptGroup('share', title='The share API (Manila), as the '
+                                          'compute service calls it')
+share_client_opts = clients.peer_opts(
+    'sharev2', 'tether-compute:service', 'share API') + [
+    cfg.IntOpt('share_apply_policy_timeout', default=10, min=1, max=600,
+               help='Seconds tether-compute waits for the share API to '
+                    'apply an access rule it asked for (the rule becomes '
+                    'active) or to remove one (the rule is gone), looking '
+                    'about once a second; the attach or detach of the '
+                    'share fails after that. Nova\'s option of the same '
+                    'name.'),
+    cfg.StrOpt('cephfs_access_to', default='tether',
+               regex=r'^[A-Za-z0-9_-]+$',
+               help='The cephx identity (client.<name>, without the '
+                    '"client." prefix) the share API grants a CEPHFS share '
+                    'to, for every compute host; the host mounts the share '
+                    'as that identity with the key the access rule '
+                    'carries. Letters, digits, "-" and "_" (Manila takes '
+                    'any printable name without a period; tether takes '
+                    'fewer, so that the name goes into mount options as it '
+                    'is). It must not be the identity Manila\'s CephFS '
+                    'driver itself uses (its cephfs_auth_id), which Manila '
+                    'refuses. Nova grants "nova".'),
 ]
 
 aio_opts = [
@@ -328,7 +367,8 @@ CONF.register_group(compute_database_group)
 CONF.register_opts(db_options.database_opts, group=compute_database_group)
 for _group, _opts in ((volume_group, volume_client_opts),
                       (compute_group, compute_client_opts),
-                      (image_group, image_client_opts)):
+                      (image_group, image_client_opts),
+                      (share_group, share_client_opts)):
     CONF.register_group(_group)
     CONF.register_opts(_opts, group=_group)
     clients.register_keystoneauth_opts(CONF, _group.name)
@@ -375,5 +415,6 @@ def list_opts():
         (compute_group,
          compute_client_opts + clients.keystoneauth_opts()),
         (image_group, image_client_opts + clients.keystoneauth_opts()),
+        (share_group, share_client_opts + clients.keystoneauth_opts()),
         (upgrade_levels_group, upgrade_levels_opts),
     ]

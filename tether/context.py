@@ -87,7 +87,7 @@ class RequestContext(o_context.RequestContext):
 
 # The groups of the APIs the services call (tether.clients.Peer): each
 # names its catalog type in catalog_info.
-PEER_GROUPS = ('volume', 'compute', 'image')
+PEER_GROUPS = ('volume', 'compute', 'image', 'share')
 
 
 def _peer_entries(catalog):

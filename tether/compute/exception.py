@@ -322,6 +322,56 @@ class VolumeAPIUnavailable(VolumeAPIError, exception.ServiceUnavailable):
     error_code = 'compute.volume_api.unavailable'
 
 
+# The share API (Manila), as the compute service sees it ---------------------
+
+class ShareNotFound(exception.NotFound):
+    """The share API answered 404 for the share (or 400 for an id it
+    cannot read, as Nova takes it); ``reason`` holds its message."""
+    msg_fmt = 'Share %(share_id)s could not be found.'
+    error_code = 'compute.share.not_found'
+
+
+class ShareAPIError(TetherException):
+    """The share API answered a call of the compute service with an
+    error (``status`` is its HTTP status, or None if it did not answer);
+    one of the three kinds below (tether.compute.share_client says
+    which), by what the compute API answers."""
+    msg_fmt = 'The share API failed: %(reason)s'
+    error_code = 'compute.share_api.error'
+
+    def __init__(self, message=None, status=None, **kwargs):
+        self.status = status
+        super().__init__(message, status=status, **kwargs)
+
+
+class ShareAPIForbidden(ShareAPIError, exception.Forbidden):
+    error_code = 'compute.share_api.forbidden'
+
+
+class ShareAPIRefused(ShareAPIError, exception.Invalid):
+    error_code = 'compute.share_api.refused'
+
+
+class ShareAPIUnavailable(ShareAPIError, exception.ServiceUnavailable):
+    error_code = 'compute.share_api.unavailable'
+
+
+class ShareAccessGrantError(TetherException):
+    """The share API refused the access rule a compute host asked for, or
+    the rule did not become active in time (the share mapping's error)."""
+    msg_fmt = ('Share %(share_id)s could not be granted to this compute '
+               'host: %(reason)s')
+    error_code = 'compute.share.access_grant_failed'
+
+
+class ShareAccessRemovalError(TetherException):
+    """The share API did not remove a compute host's access rule (the
+    share mapping's error)."""
+    msg_fmt = ('The access of this compute host to share %(share_id)s '
+               'could not be removed: %(reason)s')
+    error_code = 'compute.share.access_removal_failed'
+
+
 # Servers from images ---------------------------------------------------------
 
 class ImageNotFoundForServer(exception.Invalid):
