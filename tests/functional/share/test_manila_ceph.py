@@ -9,8 +9,6 @@ import tempfile
 import time
 import uuid
 
-from keystoneauth1 import session as ks_session
-from keystoneauth1 import token_endpoint
 import openstack
 import pytest
 
@@ -31,21 +29,9 @@ def _wait(predicate, timeout, what):
 
 
 @pytest.fixture
-def sfs(manila):
-    """The shared file system proxy as a user of a project of its own.
-    noauthv2 takes the token as ``<user>:<project>``; resource locks need
-    both to be UUID-shaped (their response schemas say so)."""
-    token = '%s:%s' % (uuid.uuid4().hex, uuid.uuid4().hex)
-    # The root, not /v2: the version discovery GET carries no token
-    # unless it is a header of the session, and noauth answers a request
-    # without one with an empty 204.
-    sess = ks_session.Session(
-        auth=token_endpoint.Token(manila.endpoint, token),
-        additional_headers={'X-Auth-Token': token})
-    conn = openstack.connection.Connection(
-        session=sess, shared_file_system_api_version='2.82',
-        shared_file_system_endpoint_override=manila.endpoint)
-    return conn.shared_file_system
+def sfs(sdk):
+    """The shared file system proxy as a user of a project of its own."""
+    return sdk('%s:%s' % (uuid.uuid4().hex, uuid.uuid4().hex))
 
 
 class Mount:
