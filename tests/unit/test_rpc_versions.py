@@ -202,7 +202,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.2-c1723e5864750a85652c9b294523d6b1',
+        'Instance': '1.3-2f93578d9908119ed38ec2142dda82d9',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
@@ -220,7 +220,14 @@ def test_service_versions_name_rpc_versions_in_order():
             compute_version.EXTEND_COMPLETION_SERVICE_VERSION <=
             compute_version.CONSOLE_OUTPUT_SERVICE_VERSION <=
             compute_version.IMAGE_BUILD_SERVICE_VERSION <=
+            compute_version.REBUILD_SERVICE_VERSION <=
+            compute_version.SHARES_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host that attaches shares serves RPC 1.4, one before it not.
+    assert compute_version.rpc_version_of(
+        compute_version.SHARES_SERVICE_VERSION) == '1.4'
+    assert compute_version.rpc_version_of(
+        compute_version.SHARES_SERVICE_VERSION - 1) == '1.3'
     # A host that builds from images serves RPC 1.2, one before it not.
     assert compute_version.rpc_version_of(
         compute_version.IMAGE_BUILD_SERVICE_VERSION) == '1.2'
@@ -352,12 +359,26 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
     for serializer, version in ((_serializer(pin), '1.1'),
-                                (rpc.RequestContextSerializer(), '1.2')):
+                                (rpc.RequestContextSerializer(), '1.3')):
         sent = serializer.serialize_entity(None, instance)
         assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id
     received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
     assert received.is_image_backed
+
+
+def test_a_manager_before_rpc_1_4_gets_no_pinned_zone():
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active',
+                                     pinned_availability_zone='az1')
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.3')
+    sent = _serializer(old).serialize_entity(None, instance)
+    assert _version(sent) == '1.2'
+    assert 'pinned_availability_zone' not in _data(sent)
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.4')
+    sent = _serializer(new).serialize_entity(None, instance)
+    assert _version(sent) == '1.3'
+    assert _data(sent)['pinned_availability_zone'] == 'az1'
 
 
 @pytest.mark.parametrize('task_state', ['rebuilding',

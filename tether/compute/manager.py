@@ -12,6 +12,7 @@ from tether.compute.ops import rebuild
 from tether.compute.ops import recovery
 from tether.compute.ops import server_actions
 from tether.compute.ops import servers
+from tether.compute.ops import shares
 from tether.compute.ops import volume_attachments
 from tether.compute import version as compute_version
 from tether.drivers.virt import driver as virt_driver
@@ -111,6 +112,16 @@ class ComputeManager:
         with self._event(context, instance, 'rebuild_instance'):
             rebuild.rebuild(context, self, instance, image_id,
                             reimage_boot_volume)
+
+    @_per_instance
+    def allow_share(self, context, instance, share_id):
+        with self._event(context, instance, 'allow_share'):
+            shares.allow(context, self, instance, share_id)
+
+    @_per_instance
+    def deny_share(self, context, instance, share_id):
+        with self._event(context, instance, 'deny_share'):
+            shares.deny(context, self, instance, share_id)
 
     def external_instance_event(self, context, instance, name, tag,
                                 status):

@@ -40,6 +40,7 @@ class ComputeAPI:
             disk, volumes made of images); Instance 1.1
     * 1.3 - rebuild_instance (re-images a volume-backed server's root
             volume with reimage_boot_volume), external_instance_event
+    * 1.4 - allow_share, deny_share (casts)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -130,6 +131,26 @@ class ComputeAPI:
         self._prepare(instance.host, '1.3').cast(
             ctxt, 'external_instance_event', instance=instance, name=name,
             tag=tag, status=status)
+
+    def check_share_calls(self):
+        """Raise ServiceTooOld if the pin holds this client below the
+        shares' calls (1.4): callers check before they change anything."""
+        self._require('1.4', 'shares attached to servers')
+
+    def allow_share(self, ctxt, instance, share_id):
+        """Have the server's host granted access to a share being
+        attached (its mapping is ``attaching``)."""
+        self.check_share_calls()
+        self._prepare(instance.host, '1.4').cast(
+            ctxt, 'allow_share', instance=instance, share_id=share_id)
+
+    def deny_share(self, ctxt, instance, share_id):
+        """Have the server's host give up its access to a share being
+        detached (its mapping is ``detaching``), unless another of its
+        servers still uses it."""
+        self.check_share_calls()
+        self._prepare(instance.host, '1.4').cast(
+            ctxt, 'deny_share', instance=instance, share_id=share_id)
 
     def detach_volume(self, ctxt, instance, volume_id):
         self._prepare(instance.host).cast(

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.4'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -21,11 +21,14 @@ RPC_API_VERSION = '1.3'
 #         (image_ref)
 # * 1.3 - rebuild_instance, external_instance_event; Instance 1.2 (the
 #         rebuild's task states)
+# * 1.4 - allow_share, deny_share; Instance 1.3
+#         (pinned_availability_zone)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
     '1.2': {'Instance': '1.1'},
     '1.3': {'Instance': '1.2'},
+    '1.4': {'Instance': '1.3'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -50,6 +53,9 @@ SERVICE_VERSION_HISTORY = (
     # 5: rebuild, volume-backed servers' root volumes re-imaged (waiting
     #    for volume-reimaged, external_instance_event)
     {'compute_rpc': '1.3'},
+    # 6: Manila shares attached to servers over virtio-fs (allow_share,
+    #    deny_share; mounted on the host at start, unmounted at stop)
+    {'compute_rpc': '1.4'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -74,6 +80,10 @@ IMAGE_BUILD_SERVICE_VERSION = 4
 # The first service version that rebuilds servers (RPC 1.3), volume-backed
 # ones by re-imaging their root volume.
 REBUILD_SERVICE_VERSION = 5
+
+# The first service version that attaches Manila shares to servers (RPC
+# 1.4, allow_share and deny_share).
+SHARES_SERVICE_VERSION = 6
 
 
 def rpc_version_of(service_version):

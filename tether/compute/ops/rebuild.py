@@ -39,12 +39,15 @@ import time
 
 from oslo_config import cfg
 from oslo_log import log as logging
+from oslo_utils import excutils
 from oslo_utils import timeutils
 
 from tether.compute import exception
 from tether.compute.ops import block_devices
 from tether.compute.ops import instance_actions
+from tether.compute.ops import notifications
 from tether.compute.ops import servers
+from tether.compute.ops import shares
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
@@ -52,7 +55,6 @@ from tether.drivers.virt.power_state import PowerState
 from tether import images
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
-from tether import rpc
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -70,21 +72,8 @@ class _Refused(Exception):
 
 
 def _notify(context, host, instance, event, error=None, image_id=None):
-    payload = {'instance_id': instance.uuid,
-               'tenant_id': instance.project_id,
-               'user_id': instance.user_id,
-               'display_name': instance.display_name,
-               'host': host.host, 'state': instance.vm_state,
-               'image_id': image_id}
-    if error is not None:
-        payload['error'] = str(error)
-    try:
-        notifier = rpc.get_notifier('compute.%s' % host.host)
-        (notifier.error if error is not None else notifier.info)(
-            context, 'instance.rebuild.%s' % event, payload)
-    except Exception:  # noqa: BLE001 - a notification never stops work
-        LOG.exception('Could not send instance.rebuild.%s of %s', event,
-                      instance.uuid)
+    notifications.send(context, host, instance, 'rebuild.%s' % event,
+                       error=error, image_id=image_id)
 
 
 def _timeout(image):
@@ -218,8 +207,17 @@ def _spawn(context, host, client, instance, bdms, infos, power_on,
     image, for ``local``)."""
     root_image = (block_devices.root_image(context, instance, local)
                   if local is not None else None)
-    devices = host.driver.spawn(servers.guest_spec(instance), infos,
-                                power_on=power_on, root_image=root_image)
+    # A server that starts gets its shares (mounted again: the server
+    # never left its host); a stopped one gets them at its next start.
+    guest_shares = (shares.mount_all(context, host, instance)
+                    if power_on else [])
+    try:
+        devices = host.driver.spawn(servers.guest_spec(instance), infos,
+                                    power_on=power_on, root_image=root_image,
+                                    shares=guest_shares)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            shares.unmount_all(context, host, instance)
     for bdm, device in zip(bdms, devices):
         if bdm.status != fields.BdmStatus.ATTACHED:
             client.complete_attachment(bdm.attachment_id)
@@ -268,6 +266,7 @@ def rebuild(context, host, instance, image_id, reimage_boot_volume):
     try:
         image = images.for_context(context).get(image_id)
         _remove_guest(host, instance)
+        shares.unmount_all(context, host, instance)
         local = _local_root(context, instance)
         if local is not None:
             # The new root disk is made of the new image.

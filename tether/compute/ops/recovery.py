@@ -12,6 +12,8 @@ Each instance of this host is compared with what libvirt reports:
 * an interrupted delete is finished;
 * an interrupted power action is settled from the guest's power state;
 * a volume attach that was interrupted is undone, a detach finished;
+* a share attach or detach that was interrupted is finished (from
+  Manila's truth), and the shares of deleted servers released;
 * otherwise vm_state and power_state follow the guest (a guest that
   stopped while tether-compute was down is ``stopped``).
 
@@ -24,6 +26,7 @@ from oslo_log import log as logging
 from tether.compute import exception
 from tether.compute.ops import block_devices
 from tether.compute.ops import servers
+from tether.compute.ops import shares
 from tether.compute.ops import volume_attachments
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
@@ -136,12 +139,16 @@ def reconcile_instance(context, host, instance):
 
 
 def reconcile(context, host):
-    """Settle every instance of ``host``; the number that changed."""
+    """Settle every instance of ``host``, then the shares of its servers
+    left mid-attach or mid-detach (and those of servers deleted since);
+    the number of instances and shares that changed."""
     count = 0
-    for instance in db_instances.get_by_host(context, host.host):
+    instances = db_instances.get_by_host(context, host.host)
+    for instance in instances:
         try:
             if reconcile_instance(context, host, instance):
                 count += 1
         except Exception:  # noqa: BLE001 - one instance never stops others
             LOG.exception('Could not reconcile instance %s', instance.uuid)
-    return count
+    live = {i.uuid: i for i in db_instances.get_by_host(context, host.host)}
+    return count + shares.reconcile(context, host, live)

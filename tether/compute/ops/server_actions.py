@@ -1,12 +1,15 @@
 """What the compute manager does for a server's actions: start, stop,
 reboot, each settling the task the API claimed (the power state is the
-hypervisor's); and the console output, a read."""
+hypervisor's), with the server's shares mounted before its guest starts
+and unmounted after it stops; and the console output, a read."""
 
 from oslo_utils import excutils
 
 from tether.compute import exception
+from tether.compute.ops import shares
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
+from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
 
 VmState = fields.VmState
@@ -30,15 +33,45 @@ def _fail_power(context, instance, task_state):
         pass
 
 
-def start(context, host, instance):
+def _fail_start(context, instance, exc, task_state):
+    """A share could not be mounted: the server in ERROR with a fault
+    that names it (the mapping is in error with the reason)."""
     try:
-        host.driver.power_on(instance.uuid)
+        db_instances.update(
+            context, instance.uuid,
+            {'vm_state': VmState.ERROR, 'task_state': None,
+             'fault': instance_obj.fault_of(exc)},
+            expected_task_state=task_state, action='power')
+    except (exception.InstanceInvalidState, exception.InstanceNotFound):
+        pass
+
+
+def _power_on(context, host, instance, task_state, turn_on):
+    """Mount the server's shares, then ``turn_on(guest_shares)``; the
+    shares are released again if the guest does not start."""
+    try:
+        guest_shares = shares.mount_all(context, host, instance)
+    except shares.ShareStartFailed as exc:
+        with excutils.save_and_reraise_exception():
+            _fail_start(context, instance, exc, task_state)
     except Exception:
         with excutils.save_and_reraise_exception():
-            _fail_power(context, instance, TaskState.POWERING_ON)
+            _fail_power(context, instance, task_state)
+    try:
+        turn_on(guest_shares)
+    except Exception:
+        with excutils.save_and_reraise_exception():
+            shares.unmount_all(context, host, instance)
+            _fail_power(context, instance, task_state)
     _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
                                       'power_state': PowerState.RUNNING},
-                  TaskState.POWERING_ON)
+                  task_state)
+
+
+def start(context, host, instance):
+    _power_on(context, host, instance, TaskState.POWERING_ON,
+              lambda guest_shares: host.driver.power_on(
+                  instance.uuid, shares=guest_shares))
 
 
 def stop(context, host, instance, timeout):
@@ -47,20 +80,18 @@ def stop(context, host, instance, timeout):
     except Exception:
         with excutils.save_and_reraise_exception():
             _fail_power(context, instance, TaskState.POWERING_OFF)
+    shares.unmount_all(context, host, instance)
     _finish_power(context, instance, {'vm_state': VmState.STOPPED,
                                       'power_state': PowerState.SHUTDOWN},
                   TaskState.POWERING_OFF)
 
 
 def reboot(context, host, instance, task_state):
-    try:
-        host.driver.reboot(instance.uuid)
-    except Exception:
-        with excutils.save_and_reraise_exception():
-            _fail_power(context, instance, task_state)
-    _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
-                                      'power_state': PowerState.RUNNING},
-                  task_state)
+    # The guest gets its shares as a start gives them (a share attached
+    # while the server ran, in the window before its start, too).
+    _power_on(context, host, instance, task_state,
+              lambda guest_shares: host.driver.reboot(
+                  instance.uuid, shares=guest_shares))
 
 
 def last_lines(data, count):

@@ -24,7 +24,9 @@ class Instance(base.TetherObject):
     #              that boots from a volume)
     # Version 1.2: task_state may be a rebuild's (rebuilding,
     #              rebuild_block_device_mapping, rebuild_spawning)
-    VERSION = '1.2'
+    # Version 1.3: pinned_availability_zone (the zone the server was asked
+    #              for at create)
+    VERSION = '1.3'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -36,6 +38,10 @@ class Instance(base.TetherObject):
         'host': fields.StringField(nullable=True),
         'node': fields.StringField(nullable=True),
         'availability_zone': fields.StringField(nullable=True),
+        # The zone the create asked for (None: any zone would do), which
+        # the server stays in (compute 2.96).
+        'pinned_availability_zone': fields.StringField(nullable=True,
+                                                       default=None),
         # The flavor as it was at boot: id, name, memory_mb, vcpus,
         # root_gb, ephemeral_gb, swap, extra_specs.
         'flavor': t_fields.JSONObjectField(),
@@ -88,6 +94,8 @@ class Instance(base.TetherObject):
         target = versionutils.convert_version_to_tuple(target_version)
         if target < (1, 1):
             primitive.pop('image_ref', None)
+        if target < (1, 3):
+            primitive.pop('pinned_availability_zone', None)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

@@ -31,6 +31,9 @@ from oslo_log import log as logging
 from tether.compute import exception
 
 LOG = logging.getLogger(__name__)
+# The level processutils logs the mount commands at: oslo.log's TRACE,
+# below DEBUG (the commands name where a share is).
+TRACE = logging.TRACE
 
 PROTOCOLS = ('CEPHFS', 'NFS')
 KEYRING_DIR = '.keyrings'
@@ -189,15 +192,26 @@ def _alive(path):
     return True
 
 
-def _run(share_id, failure, *cmd):
+def _run(share_id, failure, *cmd, hide=()):
     """Run ``cmd``; raise ``failure`` (an exception class) with its
-    message if it fails or outlives COMMAND_TIMEOUT (then it is killed)."""
+    message if it fails or outlives COMMAND_TIMEOUT (then it is killed).
+
+    The command names where the share is (its export, its path), which no
+    log line may show: processutils logs commands at TRACE (below DEBUG)
+    here, this module its own lines by share ID, and the strings of
+    ``hide`` are cut out of the failure's message (which a server's fault
+    shows its owner)."""
     started = []
+    LOG.debug('Share %s: running %s', share_id, cmd[0])
     try:
         processutils.execute(*cmd, timeout=COMMAND_TIMEOUT,
-                             on_execute=started.append)
+                             on_execute=started.append,
+                             loglevel=TRACE)
     except processutils.ProcessExecutionError as exc:
-        reason = (exc.stderr or exc.stdout or str(exc)).strip()
+        reason = (exc.stderr or exc.stdout or cmd[0]).strip()
+        for secret in hide:
+            if secret:
+                reason = reason.replace(secret, '<export>')
         # ceph-fuse prints its last words last.
         raise failure(share_id=share_id, reason=reason[-500:])
     except subprocess.TimeoutExpired:
@@ -216,7 +230,7 @@ def mount_nfs(share_id, export, mount_point):
     mounted (the functional tests, on a host without an NFS client, put a
     bind mount of a local directory in its place)."""
     _run(share_id, exception.ShareMountFailed,
-         'mount', '-t', 'nfs', export, mount_point)
+         'mount', '-t', 'nfs', export, mount_point, hide=(export,))
 
 
 def _checked(share):
@@ -245,7 +259,7 @@ def _mount_cephfs(share, mons, path, keyring, mount_point):
              'ceph-fuse', '-c', '/dev/null', '-m', ','.join(mons),
              '--id', share.access_to, '--keyring', keyring,
              '--client_mount_timeout', str(CEPH_MOUNT_TIMEOUT),
-             '-r', path, mount_point)
+             '-r', path, mount_point, hide=(path,) + tuple(mons))
     except Exception:
         _remove(keyring)
         raise
