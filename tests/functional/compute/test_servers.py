@@ -11,9 +11,12 @@ import subprocess
 import uuid
 from urllib import parse
 
+from oslo_config import cfg
 import pytest
 
 from tests.functional.compute import server_helpers as sh
+
+CONF = cfg.CONF
 
 
 @pytest.fixture
@@ -238,6 +241,45 @@ def test_update_name_description_and_hostname(cloud):
                                          json={'server': body})
         assert resp.status_code == 400, (version, body, resp.text)
         assert word in sh.message(resp), (word, resp.text)
+
+
+def test_2_94_hostnames_may_be_fully_qualified(cloud):
+    user = cloud.project()
+    fqdn = 'web-1.' + 'a' * 63 + '.example.com'
+    server = user.boot(wait=False, name='fq')
+    path = '/servers/%s' % server.id
+    resp = user.compute('2.93').put(path, json={'server': {
+        'hostname': fqdn}})
+    assert resp.status_code == 400, resp.text
+    assert 'hostname' in sh.message(resp)
+    resp = user.compute('2.94').put(path, json={'server': {
+        'hostname': fqdn}})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()['server']['OS-EXT-SRV-ATTR:hostname'] == fqdn
+    for bad in ('a..b', '-a.b', 'a-.b', 'a.' + 'b' * 64, 'a_b.c',
+                '.'.join(['a' * 63] * 4) + '.ab'):
+        resp = user.compute('2.94').put(path, json={'server': {
+            'hostname': bad}})
+        assert resp.status_code == 400, (bad, resp.text)
+        assert ('fully qualified domain name' in sh.message(resp)
+                or 'is too long' in sh.message(resp)), resp.text
+
+
+def test_2_96_shows_the_zone_asked_for(cloud):
+    user = cloud.project()
+    pinned = user.boot(availability_zone=CONF.default_availability_zone)
+    free = user.boot()
+    http = user.compute('2.96')
+    assert http.get('/servers/%s' % pinned.id).json()['server'][
+        'pinned_availability_zone'] == CONF.default_availability_zone
+    assert http.get('/servers/%s' % free.id).json()['server'][
+        'pinned_availability_zone'] is None
+    detailed = {s['id']: s for s in _get(http, '/servers/detail').json()[
+        'servers']}
+    assert detailed[pinned.id]['pinned_availability_zone'] == \
+        CONF.default_availability_zone
+    assert 'pinned_availability_zone' not in user.compute('2.95').get(
+        '/servers/%s' % free.id).json()['server']
 
 
 def test_tenancy(cloud):

@@ -11,7 +11,7 @@ def test_root_lists_v21_without_a_token(aio):
     (doc,) = resp.json()['versions']
     assert doc['id'] == 'v2.1'
     assert doc['status'] == 'CURRENT'
-    assert (doc['min_version'], doc['version']) == ('2.1', '2.93')
+    assert (doc['min_version'], doc['version']) == ('2.1', '2.97')
     assert doc['links'][0]['href'] == aio.compute_root_url + '/v2.1/'
 
 
@@ -20,20 +20,20 @@ def test_v21_document(aio):
         resp = requests.get(aio.compute_root_url + path)
         assert resp.status_code == 200
         doc = resp.json()['version']
-        assert (doc['min_version'], doc['version']) == ('2.1', '2.93')
+        assert (doc['min_version'], doc['version']) == ('2.1', '2.97')
         assert doc['media-types'][0]['type'] == \
             'application/vnd.openstack.compute+json;version=2.1'
 
 
-def test_the_latest_version_is_2_93():
-    assert versions.MAX_VERSION == '2.93'
+def test_the_latest_version_is_2_97():
+    assert versions.MAX_VERSION == '2.97'
 
 
 def test_sdk_discovers_the_range(aio):
     conn = aio.sdk()
     assert conn.compute.get_endpoint_data().max_microversion is not None
     assert str(conn.compute.get_endpoint_data().max_microversion) in (
-        '(2, 93)', '2.93')
+        '(2, 93)', '2.97')
 
 
 def _get(aio, headers):
@@ -50,7 +50,7 @@ def test_microversion_headers(aio):
     resp = _get(aio, {'OpenStack-API-Version': 'compute 2.60'})
     assert resp.headers['OpenStack-API-Version'] == 'compute 2.60'
     resp = _get(aio, {'OpenStack-API-Version': 'compute latest'})
-    assert resp.headers['OpenStack-API-Version'] == 'compute 2.93'
+    assert resp.headers['OpenStack-API-Version'] == 'compute 2.97'
 
 
 def test_legacy_header(aio):

@@ -30,8 +30,8 @@ def test_the_latest_volume_version_is_3_71():
     assert volume_versions.MIN_VERSION == volume_versions.BASE == '3.0'
 
 
-def test_the_latest_compute_version_is_2_93():
-    assert compute_versions.MAX_VERSION == '2.93'
+def test_the_latest_compute_version_is_2_97():
+    assert compute_versions.MAX_VERSION == '2.97'
     assert compute_versions.MIN_VERSION == compute_versions.BASE == '2.1'
 
 

@@ -6,6 +6,7 @@ from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_external_events
+from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
 from tether.api.compute.handlers import services
 from tether.api.compute.handlers import volume_attachments
@@ -27,6 +28,12 @@ RESOURCES = [
     ('/servers/{server_id}/os-volume_attachments/{volume_id}', {
         'GET': volume_attachments.show_volume_attachment,
         'DELETE': volume_attachments.delete_volume_attachment}),
+    ('/servers/{server_id}/shares', {
+        'GET': server_shares.list_server_shares,
+        'POST': server_shares.create_server_share}),
+    ('/servers/{server_id}/shares/{share_id}', {
+        'GET': server_shares.show_server_share,
+        'DELETE': server_shares.delete_server_share}),
     ('/servers/{server_id}/os-instance-actions', {
         'GET': instance_actions.list_instance_actions}),
     ('/servers/{server_id}/os-instance-actions/{request_id}', {

@@ -49,11 +49,14 @@ HYPERVISOR_UPTIME = '2.88'       # hypervisors: uptime, no capacity fields.
 ATTACHMENT_IDS = '2.89'          # attachment_id, bdm_uuid in attachments.
 SERVER_HOSTNAME = '2.90'         # hostname on server create and update.
 VOLUME_REBUILD = '2.93'          # rebuild re-images a volume-backed server.
+FQDN_HOSTNAME = '2.94'           # hostname may be a fully qualified name.
+PINNED_AVAILABILITY_ZONE = '2.96'  # pinned_availability_zone of servers.
+SERVER_SHARES = '2.97'           # /servers/{id}/shares: Manila shares.
 
 MIN_VERSION = BASE
 # The latest version (when a new one changes nothing tether serves, it
 # has a row in the history but no constant, and is written here).
-MAX_VERSION = VOLUME_REBUILD
+MAX_VERSION = SERVER_SHARES
 UPDATED = '2013-07-23T11:33:21Z'
 LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
 

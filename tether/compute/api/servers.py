@@ -208,6 +208,7 @@ def create(context, name, flavor_ref, devices, image_ref=None,
             'hostname': hostname or _hostname(name),
             'availability_zone': (availability_zone or
                                   CONF.default_availability_zone),
+            'pinned_availability_zone': availability_zone,
             'flavor': flavor.snapshot(),
             'image_ref': boot.image_id or '',
             'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus,

@@ -10,12 +10,13 @@ from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_external_events
+from tether.policies.compute import server_shares
 from tether.policies.compute import servers
 from tether.policies.compute import services
 from tether.policies.compute import volume_attachments
 
 _MODULES = [base, servers, server_actions, console_output,
-            volume_attachments,
+            volume_attachments, server_shares,
             server_external_events, instance_actions, flavors, services,
             hypervisors, availability_zones]
 

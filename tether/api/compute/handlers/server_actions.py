@@ -58,7 +58,9 @@ _REBUILD_VALUES = {'name': 'display_name', 'metadata': 'metadata',
                  microversion.before(versions.SERVER_HOSTNAME))
 @validation.body(schema.REBUILD_V2_90, versions.SERVER_HOSTNAME,
                  microversion.before(versions.VOLUME_REBUILD))
-@validation.body(schema.REBUILD_V2_93, versions.VOLUME_REBUILD)
+@validation.body(schema.REBUILD_V2_93, versions.VOLUME_REBUILD,
+                 microversion.before(versions.FQDN_HOSTNAME))
+@validation.body(schema.REBUILD_V2_94, versions.FQDN_HOSTNAME)
 def rebuild_server(req):
     instance = servers.load_server(req, policy.REBUILD)
     body = req.validated['rebuild']

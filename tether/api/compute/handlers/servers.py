@@ -73,7 +73,9 @@ def _device(entry):
                  microversion.before(versions.BDM_TAG))
 @validation.body(schema.CREATE_V2_42, versions.BDM_TAG,
                  microversion.before(versions.SERVER_HOSTNAME))
-@validation.body(schema.CREATE_V2_90, versions.SERVER_HOSTNAME)
+@validation.body(schema.CREATE_V2_90, versions.SERVER_HOSTNAME,
+                 microversion.before(versions.FQDN_HOSTNAME))
+@validation.body(schema.CREATE_V2_94, versions.FQDN_HOSTNAME)
 def create_server(req):
     ctx = req.context
     body = req.validated['server']
@@ -209,7 +211,9 @@ def show_server(req):
                  microversion.before(versions.SERVER_DESCRIPTION))
 @validation.body(schema.UPDATE_V2_19, versions.SERVER_DESCRIPTION,
                  microversion.before(versions.SERVER_HOSTNAME))
-@validation.body(schema.UPDATE_V2_90, versions.SERVER_HOSTNAME)
+@validation.body(schema.UPDATE_V2_90, versions.SERVER_HOSTNAME,
+                 microversion.before(versions.FQDN_HOSTNAME))
+@validation.body(schema.UPDATE_V2_94, versions.FQDN_HOSTNAME)
 def update_server(req):
     instance = load_server(req, policy.UPDATE)
     body = req.validated['server']

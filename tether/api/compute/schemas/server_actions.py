@@ -92,3 +92,5 @@ REBUILD_V2_57 = _rebuild_body(_rebuild_v257)
 REBUILD_V2_63 = _rebuild_body(_rebuild_v263)
 REBUILD_V2_90 = _rebuild_body(_rebuild_v290)
 REBUILD_V2_93 = _rebuild_body(_rebuild_v293)
+REBUILD_V2_94 = _rebuild_body(_with(_rebuild_v293,
+                                    hostname=servers.fqdn_hostname))

@@ -121,6 +121,19 @@ _server_v290 = copy.deepcopy(_server_v242)
 _server_v290['properties']['hostname'] = hostname
 CREATE_V2_90 = _create(_server_v290)
 
+# 2.94: a fully qualified name, dot-separated labels as above, at most
+# 255 characters in all (what the hostname column holds).
+fqdn_hostname = {
+    'type': 'string', 'minLength': 1, 'maxLength': 255,
+    'pattern': r'^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?'
+               r'(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$',
+    'description': 'a hostname or fully qualified domain name of at most '
+                   '255 characters: labels of 1 to 63 letters, digits and '
+                   '"-" (not first or last), separated by dots'}
+_server_v294 = copy.deepcopy(_server_v290)
+_server_v294['properties']['hostname'] = fqdn_hostname
+CREATE_V2_94 = _create(_server_v294)
+
 
 def _update(properties):
     return {'type': 'object',
@@ -134,6 +147,8 @@ UPDATE = _update({'name': name})
 UPDATE_V2_19 = _update({'name': name, 'description': description})
 UPDATE_V2_90 = _update({'name': name, 'description': description,
                         'hostname': hostname})
+UPDATE_V2_94 = _update({'name': name, 'description': description,
+                        'hostname': fqdn_hostname})
 
 _status = {'type': 'string', 'maxLength': 32}
 _multi = {'type': ['string', 'array'], 'items': {'type': 'string'}}

@@ -169,6 +169,9 @@ class ServerView:
             out['trusted_image_certificates'] = None
         if self._at(versions.LOCKED_REASON):
             out['locked_reason'] = None
+        if self._at(versions.PINNED_AVAILABILITY_ZONE):
+            out['pinned_availability_zone'] = (
+                instance.pinned_availability_zone)
         return out
 
     def host_status(self, instance):

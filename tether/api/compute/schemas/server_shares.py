@@ -1,0 +1,31 @@
+"""JSON schemas of /servers/{server_id}/shares (2.97)."""
+
+from tether.api.compute.schemas import servers
+
+# The name the guest mounts the share by: what the spec allows (ASCII
+# letters, digits and "-", at most 64), which the database column holds
+# whole. Nova accepts 255 characters into a 48-character column.
+tag = {'type': 'string', 'minLength': 1, 'maxLength': 64,
+       'pattern': '^[a-zA-Z0-9-]+$',
+       'description': 'a tag of 1 to 64 ASCII letters, digits and "-"'}
+
+CREATE = {
+    'type': 'object',
+    'properties': {
+        'share': {
+            'type': 'object',
+            'properties': {
+                'share_id': servers.uuid,
+                'tag': tag,
+            },
+            'required': ['share_id'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['share'],
+    'additionalProperties': False,
+}
+
+# Nova takes no query parameter on these routes: any is a 400.
+NO_QUERY = {'type': 'object', 'properties': {},
+            'additionalProperties': False}
