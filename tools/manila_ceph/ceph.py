@@ -70,10 +70,17 @@ keyring = {dir}/mds/$cluster-$id/keyring
 class Ceph:
     """The cluster: one mon (a), one mgr (x), one memstore OSD, one MDS
     (a) and the file system ``cephfs``; ``client.manila`` may manage its
-    subvolumes."""
+    subvolumes.
+
+    ``memstore_bytes`` is the OSD's size as Ceph reports it; memstore takes
+    memory only for what is written, so it is large: Manila's scheduler
+    counts each 1 GiB share against the capacity it read when
+    manila-share started (and never again in a test's time), and a 2 GiB
+    OSD took two shares a session, then NoValidHost.
+    """
 
     def __init__(self, root, ports, env, port_range=(26800, 26999),
-                 memstore_bytes=2 << 30):
+                 memstore_bytes=32 << 30):
         self.dir = os.path.join(root, 'ceph')
         self.conf = os.path.join(self.dir, 'ceph.conf')
         self.mon_v2 = ports()

@@ -6,6 +6,7 @@ first by ``tools/install-deps.sh manila`` (the bindep profile manila and
 Manila's virtualenv; fast when everything is there).
 """
 
+import functools
 import os
 import shutil
 import subprocess
@@ -13,9 +14,6 @@ import sys
 import tempfile
 import time
 
-from keystoneauth1 import session as ks_session
-from keystoneauth1 import token_endpoint
-import openstack
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -23,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
 
 from manila_ceph import deployment as manila_deployment  # noqa: E402
+from tests.functional.share import manila_helpers  # noqa: E402
 
 
 def _cannot_run():
@@ -66,20 +65,4 @@ def sdk(manila):
     """sdk(token) -> openstacksdk's shared file system proxy at 2.82,
     acting with a noauthv2 token ``<user>:<project>`` (resource locks
     need both UUID-shaped: their response schemas say so)."""
-    def proxy(token):
-        # The root, not /v2, and the token a header of the session: the
-        # version discovery GET carries no token otherwise, and noauth
-        # answers a request without one with an empty 204, which leaves
-        # openstacksdk without the microversions the server serves.
-        sess = ks_session.Session(
-            auth=token_endpoint.Token(manila.endpoint, token),
-            additional_headers={'X-Auth-Token': token})
-        # Retries, as tether's own clients make ([share] http_retries):
-        # gunicorn closes a kept-alive connection idle for 2 s, and a
-        # request sent on it as it closes fails with RemoteDisconnected.
-        conn = openstack.connection.Connection(
-            session=sess, shared_file_system_api_version='2.82',
-            shared_file_system_endpoint_override=manila.endpoint,
-            connect_retries=3)
-        return conn.shared_file_system
-    return proxy
+    return functools.partial(manila_helpers.proxy, manila)

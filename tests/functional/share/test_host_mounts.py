@@ -18,10 +18,9 @@ import subprocess
 import time
 import uuid
 
-from keystoneauth1 import session as ks_session
-from keystoneauth1 import token_endpoint
-import openstack
 import pytest
+
+from tests.functional.share import manila_helpers as mh
 
 from tests.functional import guest_console
 from tests.functional import libvirt_fixture
@@ -31,29 +30,13 @@ from tether.drivers.virt import driver as virt_driver
 pytestmark = pytest.mark.slow
 
 
-def _wait(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError('timed out waiting for %s' % what)
-        time.sleep(0.5)
+_wait = mh.wait
 
 
 @pytest.fixture
-def sfs(manila):
-    """Manila's API as a user of a project of its own (noauthv2: the
-    token is ``<user>:<project>``, both UUID-shaped)."""
-    token = '%s:%s' % (uuid.uuid4().hex, uuid.uuid4().hex)
-    sess = ks_session.Session(
-        auth=token_endpoint.Token(manila.endpoint, token),
-        additional_headers={'X-Auth-Token': token})
-    conn = openstack.connection.Connection(
-        session=sess, shared_file_system_api_version='2.82',
-        shared_file_system_endpoint_override=manila.endpoint)
-    return conn.shared_file_system
+def sfs(sdk):
+    """Manila's API as a user of a project of its own."""
+    return sdk(mh.token())
 
 
 @pytest.fixture

@@ -6,26 +6,19 @@ hidden), mounted on the host with ceph-fuse, then released."""
 import os
 import subprocess
 import tempfile
-import time
 import uuid
 
 import openstack
 import pytest
+
+from tests.functional.share import manila_helpers as mh
 
 pytestmark = pytest.mark.slow
 
 LOCK_REASON = 'attached by tether-compute'
 
 
-def _wait(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError('timed out waiting for %s' % what)
-        time.sleep(0.5)
+_wait = mh.wait
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ import openstack
 from oslo_config import cfg
 import pytest
 
+from tests.functional.share import manila_helpers as mh
+
 from tether.compute import exception
 from tether.compute import share_client
 from tether import conf  # noqa: F401 - registers [share]
@@ -33,20 +35,10 @@ SHARE_GONE = (openstack.exceptions.NotFoundException,
               openstack.exceptions.BadRequestException)
 
 
-def _wait(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError('timed out waiting for %s' % what)
-        time.sleep(0.3)
+_wait = mh.wait
 
 
-def _token():
-    """A noauthv2 token; resource locks want UUID-shaped ids in it."""
-    return '%s:%s' % (uuid.uuid4().hex, uuid.uuid4().hex)
+_token = mh.token
 
 
 @pytest.fixture
