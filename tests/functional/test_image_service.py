@@ -41,3 +41,14 @@ def test_clouds_yaml_names_the_image_endpoint(aio):
         written = yaml.safe_load(f)['clouds']
     assert written['tether-admin']['image_endpoint_override'] == \
         aio.image_url
+
+
+def test_clouds_yaml_names_manila_only_when_there_is_one(aio):
+    plain = aio_cmd.clouds_yaml(aio.volume_url, aio.compute_url,
+                                aio.image_url)['clouds']['tether']
+    assert not any(k.startswith('shared_file_system') for k in plain)
+    manila = 'http://127.0.0.1:8786'
+    shared = aio_cmd.clouds_yaml(aio.volume_url, aio.compute_url,
+                                 aio.image_url, manila)['clouds']['tether']
+    assert shared['shared_file_system_endpoint_override'] == manila
+    assert shared['shared_file_system_api_version'] == '2'

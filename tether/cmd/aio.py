@@ -55,6 +55,9 @@ def reachable_by_others(path):
         path = parent
 
 
+# [libvirt] file_backed_memory of an aio with a Manila (--share-url).
+SHARE_MEMORY_MB = 4096
+
 cli_opts = [
     cfg.StrOpt('state-dir',
                default=_default_state_dir(),
@@ -81,6 +84,16 @@ cli_opts = [
                help='The virtualenv of the Glance tether-aio starts (made '
                     'and filled with Glance 33 the first time, about '
                     'half a minute).'),
+    cfg.StrOpt('share-url',
+               help='The URL of a Manila that runs already (its root, '
+                    'e.g. http://127.0.0.1:8786): servers can then have '
+                    'its shares attached (compute 2.97). tether-aio starts '
+                    'no Manila (tools/manila_ceph/deployment.py run starts '
+                    'one with a one-node Ceph); with noauth, it must take '
+                    'tether\'s tokens. Unless [libvirt] file_backed_memory '
+                    'is set, it is set to %d MiB, as virtio-fs needs '
+                    'memory the host can share with the guest.'
+                    % SHARE_MEMORY_MB),
     cfg.StrOpt('first-image',
                help='A disk image (raw) that tether-aio uploads as the '
                     'public image "tether-tiny" unless an image of that '
@@ -120,8 +133,9 @@ def configure(state_dir):
     return state_dir
 
 
-def clouds_yaml(volume_url, compute_url, image_url):
-    """Clouds for the demo, alt and admin users, noauth tokens."""
+def clouds_yaml(volume_url, compute_url, image_url, share_url=None):
+    """Clouds for the demo, alt and admin users, noauth tokens (and
+    Manila's endpoint when there is one)."""
     clouds = {}
     for name, user, project in (('tether', 'demo', 'demo'),
                                 ('tether-alt', 'alt', 'alt'),
@@ -140,14 +154,20 @@ def clouds_yaml(volume_url, compute_url, image_url):
             'image_api_version': '2',
             'region_name': 'RegionOne',
         }
+        if share_url:
+            clouds[name].update({
+                'shared_file_system_endpoint_override': share_url,
+                'shared_file_system_api_version': '2'})
     return {'clouds': clouds}
 
 
-def write_clouds_yaml(state_dir, volume_url, compute_url, image_url):
+def write_clouds_yaml(state_dir, volume_url, compute_url, image_url,
+                      share_url=None):
     path = os.path.join(state_dir, 'clouds.yaml')
     tmp = path + '.tmp'
     with open(tmp, 'w') as f:
-        yaml.safe_dump(clouds_yaml(volume_url, compute_url, image_url), f,
+        yaml.safe_dump(clouds_yaml(volume_url, compute_url, image_url,
+                                   share_url), f,
                        default_flow_style=False)
     os.replace(tmp, path)
     return path
@@ -157,8 +177,16 @@ class AllInOne:
     """The services of one tether-aio process; start() and stop()."""
 
     def __init__(self, state_dir, volume_port, compute_port=0,
-                 image_port=0, image_url=None, glance_venv=None):
+                 image_port=0, image_url=None, glance_venv=None,
+                 share_url=None):
         self.state_dir = configure(state_dir)
+        self.share_url = share_url.rstrip('/') if share_url else None
+        if self.share_url:
+            CONF.set_override('endpoint_override', self.share_url,
+                              group='share')
+            if not CONF.libvirt.file_backed_memory:
+                CONF.set_override('file_backed_memory', SHARE_MEMORY_MB,
+                                  group='libvirt')
         self.volume_port = volume_port
         self.compute_port = compute_port
         self.glance = None
@@ -210,7 +238,8 @@ class AllInOne:
         if self.glance is not None:
             self.glance.wait()
         self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
-                                             self.compute_url, self.image_url)
+                                             self.compute_url, self.image_url,
+                                             self.share_url)
 
     def upload_first_image(self, path):
         """Upload ``path`` as the public image tether-tiny, unless an
@@ -248,7 +277,7 @@ def main(argv=None):
                       'All of tether in one process', cli_opts=cli_opts)
     aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port,
                    image_port=CONF.image_port, image_url=CONF.image_url,
-                   glance_venv=CONF.glance_venv)
+                   glance_venv=CONF.glance_venv, share_url=CONF.share_url)
     aio.start()
     if CONF.first_image:
         aio.upload_first_image(CONF.first_image)

@@ -2,25 +2,19 @@
 fixture: a user's openstacksdk proxy, shares made and waited for, and
 their cleanup."""
 
-import time
 import uuid
 
 from keystoneauth1 import session as ks_session
 from keystoneauth1 import token_endpoint
 import openstack
 
+from tests.functional import conftest
+
 
 def wait(predicate, timeout, what, interval=0.3):
     """The first true value of ``predicate()``, asked every ``interval``
     seconds for at most ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError('timed out waiting for %s' % what)
-        time.sleep(interval)
+    return conftest.wait_for(predicate, timeout, interval, what)
 
 
 def token():

@@ -411,8 +411,42 @@ def test_manila_down_during_attach_ends_in_error(cloud, shares,
     assert resp.status_code == 201, resp.text
     _wait_status(user, server.id, share.id, 'error')
     [mapping] = _mappings(server.id)
-    assert 'share %s' % share.id in mapping.reason
+    assert dead in mapping.reason, mapping.reason
+    action = user.instance_action(server.id,
+                                  resp.headers['x-openstack-request-id'])
+    assert action['action'] == 'attach_share'
+    assert [(e['event'], e['result']) for e in action['events']] == [
+        ('compute_allow_share', 'Error')]
     monkeypatch.undo()
     user.conn.compute.delete_share_attachment(server, share.id)
     mh.wait(lambda: _status(user, server.id, share.id) is None, 60,
             'the detach of a share in error')
+
+
+def test_a_restart_finishes_what_its_last_run_left(aio, cloud, shares,
+                                                   shares_aio):
+    """tether-compute stopped with an attach stored but never granted
+    (its cast lost) and a detach never revoked: at start it settles
+    both from Manila's truth."""
+    user = cloud.project()
+    server = _stopped(user)
+    granted, _ = shares.create(protocol='NFS')
+    lost, lost_export = shares.create(protocol='NFS')
+    assert _attach(user.compute(V2_97), server.id, granted.id,
+                   tag='granted').status_code == 201
+    _wait_status(user, server.id, granted.id, 'inactive')
+    ctx = helpers.admin_context()
+
+    def while_down():
+        db_shares.create(ctx, server.id, lost.id, 'lost', lost_export,
+                         'NFS', ('stopped',))
+        assert db_shares.transition(ctx, server.id, granted.id,
+                                    ('inactive',), 'detaching')
+
+    aio.restart_compute_service(while_down=while_down)
+    _wait_status(user, server.id, lost.id, 'inactive')
+    mh.wait(lambda: _status(user, server.id, granted.id) is None, 60,
+            'the detach left under way to finish')
+    assert _access_tos(shares_aio, lost.id) == {
+        CONF.my_shared_fs_storage_ip}
+    assert _access_tos(shares_aio, granted.id) == set()

@@ -290,3 +290,17 @@ def check_host(instance, action):
         raise exception.InstanceNotReady(
             instance_id=instance.uuid,
             reason="it has no compute host, so it cannot '%s'" % action)
+
+
+def check_state(instance, action, vm_states):
+    """The server has a host, is in one of ``vm_states`` and has no task
+    under way (InstanceInvalidState, 409, names what is not)."""
+    check_host(instance, action)
+    if instance.vm_state not in vm_states:
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance.uuid, attr='vm_state',
+            state=instance.vm_state)
+    if instance.task_state is not None:
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance.uuid, attr='task_state',
+            state=instance.task_state)

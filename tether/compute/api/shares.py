@@ -51,18 +51,6 @@ def get(context, instance, share_id):
     return db_shares.get(context, instance.uuid, share_id)
 
 
-def _check_state(instance, action, vm_states):
-    servers.check_host(instance, action)
-    if instance.vm_state not in vm_states:
-        raise exception.InstanceInvalidState(
-            action=action, instance_id=instance.uuid, attr='vm_state',
-            state=instance.vm_state)
-    if instance.task_state is not None:
-        raise exception.InstanceInvalidState(
-            action=action, instance_id=instance.uuid, attr='task_state',
-            state=instance.task_state)
-
-
 def check_host_shares(context, instance):
     """The server's host can give its guest a virtio-fs share: its
     tether-compute knows shares (403 otherwise, as Nova), and it reports
@@ -109,7 +97,7 @@ def attach_share(context, instance, share_id, tag=None):
     """Attach Manila's share ``share_id`` to a stopped server, mounted
     by the guest as ``tag`` (the share's ID by default); returns the
     mapping, ``attaching`` until the host was granted access."""
-    _check_state(instance, 'attach_share', ATTACHABLE_VM_STATES)
+    servers.check_state(instance, 'attach_share', ATTACHABLE_VM_STATES)
     check_host_shares(context, instance)
     rpc = compute_rpcapi.get()
     rpc.check_share_calls()
@@ -131,7 +119,7 @@ def attach_share(context, instance, share_id, tag=None):
 def detach_share(context, instance, share_id):
     """Start detaching a share from a stopped server (or one in error):
     its mapping is ``detaching`` until the host revoked its access."""
-    _check_state(instance, 'detach_share', DETACHABLE_VM_STATES)
+    servers.check_state(instance, 'detach_share', DETACHABLE_VM_STATES)
     rpc = compute_rpcapi.get()
     rpc.check_share_calls()
     mapping = db_shares.get(context, instance.uuid, share_id)

@@ -20,15 +20,7 @@ _ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
 
 
 def _check_volume_action(instance, action):
-    servers.check_host(instance, action)
-    if instance.vm_state not in _ATTACHABLE_VM_STATES:
-        raise exception.InstanceInvalidState(
-            action=action, instance_id=instance.uuid, attr='vm_state',
-            state=instance.vm_state)
-    if instance.task_state is not None:
-        raise exception.InstanceInvalidState(
-            action=action, instance_id=instance.uuid, attr='task_state',
-            state=instance.task_state)
+    servers.check_state(instance, action, _ATTACHABLE_VM_STATES)
 
 
 def attach_volume(context, instance, volume_id, tag=None,
