@@ -33,7 +33,7 @@ def test_sdk_discovers_the_range(aio):
     conn = aio.sdk()
     assert conn.compute.get_endpoint_data().max_microversion is not None
     assert str(conn.compute.get_endpoint_data().max_microversion) in (
-        '(2, 93)', '2.97')
+        '(2, 97)', '2.97')
 
 
 def _get(aio, headers):
@@ -61,9 +61,9 @@ def test_legacy_header(aio):
 
 
 def test_out_of_range_and_malformed(aio):
-    resp = _get(aio, {'OpenStack-API-Version': 'compute 2.94'})
+    resp = _get(aio, {'OpenStack-API-Version': 'compute 2.98'})
     assert resp.status_code == 406
-    assert '2.94' in resp.json()['notAcceptable']['message']
+    assert '2.98' in resp.json()['notAcceptable']['message']
     resp = _get(aio, {'OpenStack-API-Version': 'compute 3.0'})
     assert resp.status_code == 406
     resp = _get(aio, {'OpenStack-API-Version': 'compute two'})
