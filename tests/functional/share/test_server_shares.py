@@ -12,12 +12,14 @@ before it asks Manila anything are in
 tests/functional/compute/test_server_shares_api.py.
 """
 
+import io
 import logging
 import os
 import socket
 import subprocess
 import threading
 import uuid
+from xml.etree import ElementTree
 
 from keystoneauth1 import session as ks_session
 from keystoneauth1 import token_endpoint
@@ -450,3 +452,120 @@ def test_a_restart_finishes_what_its_last_run_left(aio, cloud, shares,
     assert _access_tos(shares_aio, lost.id) == {
         CONF.my_shared_fs_storage_ip}
     assert _access_tos(shares_aio, granted.id) == set()
+
+
+def _share_ready_server(user, shares, tag='data'):
+    """A stopped server with a CephFS share attached (inactive)."""
+    server = _stopped(user)
+    share, _ = shares.create()
+    attached = user.conn.compute.create_share_attachment(server, share.id,
+                                                         tag=tag)
+    assert attached.status == 'attaching'
+    _wait_status(user, server.id, share.id, 'inactive')
+    return server, share
+
+
+def test_a_rebuild_keeps_the_shares(cloud, shares):
+    """The server never leaves its host: its shares are mounted again
+    when the rebuilt guest starts."""
+    user = cloud.project()
+    image = user.conn.image.create_image(
+        name='no-os-' + uuid.uuid4().hex[:6],
+        data=io.BytesIO(helpers.disk_bytes(b'no os')), disk_format='raw',
+        container_format='bare')
+    server = sh.boot_image(user, image)
+    user.conn.compute.stop_server(server)
+    user.wait_server(server.id, 'SHUTOFF')
+    share, _ = shares.create()
+    user.conn.compute.create_share_attachment(server, share.id, tag='keep')
+    _wait_status(user, server.id, share.id, 'inactive')
+    user.conn.compute.start_server(server)
+    user.wait_server(server.id)
+    assert _status(user, server.id, share.id) == 'active'
+
+    resp = user.action(server.id, {'rebuild': {'imageRef': image.id}},
+                       V2_97)
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id)
+    kept = user.conn.compute.get_share_attachment(server, share.id)
+    assert (kept.status, kept.tag) == ('active', 'keep')
+    assert _host_mount(share.id)
+    assert [f[1] for f in _guest_filesystems(server.id)] == ['keep']
+
+
+def _guest_filesystems(server_id):
+    """(source, tag) of the virtio-fs devices of the server's guest."""
+    xml = sh.virsh('dumpxml', sh.domain(server_id)).stdout
+    root = ElementTree.fromstring(xml)
+    return [(fs.find('source').get('dir'), fs.find('target').get('dir'))
+            for fs in root.iter('filesystem')]
+
+
+def test_an_attach_racing_a_start(cloud, shares):
+    """An attach and a start of one stopped server at once: either the
+    attach is refused (the start came first), or the server starts with
+    the share mounted (the start finishes the attach) - never a running
+    server with a share it does not have."""
+    user = cloud.project()
+    server = _stopped(user)
+    share, _ = shares.create()
+    http = user.compute(V2_97)
+    answers = {}
+    barrier = threading.Barrier(2)
+
+    def attach():
+        barrier.wait()
+        answers['attach'] = _attach(http, server.id, share.id, tag='race')
+
+    def start():
+        barrier.wait()
+        answers['start'] = user.action(server.id, {'os-start': None})
+    threads = [threading.Thread(target=attach),
+               threading.Thread(target=start)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers['start'].status_code == 202, answers['start'].text
+    user.wait_server(server.id)
+    if answers['attach'].status_code == 409:
+        assert _mappings(server.id) == []
+        assert _guest_filesystems(server.id) == []
+    else:
+        assert answers['attach'].status_code == 201, answers['attach'].text
+        assert _status(user, server.id, share.id) == 'active'
+        assert [f[1] for f in _guest_filesystems(server.id)] == ['race']
+        assert _host_mount(share.id)
+
+
+def test_a_detach_racing_a_delete(cloud, shares, shares_aio):
+    """A detach and a delete of the server at once: whichever wins, the
+    server and its mapping are gone and the host's rule is revoked."""
+    user = cloud.project()
+    server, share = _share_ready_server(user, shares)
+    http = user.compute(V2_97)
+    answers = {}
+    barrier = threading.Barrier(2)
+
+    def detach():
+        barrier.wait()
+        answers['detach'] = http.delete('/servers/%s/shares/%s'
+                                        % (server.id, share.id))
+
+    def delete():
+        barrier.wait()
+        answers['delete'] = http.delete('/servers/%s' % server.id)
+    threads = [threading.Thread(target=detach),
+               threading.Thread(target=delete)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers['delete'].status_code == 204, answers['delete'].text
+    assert answers['detach'].status_code in (200, 404, 409), \
+        answers['detach'].text
+    user.wait_gone(server.id)
+    assert _mappings(server.id) == []
+    mh.wait(lambda: CONF.share.cephfs_access_to not in _access_tos(
+        shares_aio, share.id), 30, 'the rule to be revoked')
+    assert not _host_mount(share.id)
