@@ -4,12 +4,14 @@ Manila on its one-node Ceph, tether-compute granting its host access with
 its ``[share]`` credentials and mounting the share with ceph-fuse.
 
 A member of the project makes a CEPHFS share (``openstack share create``,
-python-manilaclient's plugin of the CLI) and a server booted from a blank
-volume (no guest OS: the share is mounted on the host and handed to the
-guest's virtio-fs device whatever the guest does with it), then: the
-attach refused while the server runs, the attach of the stopped server,
-its states as the server starts and stops, what the member and an
-administrator see of it, and the detach.
+python-manilaclient's plugin of the CLI) and a server of the tiny test
+guest booted onto a new volume, then: the attach refused while the server
+runs, the attach of the stopped server, its states as the server starts
+and stops, what the member and an administrator see of it, and the
+detach. The guest is there to power off at once when it is stopped (the
+ACPI power button): a guest without an OS ignores it, and each stop then
+takes the compute service's ``shutdown_timeout`` (60 s) before it
+destroys the guest.
 """
 
 import os
@@ -19,6 +21,9 @@ import pytest
 from tests.integration.clients import CLIError, unique, wait_for
 
 V = '2.97'
+TINY = 'tether-tiny-a'
+# m1.micro (128 MiB): the tiny guest's kernel needs more than 64.
+FLAVOR = '2'
 
 
 @pytest.fixture
@@ -34,22 +39,26 @@ def share(cloud):
 
 
 @pytest.fixture
-def server(cloud):
-    """A server of the demo project booted from a blank volume."""
-    root = cloud.openstack('member', 'volume', 'create', '--size', '1',
-                           unique('vol'), '-f', 'json')
-    cloud.wait_volume('member', root['id'], 'available')
-    flavors = cloud.openstack('member', 'flavor', 'list', '-f', 'json')
-    flavor = min(flavors, key=lambda f: f['RAM'])
+def server(cloud, guest_images):
+    """A server of the demo project, the tiny guest booted onto a new
+    volume, up."""
+    image = cloud.openstack(
+        'member', 'image', 'create', '--file', guest_images[TINY],
+        '--disk-format', 'raw', '--container-format', 'bare',
+        unique(TINY), '-f', 'json')
     created = cloud.openstack(
-        'member', 'server', 'create', '--flavor', flavor['Name'],
-        '--volume', root['id'], '--nic', 'none', '--wait', unique('srv'),
-        '-f', 'json')
+        'member', 'server', 'create', '--image', image['id'],
+        '--boot-from-volume', '1', '--flavor', FLAVOR, '--nic', 'none',
+        '--wait', unique('srv'), '-f', 'json')
+    [root_id] = [v['Volume ID'] for v in cloud.openstack(
+        'member', 'server', 'volume', 'list', created['id'], '-f', 'json')]
+    cloud.wait_guest_up('member', created['id'])
     yield created
     cloud.openstack('member', 'server', 'delete', '--wait', created['id'])
-    cloud.wait_volume('member', root['id'], 'available')
-    cloud.openstack('member', 'volume', 'delete', root['id'])
-    cloud.wait_volume_gone('member', root['id'])
+    cloud.wait_volume('member', root_id, 'available')
+    cloud.openstack('member', 'volume', 'delete', root_id)
+    cloud.wait_volume_gone('member', root_id)
+    cloud.openstack('member', 'image', 'delete', image['id'])
 
 
 def _shares(cloud, server_id):
@@ -129,6 +138,7 @@ def test_a_share_attached_to_a_server(cloud, share, server):
     _power(cloud, 'start', server['id'], 'ACTIVE')
     _wait_status(cloud, server['id'], share['id'], 'active')
     assert _mounted(cloud, share['id'])
+    cloud.wait_guest_up('member', server['id'])
     # Stopped: inactive, and unmounted (its last user stopped).
     _power(cloud, 'stop', server['id'], 'SHUTOFF')
     _wait_status(cloud, server['id'], share['id'], 'inactive')
