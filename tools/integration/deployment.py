@@ -412,6 +412,9 @@ class Deployment:
         if guests:
             problems.append('guests left after their servers were deleted: '
                             '%s' % guests)
+        if self.manila is not None:
+            # The guests are gone, and with them tether's use of Manila.
+            self.manila.stop_soon()
         for part in (self.volume_api, self.compute_api, self.volume_manager,
                      self.compute_manager, self.manila, self.glance,
                      self.keystone, self.rabbit, self.db, self.libvirt):

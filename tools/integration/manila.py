@@ -52,6 +52,7 @@ class Manila:
         self.deployment = manila_deployment.Deployment(
             path, log=log, keystone=self.keystone, run_tag=run_tag)
         self._thread = None
+        self._stopping = None
         self._error = None
 
     @property
@@ -84,11 +85,33 @@ class Manila:
             raise RuntimeError('Manila did not start: %s'
                                % self._error) from self._error
 
-    def stop(self):
+    def stop_soon(self):
+        """Begin to stop, in a thread: manila-share and -scheduler take
+        10-20 s to end, which the rest of the deployment's stop need not
+        wait for. Nothing is removed from Keystone: the deployment's own
+        Keystone stops too."""
+        if self._stopping is None:
+            self._stopping = threading.Thread(target=self._stop,
+                                              name='manila-stop', daemon=True)
+            self._stopping.start()
+
+    def _stop(self):
         if self._thread is not None:
             # A start still under way is let finish before stopping.
             self._thread.join(600)
-        self.deployment.stop()
+        try:
+            self.deployment.stop(unregister=False)
+        except BaseException as exc:  # noqa: BLE001 - stop() raises it
+            self._error = exc
+        else:
+            self._error = None
+
+    def stop(self):
+        """Stop (or finish stopping) every process of Manila and Ceph."""
+        self.stop_soon()
+        self._stopping.join(600)
+        if self._error is not None:
+            raise RuntimeError('stopping Manila failed: %s' % self._error)
 
     def log_paths(self):
         log_dir = os.path.join(self.deployment.dir, 'log')

@@ -305,16 +305,17 @@ class Deployment:
                 'share_type_access:is_public': True,
                 'extra_specs': {k: str(v) for k, v in specs.items()}}})
 
-    def stop(self):
+    def stop(self, unregister=True):
         """Stop every process started, each by its PID (its process
-        group), the services before what they use."""
+        group), the services before what they use; with ``unregister``,
+        remove Manila from the Keystone it registered in."""
         for process in reversed(self.processes):
             process.stop(timeout=60)
         self.processes = []
         self.ceph.stop()
         self.rabbit.stop()
         self.postgres.stop()
-        if self.keystone is not None:
+        if self.keystone is not None and unregister:
             self.keystone.unregister()
 
 
