@@ -128,7 +128,9 @@ class DeploymentServer:
         tools = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         sys.path.insert(0, tools)
         from integration import deployment
-        self.deployment = deployment.Deployment(api_workers=api_workers)
+        # The volume API needs no Manila: none is started.
+        self.deployment = deployment.Deployment(api_workers=api_workers,
+                                                manila=False)
         self.deployment.start()
         self.url = self.deployment.volume_api.url_root
         self.admin = self.deployment.connection('admin')

@@ -87,14 +87,18 @@ rabbit_quorum_queue = true
 [libvirt]
 virt_type = qemu
 nfs_mount_point_base = {state}/mnt
-"""
+file_backed_memory = {file_backed_memory}
+{sections}"""
 
 
-def tether_conf(**values):
+def tether_conf(sections='', file_backed_memory=0, **values):
     """tether.conf of the deployment: TETHER_CONF filled in with
-    ``values``."""
-    credentials = SERVICE_CREDENTIALS.format(**values)
-    return TETHER_CONF.format(credentials=credentials, **values)
+    ``values``; ``sections`` (a template of more sections, which may name
+    ``{keystone}`` and ``{credentials}`` too) at its end."""
+    values['credentials'] = SERVICE_CREDENTIALS.format(**values)
+    return TETHER_CONF.format(sections=sections.format(**values),
+                              file_backed_memory=file_backed_memory,
+                              **values)
 
 
 def script(name):

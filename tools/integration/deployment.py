@@ -9,12 +9,15 @@ then every tether daemon as a process of its own: tether-volume-api and
 tether-compute-api under gunicorn (``api_workers`` workers each),
 tether-volume and tether-compute, all with ``auth_strategy = keystone``
 and ``transport_url = rabbit://``, finding the volume, compute and image
-APIs in the catalog. Everything lives in one scratch directory and
-listens on 127.0.0.1, on free ports.
+APIs in the catalog; and Manila on a one-node Ceph (manila.py,
+tools/manila_ceph/ behind this Keystone), which tether-compute reaches
+with its ``[share]`` credentials. Everything lives in one scratch
+directory and listens on 127.0.0.1, on free ports.
 
 The integration tests (tests/integration/) and the deployment benchmark
 (tools/bench/volume_api.py --deployment) use it; by hand, as root, after
-``tools/install-deps.sh integration``::
+``tools/install-deps.sh integration`` and ``tools/install-deps.sh
+manila``::
 
     python3 tools/integration/deployment.py     # start; Ctrl-C stops
 
@@ -28,14 +31,17 @@ user       project   roles
 tether     service   admin, service (tether's services call each other
                      and Glance as it)
 glance     service   service (Glance's auth_token validates tokens as it)
+manila     service   admin, service (Manila's auth_token, and its share
+                     types; tools/manila_ceph/keystone.py)
 member     demo      member (implies reader)
 reader     demo      reader
 alt        alt       member
 ========== ========= ====================================================
 
 and the catalog: ``block-storage`` and ``volumev3`` (the volume API, with
-the project in the URL), ``compute`` and ``image`` (Glance's root:
-clients find its /v2 by version discovery), in RegionOne.
+the project in the URL), ``compute``, ``image`` (Glance's root:
+clients find its /v2 by version discovery) and ``sharev2`` (Manila's
+/v2), in RegionOne.
 """
 
 import argparse
@@ -57,6 +63,7 @@ if TOOLS not in sys.path:
     sys.path.insert(0, TOOLS)
 
 from integration import daemons  # noqa: E402
+from integration import manila as int_manila  # noqa: E402
 from integration import processes  # noqa: E402
 from integration import services  # noqa: E402
 
@@ -83,7 +90,8 @@ class Deployment:
     manager); ``stop()`` leaves no process of the run behind."""
 
     def __init__(self, workdir=None, api_workers=2, keystone_venv=None,
-                 glance_venv=None, tether_options='', log=None):
+                 glance_venv=None, tether_options='', log=None,
+                 manila=True):
         self.tag = uuid.uuid4().hex[:8]
         self.own_workdir = workdir is None
         if workdir is None:
@@ -128,6 +136,11 @@ class Deployment:
                       'region_name': REGION},
             database_url=self.db.url('glance'), env=self.env,
             log=lambda msg: self.log('integration: ' + msg))
+        # Manila and Ceph, unless the caller needs no shares (the
+        # benchmark).
+        self.manila = int_manila.Manila(
+            self.dir, self.tag, self.cloud('admin')['auth'], REGION,
+            lambda msg: self.log('integration: ' + msg)) if manila else None
         self.project_ids = {}
         self.conf_path = os.path.join(self.dir, 'tether.conf')
         self.state_dir = os.path.join(self.dir, 'state')
@@ -165,10 +178,18 @@ class Deployment:
             self._step('keystone setup', self.keystone.setup)
             self._step('keystone', self.keystone.start)
             self._step('keystone users and catalog', self._register)
+            if self.manila is not None:
+                # In a thread of its own, beside tether and Glance.
+                self.manila.start()
             self._write_config()
             self._step('db sync', daemons.db_sync, self.conf_path, self.env)
             self._step('tether daemons', self._start_tether)
             self._step('glance', self.glance.wait)
+            if self.manila is not None:
+                self._step('manila (waited for)', self.manila.wait)
+                self.timings.update(
+                    ('manila ' + name, seconds)
+                    for name, seconds in self.manila.timings.items())
         except BaseException:
             self.log('integration: start failed; the logs:\n'
                      + self.log_tails())
@@ -245,8 +266,12 @@ class Deployment:
         os.makedirs(self.share_dir, exist_ok=True)
         for path in (self.state_dir, self.share_dir):
             os.chmod(path, 0o755)
+        shares = self.manila is not None
         with open(self.conf_path, 'w') as f:
             f.write(daemons.tether_conf(
+                sections=int_manila.SHARE_CONF if shares else '',
+                file_backed_memory=(int_manila.FILE_BACKED_MEMORY
+                                    if shares else 0),
                 host=self.host, state=self.state_dir,
                 transport_url=self.rabbit.url, backend=daemons.BACKEND,
                 share=self.share_dir, extra=self.tether_options,
@@ -387,9 +412,12 @@ class Deployment:
         if guests:
             problems.append('guests left after their servers were deleted: '
                             '%s' % guests)
+        if self.manila is not None:
+            # The guests are gone, and with them tether's use of Manila.
+            self.manila.stop_soon()
         for part in (self.volume_api, self.compute_api, self.volume_manager,
-                     self.compute_manager, self.glance, self.keystone,
-                     self.rabbit, self.db, self.libvirt):
+                     self.compute_manager, self.manila, self.glance,
+                     self.keystone, self.rabbit, self.db, self.libvirt):
             if part is None:
                 continue
             try:
@@ -424,6 +452,8 @@ class Deployment:
                   os.path.join(self.keystone.dir, 'log', 'gunicorn.log'),
                   os.path.join(self.rabbit.dir, 'log', 'console.log'),
                   os.path.join(self.db.dir, 'postgresql.log')]
+        if self.manila is not None:
+            paths += self.manila.log_paths()
         out = []
         for path in paths:
             try:

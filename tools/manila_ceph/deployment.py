@@ -2,6 +2,7 @@
 
     python3 tools/manila_ceph/deployment.py install    # the virtualenv only
     python3 tools/manila_ceph/deployment.py run [DIR]  # start; Ctrl-C stops
+    python3 tools/manila_ceph/deployment.py run --keystone CLOUD [DIR]
 
 ``run`` starts, in DIR (default: a new scratch directory), each as a
 child of this process on 127.0.0.1 and on ports of its own: PostgreSQL
@@ -15,11 +16,18 @@ DIR (the endpoint and the share types), prints the endpoint, and on
 SIGINT or SIGTERM stops every process it started by its PID and leaves
 nothing running; DIR can then be removed.
 
-Authentication is ``noauthv2``: ``X-Auth-Token: <user>:<project>`` and
-every caller is an admin. Use UUID-shaped user and project ids: Manila's
-response schemas of resource locks (microversion 2.81+, and the locks
-``allow_access`` makes at 2.82) require UUIDs and answer 400 otherwise,
-after the lock is made.
+Authentication is ``noauthv2`` by default: ``X-Auth-Token:
+<user>:<project>`` and every caller is an admin. Use UUID-shaped user and
+project ids: Manila's response schemas of resource locks (microversion
+2.81+, and the locks ``allow_access`` makes at 2.82) require UUIDs and
+answer 400 otherwise, after the lock is made.
+
+With ``--keystone CLOUD`` (an administrator's cloud of clouds.yaml;
+``Deployment(keystone=keystone.Keystone(...))``), Manila's API checks
+Keystone tokens instead (keystonemiddleware, ``auth_strategy =
+keystone``): Manila registers its service user and its ``sharev2``
+endpoints in that Keystone as it starts, and removes them as it stops
+(keystone.py).
 """
 
 import argparse
@@ -40,6 +48,7 @@ from integration.processes import (  # noqa: E402
     PortAllocator, Process, run, wait_until)
 from integration.services import PostgreSQL, RabbitMQ, http_status  # noqa
 from manila_ceph import ceph as ceph_mod  # noqa: E402
+from manila_ceph import keystone as keystone_mod  # noqa: E402
 from tether.cmd import venvs  # noqa: E402
 
 REQUIREMENTS = os.path.join(HERE, 'requirements.txt')
@@ -63,7 +72,7 @@ host = tether-manila
 my_ip = 127.0.0.1
 state_path = {dir}/state
 log_dir = {dir}/log
-auth_strategy = noauthv2
+auth_strategy = {auth_strategy}
 api_paste_config = {dir}/etc/api-paste.ini
 osapi_share_listen = 127.0.0.1
 osapi_share_listen_port = {port}
@@ -98,7 +107,8 @@ share_driver = manila.tests.share.drivers.dummy.DummyDriver
 driver_handles_share_servers = False
 share_backend_name = DUMMY
 dummy_driver_default_driver_method_delay = 0
-"""
+
+{authtoken}"""
 
 # gunicorn's entry point: manila.wsgi.api parses sys.argv with
 # oslo.config, which must not see gunicorn's arguments.
@@ -142,27 +152,23 @@ class ManilaDatabase(PostgreSQL):
     DATABASES = {'manila': 'manila'}
 
 
-def _request(url, method='GET', body=None, version='2.82'):
-    req = urllib.request.Request(
-        url, method=method,
-        data=json.dumps(body).encode() if body is not None else None,
-        headers={'X-Auth-Token': ADMIN_TOKEN, 'Content-Type':
-                 'application/json',
-                 'X-OpenStack-Manila-API-Version': version})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read() or b'null')
-
-
 class Deployment:
     """Everything ``run`` starts; :meth:`start` then :meth:`stop`."""
 
-    def __init__(self, path, venv=None, log=print):
+    def __init__(self, path, venv=None, log=print, keystone=None,
+                 run_tag=None):
+        """``keystone``: a keystone.Keystone to authenticate against
+        (noauthv2 without one). ``run_tag``: the TETHER_INTEGRATION_RUN
+        of every process started (a deployment of which this is a part
+        finds them all by it; by default one of its own)."""
         self.dir = os.path.abspath(path)
         self.venv = venv or default_venv()
         self.log = log
+        self.keystone = keystone
         self.tag = 'manila%d' % os.getpid()
         ports = PortAllocator()
-        self.env = dict(os.environ, TETHER_INTEGRATION_RUN=self.tag)
+        self.env = dict(os.environ,
+                        TETHER_INTEGRATION_RUN=run_tag or self.tag)
         self.env.pop('CEPH_CONF', None)
         self.postgres = ManilaDatabase(self.dir, ports, self.env, self.tag)
         self.rabbit = RabbitMQ(self.dir, ports, self.env, self.tag)
@@ -195,12 +201,16 @@ class Deployment:
         run([self._bin('manila-manage'), '--config-file', self.conf, 'db',
              'sync'], env=self.env, timeout=300)
         t = self._step('db sync', t)
+        if self.keystone is not None:
+            self.keystone.register(self.endpoint)
+            t = self._step('keystone', t)
         self._start_services()
         t = self._step('manila services', t)
         self._share_types()
         self._step('total', t0)
         with open(os.path.join(self.dir, 'manila.json'), 'w') as f:
             json.dump({'endpoint': self.endpoint,
+                       'auth': 'keystone' if self.keystone else 'noauthv2',
                        'ceph_conf': self.ceph.conf,
                        'share_types': sorted(SHARE_TYPES),
                        'timings': self.timings}, f, indent=2)
@@ -224,6 +234,9 @@ class Deployment:
             f.write(MANILA_CONF.format(
                 dir=self.dir, port=self.port,
                 transport_url=self.rabbit.url,
+                auth_strategy='keystone' if self.keystone else 'noauthv2',
+                authtoken=(self.keystone.authtoken_conf()
+                           if self.keystone else ''),
                 database_url=self.postgres.url('manila'),
                 ceph_conf=self.ceph.conf,
                 ceph_auth_id=ceph_mod.MANILA_AUTH_ID,
@@ -254,6 +267,20 @@ class Deployment:
         wait_until(self._backends_up, 120, interval=0.5,
                    what='manila-share with both backends up')
 
+    def _request(self, path, method='GET', body=None, version='2.82'):
+        """One call to the API as an administrator: the noauthv2 admin,
+        or Keystone's user ``manila``."""
+        token = (self.keystone.token() if self.keystone is not None
+                 else ADMIN_TOKEN)
+        req = urllib.request.Request(
+            self.endpoint + path, method=method,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={'X-Auth-Token': token,
+                     'Content-Type': 'application/json',
+                     'X-OpenStack-Manila-API-Version': version})
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return json.loads(resp.read() or b'null')
+
     def _check(self):
         for process in self.processes:
             if not process.running():
@@ -266,27 +293,30 @@ class Deployment:
 
     def _backends_up(self):
         self._check()
-        services = _request(self.endpoint + 'v2/services')['services']
+        services = self._request('v2/services')['services']
         up = {s['host'] for s in services
               if s['binary'] == 'manila-share' and s['state'] == 'up'}
         return {'tether-manila@cephfsnative', 'tether-manila@dummy'} <= up
 
     def _share_types(self):
         for name, specs in SHARE_TYPES.items():
-            _request(self.endpoint + 'v2/types', 'POST', {'share_type': {
+            self._request('v2/types', 'POST', {'share_type': {
                 'name': name,
                 'share_type_access:is_public': True,
                 'extra_specs': {k: str(v) for k, v in specs.items()}}})
 
-    def stop(self):
+    def stop(self, unregister=True):
         """Stop every process started, each by its PID (its process
-        group), the services before what they use."""
+        group), the services before what they use; with ``unregister``,
+        remove Manila from the Keystone it registered in."""
         for process in reversed(self.processes):
             process.stop(timeout=60)
         self.processes = []
         self.ceph.stop()
         self.rabbit.stop()
         self.postgres.stop()
+        if self.keystone is not None and unregister:
+            self.keystone.unregister()
 
 
 def main(argv=None):
@@ -297,6 +327,10 @@ def main(argv=None):
     parser.add_argument('--venv', default=None,
                         help='Manila virtualenv (default: %s)'
                         % default_venv())
+    parser.add_argument('--keystone', metavar='CLOUD',
+                        help='authenticate with this Keystone: an '
+                        'administrator\'s cloud of clouds.yaml (default: '
+                        'noauthv2)')
     args = parser.parse_args(argv)
     if args.command == 'install':
         ensure_venv(args.venv or default_venv())
@@ -304,7 +338,9 @@ def main(argv=None):
     path = args.dir or tempfile.mkdtemp(prefix='tether-manila-')
     os.makedirs(path, exist_ok=True)
     os.chmod(path, 0o755)   # PostgreSQL and RabbitMQ run as their users
-    dep = Deployment(path, venv=args.venv)
+    keystone = (keystone_mod.Keystone.from_cloud(args.keystone)
+                if args.keystone else None)
+    dep = Deployment(path, venv=args.venv, keystone=keystone)
 
     def _stop(signum, frame):
         raise KeyboardInterrupt
