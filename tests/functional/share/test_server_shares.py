@@ -324,15 +324,11 @@ def test_what_manila_refuses_and_races(cloud, shares):
     nfs, _ = shares.create(protocol='NFS')
     other, _ = shares.create(protocol='NFS')
     # Two attaches of one share at once: one wins, one gets 409.
-    answers = []
-    threads = [threading.Thread(target=lambda: answers.append(
-        _attach(http, server.id, nfs.id, tag='same'))) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(r.status_code for r in answers) == [201, 409], [
-        r.text for r in answers]
+    answers = _at_once(
+        first=lambda: _attach(http, server.id, nfs.id, tag='same'),
+        second=lambda: _attach(http, server.id, nfs.id, tag='same'))
+    assert sorted(r.status_code for r in answers.values()) == [201, 409], [
+        r.text for r in answers.values()]
     # Another share under a tag the server has: 409.
     resp = _attach(http, server.id, other.id, tag='same')
     assert resp.status_code == 409, resp.text
@@ -501,6 +497,23 @@ def _guest_filesystems(server_id):
             for fs in root.iter('filesystem')]
 
 
+def _at_once(**calls):
+    """Run the ``calls`` in threads released together; {name: answer}."""
+    answers = {}
+    barrier = threading.Barrier(len(calls))
+
+    def run(name, call):
+        barrier.wait()
+        answers[name] = call()
+    threads = [threading.Thread(target=run, args=item)
+               for item in calls.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
 def test_an_attach_racing_a_start(cloud, shares):
     """An attach and a start of one stopped server at once: either the
     attach is refused (the start came first), or the server starts with
@@ -510,22 +523,9 @@ def test_an_attach_racing_a_start(cloud, shares):
     server = _stopped(user)
     share, _ = shares.create()
     http = user.compute(V2_97)
-    answers = {}
-    barrier = threading.Barrier(2)
-
-    def attach():
-        barrier.wait()
-        answers['attach'] = _attach(http, server.id, share.id, tag='race')
-
-    def start():
-        barrier.wait()
-        answers['start'] = user.action(server.id, {'os-start': None})
-    threads = [threading.Thread(target=attach),
-               threading.Thread(target=start)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    answers = _at_once(
+        attach=lambda: _attach(http, server.id, share.id, tag='race'),
+        start=lambda: user.action(server.id, {'os-start': None}))
     assert answers['start'].status_code == 202, answers['start'].text
     user.wait_server(server.id)
     if answers['attach'].status_code == 409:
@@ -544,23 +544,10 @@ def test_a_detach_racing_a_delete(cloud, shares, shares_aio):
     user = cloud.project()
     server, share = _share_ready_server(user, shares)
     http = user.compute(V2_97)
-    answers = {}
-    barrier = threading.Barrier(2)
-
-    def detach():
-        barrier.wait()
-        answers['detach'] = http.delete('/servers/%s/shares/%s'
-                                        % (server.id, share.id))
-
-    def delete():
-        barrier.wait()
-        answers['delete'] = http.delete('/servers/%s' % server.id)
-    threads = [threading.Thread(target=detach),
-               threading.Thread(target=delete)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    answers = _at_once(
+        detach=lambda: http.delete('/servers/%s/shares/%s'
+                                   % (server.id, share.id)),
+        delete=lambda: http.delete('/servers/%s' % server.id))
     assert answers['delete'].status_code == 204, answers['delete'].text
     assert answers['detach'].status_code in (200, 404, 409), \
         answers['detach'].text

@@ -6,8 +6,6 @@ Manila."""
 
 import pytest
 
-from tether.api import fault
-from tether.compute import exception
 from tether.compute import share_client
 
 
@@ -35,41 +33,6 @@ def _location(path, preferred=False, admin_only=False):
 ])
 def test_the_export_a_host_mounts(locations, chosen):
     assert share_client.choose_export(locations) == chosen
-
-
-class _HTTPError(Exception):
-    def __init__(self, status_code):
-        super().__init__('refused')
-        self.status_code = status_code
-        self.details = 'the details'
-
-
-# A unit test: a real Manila answers 403 and 5xx only to a caller Keystone
-# knows or when it breaks, which the functional deployment (noauth, every
-# caller an administrator) cannot show.
-@pytest.mark.parametrize('status,kind,answer', [
-    (403, exception.ShareAPIForbidden, 403),
-    (400, exception.ShareAPIRefused, 400),
-    (409, exception.ShareAPIRefused, 400),
-    (500, exception.ShareAPIUnavailable, 503),
-    (None, exception.ShareAPIUnavailable, 503),
-])
-def test_share_api_errors_and_what_the_compute_api_answers(status, kind,
-                                                           answer):
-    error = share_client._translate(_HTTPError(status), 'share-1')
-    assert type(error) is kind
-    assert isinstance(error, exception.ShareAPIError)
-    assert error.status == status
-    assert fault.status_for(error) == answer
-    assert str(error) == 'The share API failed: share share-1: the details'
-
-
-def test_a_share_the_share_api_does_not_know():
-    error = share_client._translate(_HTTPError(404), 'share-1')
-    assert type(error) is exception.ShareNotFound
-    assert fault.status_for(error) == 404
-    assert str(error) == 'Share share-1 could not be found.'
-    assert error.kwargs['reason'] == 'share share-1: the details'
 
 
 # A unit test: what a dataclass prints is Python's, not Manila's.
