@@ -39,3 +39,25 @@ def wait_for(predicate, timeout=30, interval=0.02, what='condition'):
 @pytest.fixture
 def wait():
     return wait_for
+
+
+def _notifications():
+    from oslo_messaging.notify import _impl_test
+    return [m for _c, m, _p, _r in _impl_test.NOTIFICATIONS]
+
+
+@pytest.fixture
+def notifications():
+    """oslo.messaging's test driver: what this process (the aio) sends."""
+    from oslo_config import cfg
+    from oslo_messaging.notify import _impl_test
+    from tether import rpc
+    conf = cfg.CONF
+    rpc.get_notifier('compute.test')
+    conf.set_override('driver', ['test'],
+                      group='oslo_messaging_notifications')
+    rpc.NOTIFIER = None
+    _impl_test.reset()
+    yield _notifications
+    conf.clear_override('driver', group='oslo_messaging_notifications')
+    rpc.NOTIFIER = None

@@ -356,28 +356,6 @@ def test_the_volume_reimaged_event(cloud):
 DATA_WORDS = 'data-volume-intact'
 
 
-def _notifications():
-    from oslo_messaging.notify import _impl_test
-    return [m for _c, m, _p, _r in _impl_test.NOTIFICATIONS]
-
-
-@pytest.fixture
-def notifications():
-    """oslo.messaging's test driver: what this process (the aio) sends."""
-    from oslo_config import cfg
-    from oslo_messaging.notify import _impl_test
-    from tether import rpc
-    conf = cfg.CONF
-    rpc.get_notifier('compute.test')
-    conf.set_override('driver', ['test'],
-                      group='oslo_messaging_notifications')
-    rpc.NOTIFIER = None
-    _impl_test.reset()
-    yield _notifications
-    conf.clear_override('driver', group='oslo_messaging_notifications')
-    rpc.NOTIFIER = None
-
-
 def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications):
     """The story of the spec, seen from inside the guest: booted from
     image A, rebuilt with B, it boots B on the same root volume, what it

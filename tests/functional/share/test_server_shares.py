@@ -264,7 +264,7 @@ def _ceph_fuse_count(share_id):
 
 
 def test_two_servers_share_one_mount_and_one_rule(cloud, shares,
-                                                  shares_aio):
+                                                  shares_aio, notifications):
     """The host mounts a share once for all its servers, unmounts it when
     the last of them stops, and keeps its rule until the last detach."""
     user = cloud.project()
@@ -302,6 +302,18 @@ def test_two_servers_share_one_mount_and_one_rule(cloud, shares,
             'the second detach')
     assert CONF.share.cephfs_access_to not in _access_tos(shares_aio,
                                                           share.id)
+    # Each attach and detach told of its start and end, with the share's
+    # ID and tag and never where the share is.
+    sent = [m for m in notifications()
+            if m['event_type'].startswith('instance.share_')]
+    for server in (first, second):
+        assert [m['event_type'] for m in sent
+                if m['payload']['instance_id'] == server.id] == [
+            'instance.share_attach.start', 'instance.share_attach.end',
+            'instance.share_detach.start', 'instance.share_detach.end']
+    assert all(m['payload']['share_id'] == share.id and
+               m['payload']['tag'] == share.id and
+               'export_location' not in m['payload'] for m in sent)
 
 
 def test_what_manila_refuses_and_races(cloud, shares):
@@ -387,7 +399,7 @@ def test_deleting_a_server_releases_its_shares(cloud, shares, shares_aio):
 
 
 def test_manila_down_during_attach_ends_in_error(cloud, shares,
-                                                 monkeypatch):
+                                                 monkeypatch, notifications):
     """Manila is down for the compute host (its client points at a
     closed port; the API's read of the share went to the real Manila):
     the mapping ends in error with the reason, never stuck attaching,
@@ -415,6 +427,10 @@ def test_manila_down_during_attach_ends_in_error(cloud, shares,
     assert action['action'] == 'attach_share'
     assert [(e['event'], e['result']) for e in action['events']] == [
         ('compute_allow_share', 'Error')]
+    [error] = [m for m in notifications()
+               if m['event_type'] == 'instance.share_attach.error']
+    assert error['payload']['share_id'] == share.id
+    assert error['priority'] == 'ERROR' and error['payload']['error']
     monkeypatch.undo()
     user.conn.compute.delete_share_attachment(server, share.id)
     mh.wait(lambda: _status(user, server.id, share.id) is None, 60,
