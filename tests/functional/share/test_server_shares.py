@@ -132,6 +132,24 @@ def _host_mount(share_id):
         return any(line.split()[1] == path for line in f)
 
 
+def ceph_fuse(export, name, key, mount_point):
+    """``ceph-fuse`` of the share at ``export`` on ``mount_point`` as
+    ``client.<name>`` with ``key`` (a keyring file of mode 0600 beside
+    it); the finished process."""
+    os.makedirs(mount_point)
+    keyring = mount_point + '.keyring'
+    fd = os.open(keyring, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, 'w') as f:
+        f.write('[client.%s]\n\tkey = %s\n' % (name, key))
+    mons, path = export.rsplit(':/', 1)
+    return subprocess.run(
+        ['ceph-fuse', '-c', '/dev/null', '-m',
+         ','.join('v1:' + m for m in mons.split(',')), '--id', name,
+         '--keyring', keyring, '--client_mount_timeout', '10',
+         '-r', '/' + path, mount_point],
+        timeout=60, capture_output=True, text=True)
+
+
 class CephClient:
     """A second CephFS client of the share, with a cephx rule of its own:
     what another user of the share writes and reads."""
@@ -145,19 +163,9 @@ class CephClient:
             (r for r in sfs.access_rules(share)
              if r.id == rule.id and r.state == 'active'), None), 60,
             'the tester rule to be active')
-        self.keyring = os.path.join(workdir, 'tester.keyring')
-        fd = os.open(self.keyring, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
-                     0o600)
-        with os.fdopen(fd, 'w') as f:
-            f.write('[client.%s]\n\tkey = %s\n' % (name, rule.access_key))
-        mons, path = export.rsplit(':/', 1)
         self.dir = os.path.join(workdir, 'mnt')
-        os.makedirs(self.dir)
-        subprocess.run(['ceph-fuse', '-c', '/dev/null', '-m',
-                        ','.join('v1:' + m for m in mons.split(',')),
-                        '--id', name, '--keyring', self.keyring,
-                        '-r', '/' + path, self.dir],
-                       check=True, timeout=60, capture_output=True)
+        proc = ceph_fuse(export, name, rule.access_key, self.dir)
+        assert proc.returncode == 0, proc.stderr
 
     def path(self, name):
         return os.path.join(self.dir, name)
@@ -194,6 +202,9 @@ def test_a_cephfs_share_used_inside_the_guest(cloud, shares, shares_aio,
         rules = shares.rules(share.id)
         assert CONF.share.cephfs_access_to in _access_tos(shares_aio,
                                                           share.id)
+        [host_key] = [r.access_key for r in shares_aio.access_rules(
+            shares_aio.get_share(share.id))
+            if r.access_to == CONF.share.cephfs_access_to]
         assert len(rules) == 2
         # The share cannot be deleted while attached.
         with pytest.raises(openstack.exceptions.ForbiddenException):
@@ -239,6 +250,14 @@ def test_a_cephfs_share_used_inside_the_guest(cloud, shares, shares_aio,
                 'the share to be detached')
         assert CONF.share.cephfs_access_to not in _access_tos(shares_aio,
                                                               share.id)
+        # The host's key is revoked: a mount with it is refused.
+        refused = ceph_fuse(export, CONF.share.cephfs_access_to, host_key,
+                            str(tmp_path / 'revoked'))
+        if refused.returncode == 0:     # leave no mount behind
+            subprocess.run(['umount', str(tmp_path / 'revoked')],
+                           timeout=30)
+        assert refused.returncode != 0, refused.stdout
+        assert not _host_mount(share.id)
         locks = list(shares.sfs.resource_locks(resource_id=share.id))
         assert locks == []
         actions = [a.action for a in
