@@ -87,16 +87,31 @@ class Access:
                    access_key=rule.get('access_key'))
 
 
+def _proxy(make):
+    """``make()``'s proxy; ShareAPIUnavailable (503) when this service
+    has no share API configured, or cannot find it."""
+    if not PEER.configured():
+        raise exception.ShareAPIUnavailable(
+            reason='no share API (Manila) is configured: set [share] '
+                   'endpoint_override, or its Keystone credentials',
+            status=None)
+    try:
+        return make()
+    except (ks_exc.ClientException, sdk_exc.SDKException) as exc:
+        raise exception.ShareAPIUnavailable(reason=str(exc),
+                                            status=None) from exc
+
+
 def for_user(context):
     """A client acting with the token of the caller of ``context``."""
-    return ShareClient(PEER.with_token(context.auth_token,
-                                       context.service_catalog),
-                       clients.request_id(context))
+    return ShareClient(_proxy(lambda: PEER.with_token(
+        context.auth_token, context.service_catalog)),
+        clients.request_id(context))
 
 
 def as_service(context):
     """A client acting with the compute service's own credentials."""
-    return ShareClient(PEER.as_service(), clients.request_id(context))
+    return ShareClient(_proxy(PEER.as_service), clients.request_id(context))
 
 
 def choose_export(locations):

@@ -11,10 +11,12 @@ the refusals Manila's answers cause) is in test_server_shares.py.
 import uuid
 
 from oslo_config import cfg
+from oslo_serialization import jsonutils
 import pytest
 
 from tests.functional.compute import server_helpers as sh
 from tether.compute import rpcapi as compute_rpcapi
+from tether.db.compute import flavor as db_flavors
 from tether.db.compute import service as db_compute_services
 from tether.db.compute import share_mapping as db_shares
 from tests.functional import helpers
@@ -201,4 +203,28 @@ def test_policy(cloud):
     for resp in (other.compute(V2_97).get('/servers/%s/shares' % server.id),
                  _attach(other.compute(V2_97), server.id, share_id)):
         assert resp.status_code == 404, resp.text
+    _nothing_stored(server.id)
+
+
+def test_a_flavor_with_huge_pages_needs_no_file_backed_memory(cloud):
+    """hw:mem_page_size stands in for COMPUTE_MEM_BACKING_FILE (flavor
+    extra specs have no API in tether yet: the flavor is recorded
+    directly). The host check passes; the attach then goes on to Manila,
+    which this aio has none of (503, nothing stored)."""
+    ctx = helpers.admin_context()
+    flavorid = 'huge-' + uuid.uuid4().hex[:6]
+    db_flavors.create(ctx, {
+        'flavorid': flavorid, 'name': flavorid, 'memory_mb': 64,
+        'vcpus': 1, 'root_gb': 1, 'extra_specs': jsonutils.dumps(
+            {'hw:mem_page_size': 'large'})})
+    try:
+        user = cloud.project()
+        server = user.boot(flavor=flavorid)
+        user.conn.compute.stop_server(server)
+        user.wait_server(server.id, 'SHUTOFF')
+        resp = _attach(user.compute(V2_97), server.id, str(uuid.uuid4()))
+    finally:
+        db_flavors.destroy(ctx, flavorid)
+    assert resp.status_code == 503, resp.text
+    assert 'share API' in sh.message(resp)
     _nothing_stored(server.id)
