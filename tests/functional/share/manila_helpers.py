@@ -2,6 +2,7 @@
 fixture: a user's openstacksdk proxy, shares made and waited for, and
 their cleanup."""
 
+import contextlib
 import uuid
 
 from keystoneauth1 import session as ks_session
@@ -84,3 +85,19 @@ class Shares:
                                          wait=120)
             except openstack.exceptions.NotFoundException:
                 pass
+
+
+@contextlib.contextmanager
+def overridden(conf, overrides):
+    """Set the options of ``overrides`` ([(name, value, group)]) for the
+    block, then put back the values they had: clearing an override would
+    also clear one the aio made (its ``auth_strategy = noauth``)."""
+    before = [(name, (conf[group] if group else conf)[name], group)
+              for name, _value, group in overrides]
+    for name, value, group in overrides:
+        conf.set_override(name, value, group=group)
+    try:
+        yield
+    finally:
+        for name, value, group in before:
+            conf.set_override(name, value, group=group)

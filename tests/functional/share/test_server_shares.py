@@ -12,6 +12,7 @@ before it asks Manila anything are in
 tests/functional/compute/test_server_shares_api.py.
 """
 
+import functools
 import io
 import logging
 import os
@@ -52,17 +53,15 @@ def shares_aio(aio, manila):
     overrides = [('endpoint_override', manila.endpoint, 'share'),
                  ('noauth_token', service_token, 'share'),
                  ('file_backed_memory', 1024, 'libvirt')]
-    for name, value, group in overrides:
-        CONF.set_override(name, value, group=group)
-    share_client.PEER.reset()
-    ctx = helpers.admin_context()
-    mh.wait(lambda: all(
-        'COMPUTE_MEM_BACKING_FILE' in (s.traits or ())
-        for s in db_compute_services.get_all(ctx, binary='tether-compute')),
-        30, 'the host to report file-backed memory')
-    yield mh.proxy(manila, service_token)
-    for name, _value, group in overrides:
-        CONF.clear_override(name, group=group)
+    with mh.overridden(CONF, overrides):
+        share_client.PEER.reset()
+        ctx = helpers.admin_context()
+        hosts = functools.partial(db_compute_services.get_all, ctx,
+                                  binary='tether-compute')
+        mh.wait(lambda: all('COMPUTE_MEM_BACKING_FILE' in (s.traits or ())
+                            for s in hosts()),
+                30, 'the host to report file-backed memory')
+        yield mh.proxy(manila, service_token)
     share_client.PEER.reset()
 
 

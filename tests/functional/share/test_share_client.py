@@ -46,14 +46,12 @@ def share_conf(manila):
     CONF([], project='tether')
     overrides = [('auth_strategy', 'noauth', None),
                  ('endpoint_override', manila.endpoint, 'share'),
-                 ('noauth_token', _token(), 'share')]
-    for name, value, group in overrides:
-        CONF.set_override(name, value, group=group)
-    share_client.PEER.reset()
-    yield
-    for name, value, group in overrides:
-        CONF.clear_override(name, group=group)
-    CONF.clear_override('share_apply_policy_timeout', group='share')
+                 ('noauth_token', _token(), 'share'),
+                 ('share_apply_policy_timeout',
+                  CONF.share.share_apply_policy_timeout, 'share')]
+    with mh.overridden(CONF, overrides):
+        share_client.PEER.reset()
+        yield
     share_client.PEER.reset()
 
 
