@@ -20,7 +20,8 @@ TRANSPORT = None
 # Exceptions a remote call may raise as themselves (domain exceptions
 # name the problem; anything else arrives as a RemoteError).
 ALLOWED_EXMODS = ['tether.exception', 'tether.volume.exception',
-                  'tether.compute.exception']
+                  'tether.compute.exception',
+                  'tether.compute.share_exception']
 
 
 def init(conf=None, url=None):

@@ -34,7 +34,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tether import clients
-from tether.compute import exception
+from tether.compute import share_exception
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -91,15 +91,15 @@ def _proxy(make):
     """``make()``'s proxy; ShareAPIUnavailable (503) when this service
     has no share API configured, or cannot find it."""
     if not PEER.configured():
-        raise exception.ShareAPIUnavailable(
+        raise share_exception.ShareAPIUnavailable(
             reason='no share API (Manila) is configured: set [share] '
                    'endpoint_override, or its Keystone credentials',
             status=None)
     try:
         return make()
     except (ks_exc.ClientException, sdk_exc.SDKException) as exc:
-        raise exception.ShareAPIUnavailable(reason=str(exc),
-                                            status=None) from exc
+        raise share_exception.ShareAPIUnavailable(
+            reason=str(exc), status=None) from exc
 
 
 def for_user(context):
@@ -137,13 +137,13 @@ def _translate(exc, share_id):
     message = getattr(exc, 'details', None) or str(exc)
     reason = 'share %s: %s' % (share_id, message)
     if status == 404:
-        return exception.ShareNotFound(share_id=share_id, reason=reason)
+        return share_exception.ShareNotFound(share_id=share_id, reason=reason)
     if status == 403:
-        kind = exception.ShareAPIForbidden
+        kind = share_exception.ShareAPIForbidden
     elif status is not None and 400 <= status < 500:
-        kind = exception.ShareAPIRefused
+        kind = share_exception.ShareAPIRefused
     else:
-        kind = exception.ShareAPIUnavailable
+        kind = share_exception.ShareAPIUnavailable
     return kind(reason=reason, status=status)
 
 
@@ -174,12 +174,12 @@ class ShareClient:
             sdk_exc.raise_from_response(resp)
         except sdk_exc.HttpException as exc:
             if not_found_400 and exc.status_code == 400:
-                raise exception.ShareNotFound(
+                raise share_exception.ShareNotFound(
                     share_id=share_id, reason='share %s: %s' % (
                         share_id, exc.details or exc)) from exc
             raise _translate(exc, share_id) from exc
         except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
-            raise exception.ShareAPIUnavailable(
+            raise share_exception.ShareAPIUnavailable(
                 reason='share %s: %s' % (share_id, exc), status=None
             ) from exc
         return resp.json() if resp.content else None
@@ -218,12 +218,12 @@ class ShareClient:
         try:
             rule = self._json(share_id, 'POST', '/shares/%s/action' % share_id,
                               body, secret=True)['access']
-        except exception.ShareAPIRefused as exc:
+        except share_exception.ShareAPIRefused as exc:
             if exc.status != 400:
                 raise
             # Manila refuses the rule itself (an access_to it cannot
             # read, an access type the share's protocol has not).
-            raise exception.ShareAccessGrantError(
+            raise share_exception.ShareAccessGrantError(
                 share_id=share_id, reason=exc.kwargs['reason']) from exc
         LOG.info('Asked for access rule %s to share %s', rule['id'],
                  share_id)
@@ -246,7 +246,7 @@ class ShareClient:
             rule = self.find_access(share_id, access_type, access_to)
             if rule is None:
                 if created:
-                    raise exception.ShareAccessGrantError(
+                    raise share_exception.ShareAccessGrantError(
                         share_id=share_id,
                         reason='its access rule was removed while it was '
                                'being applied')
@@ -259,7 +259,7 @@ class ShareClient:
                          share_id)
                 return rule
             if rule.state == ERROR:
-                raise exception.ShareAccessGrantError(
+                raise share_exception.ShareAccessGrantError(
                     share_id=share_id,
                     reason='its access rule %s is in state error' % rule.id)
             left = deadline - time.monotonic()
@@ -267,7 +267,7 @@ class ShareClient:
                 state = rule.state
                 if rule.state == ACTIVE:
                     state = 'active without a cephx key'
-                raise exception.ShareAccessGrantError(
+                raise share_exception.ShareAccessGrantError(
                     share_id=share_id,
                     reason='its access rule %s is still %s after %s '
                            'seconds' % (rule.id, state, timeout))
@@ -282,11 +282,11 @@ class ShareClient:
         is as good. Anything else raises ShareAccessRemovalError."""
         try:
             return self._deny(share_id, access_type, access_to)
-        except exception.ShareNotFound:
+        except share_exception.ShareNotFound:
             LOG.info('Share %s is gone: no access to remove', share_id)
             return False
-        except exception.ShareAPIError as exc:
-            raise exception.ShareAccessRemovalError(
+        except share_exception.ShareAPIError as exc:
+            raise share_exception.ShareAccessRemovalError(
                 share_id=share_id, reason=str(exc)) from exc
 
     def _deny(self, share_id, access_type, access_to):
@@ -300,7 +300,7 @@ class ShareClient:
                 self._json(share_id, 'POST', '/shares/%s/action' % share_id,
                            {'deny_access': {'access_id': rule.id,
                                             'unrestrict': True}})
-            except exception.ShareNotFound:
+            except share_exception.ShareNotFound:
                 # The rule (Manila's 404 does not say which) went first.
                 LOG.info('Access rule %s to share %s was already removed',
                          rule.id, share_id)
@@ -316,11 +316,11 @@ class ShareClient:
                 LOG.info('Access to share %s removed', share_id)
                 return True
             if rule.state == ERROR:
-                raise exception.ShareAccessRemovalError(
+                raise share_exception.ShareAccessRemovalError(
                     share_id=share_id,
                     reason='its access rule %s went to state error' % rule.id)
             if left <= 0:
-                raise exception.ShareAccessRemovalError(
+                raise share_exception.ShareAccessRemovalError(
                     share_id=share_id,
                     reason='its access rule %s is still %s after %s '
                            'seconds' % (rule.id, rule.state, timeout))

@@ -24,7 +24,7 @@ from tests.functional.share import manila_helpers as mh
 
 from tests.functional import guest_console
 from tests.functional import libvirt_fixture
-from tether.compute import exception
+from tether.compute import share_exception
 from tether.drivers.virt import driver as virt_driver
 
 pytestmark = pytest.mark.slow
@@ -183,7 +183,7 @@ def test_the_driver_mounts_a_cephfs_share_with_its_cephx_rule(
         access_to=rule.access_to, access_key=_another_key(key))
     third = drivers('third')
     started = time.monotonic()
-    with pytest.raises(exception.ShareMountFailed) as info:
+    with pytest.raises(share_exception.ShareMountFailed) as info:
         third.mount_share(wrong)
     assert time.monotonic() - started < 20
     assert wrong.access_key not in str(info.value)
@@ -238,7 +238,7 @@ def test_a_guest_reads_and_writes_a_cephfs_share(cephfs_share, drivers,
         with open(os.path.join(path, 'from-guest.txt')) as f:
             assert f.read() == 'from the guest\n'
         # virtiofsd holds the share where the host's umount cannot see.
-        with pytest.raises(exception.ShareUnmountFailed,
+        with pytest.raises(share_exception.ShareUnmountFailed,
                            match='running guests use it'):
             drv.umount_share(share.id)
     finally:

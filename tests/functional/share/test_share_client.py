@@ -20,7 +20,7 @@ import pytest
 
 from tests.functional.share import manila_helpers as mh
 
-from tether.compute import exception
+from tether.compute import share_exception
 from tether.compute import share_client
 from tether import conf  # noqa: F401 - registers [share]
 from tether import context as t_context
@@ -134,13 +134,13 @@ def test_a_share_manila_does_not_know(context, service):
     client = share_client.for_user(context)
     unknown = str(uuid.uuid4())
     for share_id in (unknown, 'not-a-share-id', 'x' * 300):
-        with pytest.raises(exception.ShareNotFound) as caught:
+        with pytest.raises(share_exception.ShareNotFound) as caught:
             client.get(share_id)
         assert caught.value.kwargs['share_id'] == share_id
     # Manila answers 400 for the rules of a share it does not know.
-    with pytest.raises(exception.ShareNotFound):
+    with pytest.raises(share_exception.ShareNotFound):
         service.find_access(unknown, 'cephx', 'tether')
-    with pytest.raises(exception.ShareNotFound):
+    with pytest.raises(share_exception.ShareNotFound):
         service.allow(unknown, 'cephx', 'tether', LOCK_REASON)
 
 
@@ -238,7 +238,7 @@ def test_a_rule_the_backend_cannot_apply(service, shares):
     """The API takes a cephx rule on the dummy's NFS share; its backend
     puts it in error."""
     made = shares('NFS', 'default')
-    with pytest.raises(exception.ShareAccessGrantError) as caught:
+    with pytest.raises(share_exception.ShareAccessGrantError) as caught:
         service.allow(made.id, 'cephx', 'tether', LOCK_REASON)
     assert 'in state error' in str(caught.value)
     assert made.id in str(caught.value)
@@ -261,7 +261,7 @@ def test_a_rule_the_share_service_does_not_apply_in_time(manila, service,
     os.killpg(share_service.pid, signal.SIGSTOP)
     try:
         began = time.monotonic()
-        with pytest.raises(exception.ShareAccessGrantError) as caught:
+        with pytest.raises(share_exception.ShareAccessGrantError) as caught:
             service.allow(made.id, 'ip', ip, LOCK_REASON)
         took = time.monotonic() - began
     finally:

@@ -23,7 +23,7 @@ pytest.importorskip('libvirt', reason='libvirt-python is not installed')
 
 from tests.functional import guest_console  # noqa: E402
 from tests.functional import libvirt_fixture  # noqa: E402
-from tether.compute import exception  # noqa: E402
+from tether.compute import share_exception  # noqa: E402
 from tether.drivers.virt import driver as virt_driver  # noqa: E402
 from tether.drivers.virt.libvirt import host as libvirt_host  # noqa: E402
 from tether.drivers.virt.libvirt import parse  # noqa: E402
@@ -130,7 +130,7 @@ def test_an_nfs_share_is_mounted_once_and_unmounted_once(
     # In use (a guest's virtiofsd would hold it so): it stays mounted,
     # and the caller is told.
     with open(os.path.join(path, 'on-the-server.txt')) as held:
-        with pytest.raises(exception.ShareUnmountFailed,
+        with pytest.raises(share_exception.ShareUnmountFailed,
                            match='Share %s could not be unmounted: '
                                  '.*busy' % share_id):
             share_driver.umount_share(share_id)
@@ -151,7 +151,7 @@ def test_an_nfs_mount_that_fails_says_why(share_driver):
     share_id = str(uuid.uuid4())
     # The real mount -t nfs, on a host without an NFS client: mount says
     # it has no helper for the type.
-    with pytest.raises(exception.ShareMountFailed,
+    with pytest.raises(share_exception.ShareMountFailed,
                        match='Share %s could not be mounted: .+' % share_id):
         share_driver.mount_share(_nfs(share_id, '/srv/nothing'))
     assert not os.path.exists(share_driver.share_mount_path(share_id))
@@ -222,7 +222,7 @@ def test_a_guest_gets_exactly_its_shares_at_each_start(
     # Its virtiofsd holds the mount in a namespace of its own, where the
     # host's umount does not reach: the driver refuses while it runs.
     share_a = os.path.basename(dir_a)
-    with pytest.raises(exception.ShareUnmountFailed,
+    with pytest.raises(share_exception.ShareUnmountFailed,
                        match='running guests use it: %s' % inst.uuid):
         drv.umount_share(share_a)
     assert shares.is_mounted(dir_a)

@@ -7,6 +7,7 @@ import pytest
 
 from tether.api import fault
 from tether.compute import exception
+from tether.compute import share_exception
 from tether.compute import share_client
 from tether.compute import volume_client
 
@@ -60,17 +61,17 @@ def test_a_volume_the_volume_api_does_not_know():
 # knows or when it breaks, which the functional deployment (noauth, every
 # caller an administrator) cannot show.
 @pytest.mark.parametrize('status,kind,answer', [
-    (403, exception.ShareAPIForbidden, 403),
-    (400, exception.ShareAPIRefused, 400),
-    (409, exception.ShareAPIRefused, 400),
-    (500, exception.ShareAPIUnavailable, 503),
-    (None, exception.ShareAPIUnavailable, 503),
+    (403, share_exception.ShareAPIForbidden, 403),
+    (400, share_exception.ShareAPIRefused, 400),
+    (409, share_exception.ShareAPIRefused, 400),
+    (500, share_exception.ShareAPIUnavailable, 503),
+    (None, share_exception.ShareAPIUnavailable, 503),
 ])
 def test_share_api_errors_and_what_the_compute_api_answers(status, kind,
                                                            answer):
     error = share_client._translate(_HTTPError(status), 'share-1')
     assert type(error) is kind
-    assert isinstance(error, exception.ShareAPIError)
+    assert isinstance(error, share_exception.ShareAPIError)
     assert error.status == status
     assert fault.status_for(error) == answer
     assert str(error) == 'The share API failed: share share-1: the details'
@@ -78,7 +79,7 @@ def test_share_api_errors_and_what_the_compute_api_answers(status, kind,
 
 def test_a_share_the_share_api_does_not_know():
     error = share_client._translate(_HTTPError(404), 'share-1')
-    assert type(error) is exception.ShareNotFound
+    assert type(error) is share_exception.ShareNotFound
     assert fault.status_for(error) == 404
     assert str(error) == 'Share share-1 could not be found.'
     assert error.kwargs['reason'] == 'share share-1: the details'

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from tether.compute import exception
+from tether.compute import share_exception
 from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import shares
 
@@ -51,7 +51,7 @@ def test_the_monitors_and_the_path_of_a_cephfs_export(export, mons, path):
     ('10.0.0.1:6789:/volumes/a b', 'is not a plain absolute path'),
 ])
 def test_a_bad_cephfs_export_says_what_is_wrong(export, words):
-    with pytest.raises(exception.InvalidShareExport) as info:
+    with pytest.raises(share_exception.InvalidShareExport) as info:
         shares.cephfs_export(SHARE_ID, export)
     assert str(info.value).startswith(
         'Share %s cannot be mounted: the ' % SHARE_ID)
@@ -67,14 +67,14 @@ def test_an_nfs_export(export):
 @pytest.mark.parametrize('export', ['/srv/x', 'host', 'host:srv',
                                     '-o:/x', 'host:/a b'])
 def test_a_bad_nfs_export(export):
-    with pytest.raises(exception.InvalidShareExport,
+    with pytest.raises(share_exception.InvalidShareExport,
                        match='is not host:/path'):
         shares.nfs_export(SHARE_ID, export)
 
 
 @pytest.mark.parametrize('share_id', ['', '.', '..', 'a/b', '../x', '-x'])
 def test_a_share_id_is_a_plain_name(share_id, tmp_path):
-    with pytest.raises(exception.InvalidShareExport, match='plain name'):
+    with pytest.raises(share_exception.InvalidShareExport, match='plain name'):
         shares.mount_path(str(tmp_path), share_id)
 
 
@@ -102,7 +102,7 @@ def test_the_key_is_in_no_repr():
 def test_a_bad_identity_is_refused_before_anything_is_written(
         tmp_path, kwargs, words):
     share = _cephfs(**kwargs)
-    with pytest.raises(exception.InvalidShareExport) as info:
+    with pytest.raises(share_exception.InvalidShareExport) as info:
         shares.mount(share, str(tmp_path))
     assert words in str(info.value)
     assert KEY not in str(info.value) and KEY not in repr(info.value)
@@ -111,14 +111,14 @@ def test_a_bad_identity_is_refused_before_anything_is_written(
 
 def test_a_bad_protocol_or_export_is_refused_before_anything_is_made(
         tmp_path):
-    with pytest.raises(exception.InvalidShareExport,
+    with pytest.raises(share_exception.InvalidShareExport,
                        match="protocol 'CIFS' is not one of CEPHFS, NFS"):
         shares.mount(driver.ShareMount(SHARE_ID, 'CIFS', r'\\srv\x'),
                      str(tmp_path))
-    with pytest.raises(exception.InvalidShareExport, match='host:/path'):
+    with pytest.raises(share_exception.InvalidShareExport, match='host:/path'):
         shares.mount(driver.ShareMount(SHARE_ID, 'NFS', '/srv/x'),
                      str(tmp_path))
-    with pytest.raises(exception.InvalidShareExport, match='host:port'):
+    with pytest.raises(share_exception.InvalidShareExport, match='host:port'):
         shares.mount(_cephfs(export='mon:/x'), str(tmp_path))
     assert os.listdir(tmp_path) == []
 

@@ -14,7 +14,7 @@ import os_traits
 from oslo_log import log as logging
 
 from tether.compute.api import servers
-from tether.compute import exception
+from tether.compute import share_exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import share_client
@@ -58,11 +58,11 @@ def check_host_shares(context, instance):
     found = scheduler.service_version(context, instance.host)
     needed = compute_version.SHARES_SERVICE_VERSION
     if found < needed:
-        raise exception.SharesNotSupported(host=instance.host,
-                                           version=found, needed=needed)
+        raise share_exception.SharesNotSupported(
+            host=instance.host, version=found, needed=needed)
     traits = scheduler.host_traits(context, instance.host)
     if os_traits.COMPUTE_STORAGE_VIRTIO_FS not in traits:
-        raise exception.SharesNotConfigured(
+        raise share_exception.SharesNotConfigured(
             host=instance.host, instance_id=instance.uuid,
             reason='its hypervisor does not report %s (libvirt, QEMU or '
                    'virtiofsd too old or missing)'
@@ -70,7 +70,7 @@ def check_host_shares(context, instance):
     extra_specs = (instance.flavor or {}).get('extra_specs') or {}
     if (os_traits.COMPUTE_MEM_BACKING_FILE not in traits
             and not extra_specs.get(MEM_PAGE_SIZE)):
-        raise exception.SharesNotConfigured(
+        raise share_exception.SharesNotConfigured(
             host=instance.host, instance_id=instance.uuid,
             reason='virtio-fs needs guest memory shared with the host: '
                    'the host reports no %s ([libvirt] file_backed_memory) '
@@ -90,7 +90,7 @@ def check_share(share):
                   % (share.protocol, ' or '.join(fields.ShareProtocol.ALL)))
     else:
         return
-    raise exception.ShareNotAttachable(share_id=share.id, reason=reason)
+    raise share_exception.ShareNotAttachable(share_id=share.id, reason=reason)
 
 
 def attach_share(context, instance, share_id, tag=None):
@@ -127,7 +127,7 @@ def detach_share(context, instance, share_id):
                                 DETACHABLE, Status.DETACHING,
                                 vm_states=DETACHABLE_VM_STATES):
         mapping = db_shares.get(context, instance.uuid, share_id)
-        raise exception.ShareMappingInvalidState(
+        raise share_exception.ShareMappingInvalidState(
             share_id=share_id, instance_id=instance.uuid,
             status=mapping.status, action='a detach',
             expected=' or '.join(DETACHABLE))

@@ -22,6 +22,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tether.compute import exception
+from tether.compute import share_exception
 from tether.compute.ops import notifications
 from tether.compute import share_client
 from tether.db.compute import share_mapping as db_shares
@@ -98,7 +99,7 @@ def allow(context, host, instance, share_id):
     ``attaching`` (a start finished the attach) is left alone."""
     try:
         mapping = db_shares.get(context, instance.uuid, share_id)
-    except exception.ShareMappingNotFound:
+    except share_exception.ShareMappingNotFound:
         return
     if mapping.status != Status.ATTACHING:
         return
@@ -153,7 +154,7 @@ def deny(context, host, instance, share_id):
     in ``error`` with the reason if Manila could not revoke the rule."""
     try:
         mapping = db_shares.get(context, instance.uuid, share_id)
-    except exception.ShareMappingNotFound:
+    except share_exception.ShareMappingNotFound:
         return
     if mapping.status != Status.DETACHING:
         return
@@ -193,7 +194,7 @@ def _mount(context, host, mapping):
                                     mapping.share_id, STARTABLE,
                                     Status.ACTIVE):
             _unmount_unused(context, host, mapping.share_id)
-            raise exception.ShareMappingNotFound(
+            raise share_exception.ShareMappingNotFound(
                 share_id=mapping.share_id, instance_id=mapping.instance_uuid)
     return virt_driver.GuestShare(tag=mapping.tag, source_dir=path)
 

@@ -12,6 +12,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from tether.compute import exception
+from tether.compute import share_exception
 from tether.db import cas
 from tether.db.compute import models
 from tether.db import session
@@ -64,10 +65,10 @@ def create(context, instance_uuid, share_id, tag, export_location,
             context.session.add(row)
     except db_exc.DBDuplicateEntry as exc:
         if 'tag' in (exc.columns or []):
-            raise exception.ShareTagInUse(instance_id=instance_uuid,
-                                          tag=tag)
-        raise exception.ShareAlreadyAttached(share_id=share_id,
-                                             instance_id=instance_uuid)
+            raise share_exception.ShareTagInUse(instance_id=instance_uuid,
+                                                tag=tag)
+        raise share_exception.ShareAlreadyAttached(
+            share_id=share_id, instance_id=instance_uuid)
     return Record.from_db(row)
 
 
@@ -81,8 +82,8 @@ def get(context, instance_uuid, share_id):
     row = context.session.scalars(
         sa.select(Mapping).where(*_one(instance_uuid, share_id))).first()
     if row is None:
-        raise exception.ShareMappingNotFound(share_id=share_id,
-                                             instance_id=instance_uuid)
+        raise share_exception.ShareMappingNotFound(
+            share_id=share_id, instance_id=instance_uuid)
     return Record.from_db(row)
 
 

@@ -14,6 +14,7 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 
 from tether.compute import exception
+from tether.compute import share_exception
 from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
 from tether.drivers.virt.libvirt import console
@@ -419,7 +420,7 @@ class LibvirtDriver(driver.ComputeDriver):
         # it (ceph-fuse lives on until virtiofsd ends). So ask libvirt.
         users = self._guests_using(self.share_mount_path(share_id))
         if users:
-            raise exception.ShareUnmountFailed(
+            raise share_exception.ShareUnmountFailed(
                 share_id=share_id, reason='running guests use it: %s'
                 % ', '.join(g.uuid for g in users))
         return host_shares.umount(share_id,

@@ -28,7 +28,7 @@ from oslo_concurrency import lockutils
 from oslo_concurrency import processutils
 from oslo_log import log as logging
 
-from tether.compute import exception
+from tether.compute import share_exception
 
 LOG = logging.getLogger(__name__)
 # The level processutils logs the mount commands at: oslo.log's TRACE,
@@ -59,7 +59,7 @@ _MON = re.compile(r'^(v[12]:)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d+)$')
 
 
 def _invalid(share_id, reason):
-    return exception.InvalidShareExport(share_id=share_id, reason=reason)
+    return share_exception.InvalidShareExport(share_id=share_id, reason=reason)
 
 
 def mount_path(base, share_id):
@@ -229,7 +229,7 @@ def mount_nfs(share_id, export, mount_point):
     """``mount -t nfs EXPORT MOUNT_POINT``: the one place an NFS share is
     mounted (the functional tests, on a host without an NFS client, put a
     bind mount of a local directory in its place)."""
-    _run(share_id, exception.ShareMountFailed,
+    _run(share_id, share_exception.ShareMountFailed,
          'mount', '-t', 'nfs', export, mount_point, hide=(export,))
 
 
@@ -255,7 +255,7 @@ def _checked(share):
 def _mount_cephfs(share, mons, path, keyring, mount_point):
     _write_keyring(keyring, share.access_to, share.access_key)
     try:
-        _run(share.share_id, exception.ShareMountFailed,
+        _run(share.share_id, share_exception.ShareMountFailed,
              'ceph-fuse', '-c', '/dev/null', '-m', ','.join(mons),
              '--id', share.access_to, '--keyring', keyring,
              '--client_mount_timeout', str(CEPH_MOUNT_TIMEOUT),
@@ -277,7 +277,7 @@ def mount(share, base):
             # ceph-fuse died: the mount is there, every access fails.
             LOG.warning('Share %s on %s is mounted but does not answer; '
                         'mounting it again', share.share_id, mount_point)
-            _run(share.share_id, exception.ShareMountFailed,
+            _run(share.share_id, share_exception.ShareMountFailed,
                  'umount', '-l', mount_point)
         os.makedirs(mount_point, mode=0o755, exist_ok=True)
         try:
@@ -289,11 +289,11 @@ def mount(share, base):
                               keyring_path(base, share.share_id),
                               mount_point)
             if not is_mounted(mount_point):
-                raise exception.ShareMountFailed(
+                raise share_exception.ShareMountFailed(
                     share_id=share.share_id,
                     reason='the mount command succeeded, yet nothing is '
                            'mounted on %s' % mount_point)
-        except exception.ShareMountFailed:
+        except share_exception.ShareMountFailed:
             _remove_dir(mount_point)
             raise
     LOG.info('Mounted share %s (%s) on %s', share.share_id, share.protocol,
@@ -304,10 +304,10 @@ def mount(share, base):
 def _umount(share_id, mount_point):
     for attempt in range(1, UMOUNT_TRIES + 1):
         try:
-            _run(share_id, exception.ShareUnmountFailed, 'umount',
+            _run(share_id, share_exception.ShareUnmountFailed, 'umount',
                  mount_point)
             return
-        except exception.ShareUnmountFailed:
+        except share_exception.ShareUnmountFailed:
             if not is_mounted(mount_point):
                 return
             if attempt == UMOUNT_TRIES:
