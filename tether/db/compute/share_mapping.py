@@ -152,19 +152,6 @@ def transition(context, instance_uuid, share_id, sources, target,
 
 
 @db.writer
-def transition_all(context, instance_uuid, sources, target):
-    """Every mapping of an instance in one of ``sources`` -> ``target``,
-    in one conditional update; the share IDs of those that changed."""
-    return sorted(context.session.scalars(
-        sa.update(Mapping)
-        .where(Mapping.instance_uuid == instance_uuid,
-               Mapping.status.in_(list(sources)))
-        .values(status=target, reason=None)
-        .returning(Mapping.share_id)
-        .execution_options(synchronize_session=False)))
-
-
-@db.writer
 def destroy(context, instance_uuid, share_id, sources):
     """Delete the mapping if it is in one of ``sources``; False if it is
     gone or in another status."""
