@@ -6,6 +6,7 @@ import os
 from oslo_concurrency import processutils
 from oslo_log import log as logging
 
+from tether.drivers import file_copy
 from tether.drivers import qemu_img
 from tether.drivers.volume import driver
 from tether.volume import exception
@@ -178,7 +179,13 @@ class RemoteFSDriver(driver.VolumeDriver):
             qemu_img.create(path, fmt, qemu_img.virtual_size(path, fmt),
                             preallocation=self._preallocation(fmt),
                             limits=self.limits)
-        qemu_img.convert(image_path, image_format, path, fmt, sparse=sparse)
+        if image_format == 'raw' and fmt == 'raw' and not sparse:
+            # The bytes are the disk, zeros and all: the kernel copies
+            # them.
+            file_copy.copy_into(image_path, path)
+        else:
+            qemu_img.convert(image_path, image_format, path, fmt,
+                             sparse=sparse)
 
     def can_write_raw_image(self, volume):
         return self.volume_format(volume) == 'raw'
