@@ -265,6 +265,22 @@ image_client_opts = clients.peer_opts(
                     'bytes of its answer (of a download too) before it '
                     'gives up: a store that stalls fails the operation '
                     'rather than holding it forever.'),
+    cfg.ListOpt('allowed_direct_url_schemes', default=[],
+                item_type=cfg.types.String(choices=['file']),
+                help='Schemes of an image\'s direct URL that tether reads '
+                     'the image\'s data from itself instead of downloading '
+                     'it through the image API: "file", the image API\'s '
+                     'filesystem store where this host sees it (at the '
+                     'same path). The image API shows the URL only with '
+                     'its show_image_direct_url = True. The data is '
+                     'inspected and checked against the image API\'s hash '
+                     'all the same; a file that cannot be read here is '
+                     'downloaded. Cinder\'s option of the same name.'),
+    cfg.ListOpt('direct_url_file_dirs', default=[],
+                help='Directories a "file" direct URL may point into: the '
+                     'image API\'s filesystem_store_datadir. A file '
+                     'anywhere else is never read (the image is '
+                     'downloaded through the image API).'),
 ]
 
 # How the compute service reaches the share API (Manila), as Nova's

@@ -5,6 +5,8 @@ import time
 import pytest
 
 from tests.functional import fixtures
+# Fixtures of other modules, for every functional test.
+from tests.functional.image_helpers import image_transfer  # noqa: F401
 
 
 @pytest.fixture(scope='session')

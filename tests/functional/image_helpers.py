@@ -10,11 +10,19 @@ import subprocess
 import threading
 import uuid
 
+from oslo_config import cfg
+import pytest
+
 from tests.functional import helpers
 
 from tether import images
 
+CONF = cfg.CONF
 MiB = helpers.MiB
+# How the volume host gets an image's data: from the file of the image
+# API's filesystem store, read where it lies (the aio's default), or
+# downloaded through the image API (a store on another host).
+TRANSFERS = ('store-file', 'download')
 
 
 def upload(conn, data, disk_format='raw', **attrs):
@@ -114,3 +122,49 @@ class Downloads:
             before()
             return real(client, image, path)
         monkeypatch.setattr(images.ImageClient, 'download', download)
+
+
+class Transfer:
+    """Counts what the volume host read of images: ``downloads`` through
+    the image API (every one goes through ImageClient.chunks) and
+    ``store_files`` read where they lie. A spy, set with pytest's
+    ``monkeypatch``: every call goes through to the real client."""
+
+    def __init__(self, monkeypatch, how):
+        self.how = how
+        self.downloads = []
+        self.store_files = []
+        chunks = images.ImageClient.chunks
+        local_file = images.ImageClient.local_file
+
+        def counted_chunks(client, image):
+            self.downloads.append(image['id'])
+            return chunks(client, image)
+
+        def counted_local_file(client, image):
+            path = local_file(client, image)
+            if path is not None:
+                self.store_files.append(image['id'])
+            return path
+        monkeypatch.setattr(images.ImageClient, 'chunks', counted_chunks)
+        monkeypatch.setattr(images.ImageClient, 'local_file',
+                            counted_local_file)
+
+    def read_once(self, image_id):
+        """Whether the image's data was read once, the way asked."""
+        return ((self.store_files, self.downloads) == ([image_id], [])
+                if self.how == 'store-file' else
+                (self.store_files, self.downloads) == ([], [image_id]))
+
+
+@pytest.fixture(params=TRANSFERS)
+def image_transfer(request, monkeypatch):
+    """The test once with each way of TRANSFERS; a Transfer."""
+    before = CONF.image.allowed_direct_url_schemes
+    if request.param == 'download':
+        CONF.set_override('allowed_direct_url_schemes', [], group='image')
+    try:
+        yield Transfer(monkeypatch, request.param)
+    finally:
+        CONF.set_override('allowed_direct_url_schemes', before,
+                          group='image')

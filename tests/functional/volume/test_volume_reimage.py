@@ -82,7 +82,8 @@ def _reimaged_events(events):
 
 # Re-imaged -------------------------------------------------------------------
 
-def test_an_available_volume_reimaged(aio, wait, tmp_path, events):
+def test_an_available_volume_reimaged(aio, wait, tmp_path, events,
+                                      image_transfer):
     """Nothing of the old volume survives: not where the new image has a
     hole, not past its end. The image metadata is all the new image's."""
     conn = aio.sdk()
@@ -309,7 +310,7 @@ def test_policies(aio, wait):
     assert resp.status_code == 404, resp.text
 
 
-def test_images_that_cannot_be_used(aio, wait, tmp_path):
+def test_images_that_cannot_be_used(aio, wait, tmp_path, image_transfer):
     conn = aio.sdk()
     http = aio.http(conn.test_user, conn.test_project, version=REIMAGE)
     volume = _volume(http, wait, upload(conn, disk_bytes(b'kept')))

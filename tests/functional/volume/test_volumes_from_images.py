@@ -17,6 +17,7 @@ from tests.functional.helpers import GiB
 from tests.functional.helpers import MiB
 from tests.functional.image_helpers import conversion_dir_is_empty
 from tests.functional.image_helpers import qemu_img
+from tests.functional.image_helpers import tamper
 from tests.functional.image_helpers import unchecked_image
 from tests.functional.image_helpers import upload
 from tests.functional.image_helpers import volume_content
@@ -29,7 +30,7 @@ LATEST = '3.71'
 
 # Made from an image ----------------------------------------------------------
 
-def test_a_volume_made_from_a_raw_image(aio, wait):
+def test_a_volume_made_from_a_raw_image(aio, wait, image_transfer):
     conn = aio.sdk()
     data = helpers.disk_bytes(b'raw image one')
     image = upload(conn, data, os_distro='tether-tiny', min_ram=64)
@@ -40,6 +41,7 @@ def test_a_volume_made_from_a_raw_image(aio, wait):
     volume = wait_status(conn, volume, 'available', wait)
 
     assert volume.is_bootable is True
+    assert image_transfer.read_once(image.id)
     content = volume_content(aio, volume.id)
     assert len(content) == GiB
     assert content[:len(data)] == data
@@ -64,7 +66,8 @@ def test_a_volume_made_from_a_raw_image(aio, wait):
     assert os.stat(aio.volume_path(volume.id)).st_blocks * 512 <= 2 * MiB
 
 
-def test_a_volume_made_from_a_qcow2_image_by_name(aio, wait, tmp_path):
+def test_a_volume_made_from_a_qcow2_image_by_name(aio, wait,
+                                                  image_transfer, tmp_path):
     conn = aio.sdk()
     raw = tmp_path / 'disk.raw'
     raw.write_bytes(helpers.disk_bytes(b'qcow2 image'))
@@ -195,7 +198,7 @@ def _fails_on_the_host(aio, conn, image, wait, before_delete=None):
     return volume
 
 
-def test_a_qcow2_that_claims_to_be_raw(aio, wait, tmp_path):
+def test_a_qcow2_that_claims_to_be_raw(aio, wait, image_transfer, tmp_path):
     """Glance 33 takes it (it logs the mismatch); tether refuses to use
     data that is not what its image says."""
     qemu_img('create', '-f', 'qcow2', str(tmp_path / 'disk'), '1M')
@@ -205,7 +208,8 @@ def test_a_qcow2_that_claims_to_be_raw(aio, wait, tmp_path):
     _fails_on_the_host(aio, conn, image, wait)
 
 
-def test_a_qcow2_with_a_backing_file_on_the_host(aio, wait, tmp_path):
+def test_a_qcow2_with_a_backing_file_on_the_host(aio, wait, image_transfer,
+                                                 tmp_path):
     """CVE-2024-32498's kind: converted, it would copy a file of the
     volume host into the volume."""
     secret = tmp_path / 'host-secret'
@@ -225,13 +229,14 @@ def _has_no_secret(aio, volume):
         assert b'host secret' not in f.read()
 
 
-def test_a_raw_disk_that_claims_to_be_qcow2(aio, wait):
+def test_a_raw_disk_that_claims_to_be_qcow2(aio, wait, image_transfer):
     conn = aio.sdk()
     image = unchecked_image(aio, conn, helpers.disk_bytes(), 'qcow2')
     _fails_on_the_host(aio, conn, image, wait)
 
 
-def test_an_image_that_lies_about_its_virtual_size(aio, wait, tmp_path):
+def test_an_image_that_lies_about_its_virtual_size(aio, wait, image_transfer,
+                                                   tmp_path):
     """Glance recorded 1 MiB; the qcow2 says 3 GiB: it does not fit the
     1 GiB volume the API let through."""
     qemu_img('create', '-f', 'qcow2', str(tmp_path / 'big'), '3G')
@@ -241,7 +246,8 @@ def test_an_image_that_lies_about_its_virtual_size(aio, wait, tmp_path):
     _fails_on_the_host(aio, conn, image, wait)
 
 
-def test_image_data_that_is_not_what_glance_recorded(aio, wait):
+def test_image_data_that_is_not_what_glance_recorded(aio, wait,
+                                                     image_transfer):
     """The file in Glance's store changed after the upload: its hash no
     longer matches, and the volume is in error."""
     conn = aio.sdk()
@@ -253,7 +259,8 @@ def test_image_data_that_is_not_what_glance_recorded(aio, wait):
     _fails_on_the_host(aio, conn, image, wait)
 
 
-def test_a_download_that_stalls(aio, wait):
+@pytest.mark.parametrize('image_transfer', ['download'], indirect=True)
+def test_a_download_that_stalls(aio, wait, image_transfer):
     """The file in Glance's store is shorter than Glance says: Glance
     sends what it has and waits; tether gives up after [image]
     read_timeout."""
@@ -266,6 +273,33 @@ def test_a_download_that_stalls(aio, wait):
         _fails_on_the_host(aio, conn, image, wait)
     finally:
         CONF.clear_override('read_timeout', group='image')
+
+
+@pytest.mark.parametrize('image_transfer', ['store-file'], indirect=True)
+def test_a_store_file_shorter_than_the_image_api_recorded(aio, wait,
+                                                          image_transfer):
+    conn = aio.sdk()
+    image = upload(conn, helpers.disk_bytes())
+    os.truncate(os.path.join(aio.impl.glance.state_dir, 'images', image.id),
+                MiB)
+    _fails_on_the_host(aio, conn, image, wait)
+    assert image_transfer.read_once(image.id)
+
+
+@pytest.mark.parametrize('image_transfer', ['store-file'], indirect=True)
+def test_a_store_file_that_changed_after_it_was_found_good(aio, wait,
+                                                           image_transfer):
+    """Its hash is checked once while it stays the same file: written to,
+    it is checked again, and refused."""
+    conn = aio.sdk()
+    image = upload(conn, helpers.disk_bytes(b'checked once'))
+    good = wait_status(conn, conn.block_storage.create_volume(
+        size=1, image_id=image.id), 'available', wait)
+    conn.block_storage.delete_volume(good)
+    wait(lambda: helpers.db_volume(good.id) is None, what='delete')
+    tamper(aio, image.id)
+    _fails_on_the_host(aio, conn, image, wait)
+    assert image_transfer.store_files == [image.id, image.id]
 
 
 # Races and restarts ----------------------------------------------------------
@@ -310,7 +344,7 @@ def test_a_downloading_volume_cannot_be_deleted(aio, wait):
                                   {'status': 'available'}, ['downloading'])
 
 
-def test_hash_of_the_volume_matches_the_images(aio, wait):
+def test_hash_of_the_volume_matches_the_images(aio, wait, image_transfer):
     """A 20 MB image, byte for byte (the chunks of the download)."""
     conn = aio.sdk()
     data = os.urandom(20 * MiB)

@@ -4,8 +4,10 @@ before trusting it (qemu_img.inspect: the data is the disk format the
 image claims, and reads no other file), then let the driver convert it
 into the volume. A raw image bound for a volume the driver writes raw
 goes straight in as it comes (no file, no conversion), inspected and
-hashed on the way, and is trusted only at the end. A create from an
-image and os-reimage both do this."""
+hashed on the way, and is trusted only at the end. Where the image API's
+filesystem store is readable here (``[image] allowed_direct_url_schemes``)
+qemu-img reads the store's file itself, with no download at all. A
+create from an image and os-reimage both do this."""
 
 import os
 import shutil
@@ -44,6 +46,10 @@ def write_image(context, driver, volume, image_id, sparse=True):
     client = images.for_context(context)
     image = client.get(image_id)
     volume_image.check_fits(image, volume.size)
+    local = client.local_file(image)
+    if local is not None:
+        _convert_local(driver, volume, image, local, sparse)
+        return image
     if image['disk_format'] == 'raw' and driver.can_write_raw_image(volume):
         _stream_raw(client, driver, volume, image, sparse)
         return image
@@ -52,14 +58,7 @@ def write_image(context, driver, volume, image_id, sparse=True):
     try:
         size = client.download(image, path)
         downloaded = time.monotonic()
-        found, virtual_size = qemu_img.inspect(path, image['disk_format'])
-        if virtual_size > volume.size * volume_image.GiB:
-            # The image API recorded a smaller virtual size than the data
-            # has, or none.
-            raise exception.ImageUnacceptable(
-                image_id=image_id,
-                reason='its data has a virtual size of %s bytes, more '
-                       'than the %sGB volume' % (virtual_size, volume.size))
+        found, virtual_size = _inspect(image, path, volume)
         driver.copy_image_to_volume(volume, path, found, sparse=sparse)
         LOG.info('Wrote image %s (%s, %s bytes, virtual size %s) into '
                  'volume %s: downloaded and checked in %.2fs, converted in '
@@ -71,6 +70,40 @@ def write_image(context, driver, volume, image_id, sparse=True):
         except FileNotFoundError:
             pass
     return image
+
+
+def _inspect(image, path, volume):
+    """(format, virtual size) of the image file ``path``, which must be
+    what ``image`` claims, safe, and fit ``volume``."""
+    found, virtual_size = qemu_img.inspect(path, image['disk_format'])
+    if virtual_size > volume.size * volume_image.GiB:
+        # The image API recorded a smaller virtual size than the data
+        # has, or none.
+        raise exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='its data has a virtual size of %s bytes, more than the '
+                   '%sGB volume' % (virtual_size, volume.size))
+    return found, virtual_size
+
+
+def _convert_local(driver, volume, image, path, sparse):
+    """The image API's own file of ``image`` (see
+    ImageClient.local_file) converted into the volume with no download:
+    inspected first, as a download is; its size and hash checked in a
+    thread while qemu-img converts it; the volume trusted only once both
+    ended well (a file that is not what the image API recorded fails
+    the operation, and the caller puts the volume in error)."""
+    started = time.monotonic()
+    found, virtual_size = _inspect(image, path, volume)
+    check = images.FileCheck(image, path)
+    try:
+        driver.copy_image_to_volume(volume, path, found, sparse=sparse)
+    finally:
+        check.wait()
+    LOG.info('Wrote image %s (%s, virtual size %s) into volume %s from '
+             'the image store\'s file %s, checked, in %.2fs', image['id'],
+             found, virtual_size, volume.id, path,
+             time.monotonic() - started)
 
 
 def _stream_raw(client, driver, volume, image, sparse):
