@@ -193,9 +193,18 @@ class AllInOne:
         if image_url:
             self.image_url = image_url.rstrip('/')
         else:
+            # Glance beside tether on one host: tether reads an image's
+            # data from Glance's file store (checked against its hash as
+            # a download is) rather than through Glance's API, unless the
+            # operator said otherwise.
             self.glance = glance.Child(self.state_dir, glance_venv,
-                                       image_port)
+                                       image_port, show_direct_url=True)
             self.image_url = self.glance.url
+            if not CONF.image.allowed_direct_url_schemes:
+                CONF.set_override('allowed_direct_url_schemes', ['file'],
+                                  group='image')
+                CONF.set_override('direct_url_file_dirs',
+                                  [self.glance.store_dir], group='image')
         self.volume_service = None
         self.volume_api = None
         self.compute_service = None

@@ -43,11 +43,16 @@ class Child:
     (``auth='keystone'`` with ``keystone={auth_url, password, ...}``, an
     SQLAlchemy URL of another database); ``env`` is Glance's environment
     (default: this process's), ``log`` a function that reports progress.
+    ``show_direct_url``: images show the file of their data in
+    :attr:`store_dir` (``direct_url``).
     """
 
     def __init__(self, state_dir, venv=None, port=0, auth='noauth',
-                 keystone=None, database_url=None, env=None, log=None):
+                 keystone=None, database_url=None, env=None, log=None,
+                 show_direct_url=False):
         self.state_dir = os.path.join(os.path.abspath(state_dir), 'glance')
+        self.store_dir = os.path.join(self.state_dir, 'images')
+        self.show_direct_url = show_direct_url
         self.venv = venv or default_venv()
         self.port = port or free_port()
         self.url = runner.url(self.port)
@@ -68,7 +73,8 @@ class Child:
         os.makedirs(self.state_dir, exist_ok=True)
         runner.write_config(self.state_dir, self.port, auth=self.auth,
                             keystone=self.keystone,
-                            database_url=self.database_url)
+                            database_url=self.database_url,
+                            show_direct_url=self.show_direct_url)
         runner.ensure_venv(self.venv, log=self.log)
         self._thread = threading.Thread(target=self._sync, name='glance',
                                         daemon=True)

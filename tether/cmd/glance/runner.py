@@ -109,7 +109,7 @@ def ensure_venv(venv_dir, python=None, log=print, timeout=1200):
 
 def write_config(state_dir, port, auth='noauth', database_url=None,
                  keystone=None, host='127.0.0.1', workers=1, threads=8,
-                 debug=False):
+                 debug=False, show_direct_url=False):
     """Write Glance's configuration under ``state_dir`` (and make its
     directories); return the path of glance-api.conf.
 
@@ -120,7 +120,8 @@ def write_config(state_dir, port, auth='noauth', database_url=None,
     ``project_domain_name`` (Default), ``region_name``,
     ``www_authenticate_uri`` (the auth_url) and ``memcached_servers``.
     ``database_url`` is an SQLAlchemy URL (default: SQLite in
-    ``state_dir``).
+    ``state_dir``). ``show_direct_url``: images show the file of their
+    data in the store (``direct_url``), ``state_dir/images/<id>``.
     """
     if auth not in ('noauth', 'keystone'):
         raise ValueError('auth is noauth or keystone, not %r' % (auth,))
@@ -135,6 +136,7 @@ def write_config(state_dir, port, auth='noauth', database_url=None,
         state_dir, 'glance.sqlite')
     conf = templates.GLANCE_API_CONF.format(
         dir=state_dir, database_url=database_url, debug=debug,
+        show_direct_url=show_direct_url,
         flavor=NOAUTH_FLAVOR if auth == 'noauth' else 'keystone')
     if auth == 'keystone':
         ks = dict(templates.KEYSTONE_DEFAULTS, **keystone)

@@ -17,6 +17,10 @@ enabled_import_methods = []
 # tether checks every download against: sha256, which a CPU with SHA
 # extensions computes in half the time of Glance's default sha512.
 hashing_algorithm = sha256
+# Whether images show the URL of their data in the store (direct_url), a
+# file: URL here, which tether reads with [image]
+# allowed_direct_url_schemes = file instead of downloading the data.
+show_image_direct_url = {show_direct_url}
 # gunicorn serves, not Glance: bind_host, bind_port and workers would be
 # ignored.
 
