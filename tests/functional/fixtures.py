@@ -12,7 +12,8 @@ from tests.functional import libvirt_fixture
 
 from tether.cmd import aio as aio_cmd
 from tether.compute import service as compute_service
-from tether import conf as t_conf
+from tether.conf import aio as conf_aio
+from tether.conf import backend as conf_backend
 from tether import context as t_context
 from tether.db.compute import instance as db_instances
 from tether.db import session
@@ -27,7 +28,7 @@ class AIO:
 
     def __init__(self, state_dir):
         if not hasattr(CONF, 'aio_transport_url'):
-            CONF.register_opts(t_conf.aio_opts)
+            CONF.register_opts(conf_aio.aio_opts)
         CONF([], project='tether')
         # Heartbeats fast enough that a restarted backend is schedulable.
         CONF.set_override('report_interval', 1)
@@ -48,7 +49,7 @@ class AIO:
         # A volume made of a small image is available in well under a
         # second: look at it more often than Nova's 3 s.
         CONF.set_override('block_device_allocate_retries_interval', 0.2)
-        t_conf.register_backend_opts(CONF, aio_cmd.BACKEND)
+        conf_backend.register_backend_opts(CONF, aio_cmd.BACKEND)
         CONF.set_override('nfs_shares', [self.own_share_dir],
                           group=aio_cmd.BACKEND)
         self.impl = aio_cmd.AllInOne(self.state_dir, 0)

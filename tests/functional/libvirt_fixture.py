@@ -15,7 +15,8 @@ import uuid
 import pytest
 from oslo_config import cfg
 
-from tether import conf as t_conf
+from tether.conf import base as conf_base
+from tether.conf import libvirt as conf_libvirt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -110,8 +111,8 @@ def share_dir(prefix='tether-share-'):
 
 def libvirt_conf(**overrides):
     conf = cfg.ConfigOpts()
-    conf.register_opts(t_conf.default_opts)
-    conf.register_opts(t_conf.libvirt_opts, group='libvirt')
+    conf.register_opts(conf_base.default_opts)
+    conf.register_opts(conf_libvirt.libvirt_opts, group='libvirt')
     conf([], project='tether-test')
     for key, value in overrides.items():
         conf.set_override(key, value, group='libvirt')

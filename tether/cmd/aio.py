@@ -22,7 +22,8 @@ from tether.cmd import common
 from tether.cmd.glance import child as glance
 from tether.compute import service as compute_service
 from tether.compute import volume_client
-from tether import conf as t_conf
+from tether.conf import aio as conf_aio
+from tether.conf import backend as conf_backend
 from tether.db import migration
 from tether.objects import compute as compute_objects
 from tether.objects import volume as volume_objects
@@ -118,7 +119,7 @@ def configure(state_dir):
         state_dir, 'tether.sqlite'), group='database')
     CONF.set_override('connection', 'sqlite:///%s' % os.path.join(
         state_dir, 'compute.sqlite'), group='compute_database')
-    t_conf.register_backend_opts(CONF, BACKEND)
+    conf_backend.register_backend_opts(CONF, BACKEND)
     if not CONF[BACKEND].nfs_shares:
         CONF.set_override('nfs_shares', [share_dir], group=BACKEND)
     share_dir = CONF[BACKEND].nfs_shares[0]
@@ -281,7 +282,7 @@ class AllInOne:
 
 
 def main(argv=None):
-    CONF.register_opts(t_conf.aio_opts)
+    CONF.register_opts(conf_aio.aio_opts)
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'All of tether in one process', cli_opts=cli_opts)
     aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port,

@@ -1,4 +1,6 @@
-"""Configuration options (oslo.config) for every tether service."""
+"""Configuration options (oslo.config) for every tether service: CONF with
+every group registered, and list_opts for the sample; the options of each
+group (or job of [DEFAULT]) are in a module of their own beside this one."""
 
 from oslo_config import cfg
 from oslo_db import options as db_options
@@ -6,53 +8,44 @@ from oslo_log import log as logging
 from oslo_policy import opts as policy_opts
 
 from tether import clients
-from tether.conf.aio import aio_opts  # noqa: F401
-from tether.conf.api import api_opts
-from tether.conf.backend import backend_opts
-from tether.conf.backend import register_backend_opts  # noqa: F401
-from tether.conf.base import default_opts
-from tether.conf.compute import compute_opts
-from tether.conf.database import compute_database_group
-from tether.conf.image_cache import image_cache_group
-from tether.conf.image_cache import image_cache_opts
-from tether.conf.libvirt import libvirt_group
-from tether.conf.libvirt import libvirt_opts
-from tether.conf.peers import compute_client_opts
-from tether.conf.peers import compute_group
-from tether.conf.peers import image_client_opts
-from tether.conf.peers import image_group
-from tether.conf.peers import volume_client_opts
-from tether.conf.peers import volume_group
-from tether.conf.quota import quota_opts
-from tether.conf.share import share_client_opts
-from tether.conf.share import share_group
-from tether.conf.upgrade_levels import upgrade_levels_group
-from tether.conf.upgrade_levels import upgrade_levels_opts
+from tether.conf import api
+from tether.conf import backend
+from tether.conf import base
+from tether.conf import compute
+from tether.conf import database
+from tether.conf import image_cache
+from tether.conf import libvirt
+from tether.conf import peers
+from tether.conf import quota
+from tether.conf import share
+from tether.conf import upgrade_levels
 
 CONF = cfg.CONF
 
-CONF.register_opts(default_opts)
-CONF.register_opts(api_opts)
-CONF.register_opts(quota_opts)
-CONF.register_opts(compute_opts)
-CONF.register_group(compute_database_group)
-CONF.register_opts(db_options.database_opts, group=compute_database_group)
-for _group, _opts in ((volume_group, volume_client_opts),
-                      (compute_group, compute_client_opts),
-                      (image_group, image_client_opts),
-                      (share_group, share_client_opts)):
+CONF.register_opts(base.default_opts)
+CONF.register_opts(api.api_opts)
+CONF.register_opts(quota.quota_opts)
+CONF.register_opts(compute.compute_opts)
+CONF.register_group(database.compute_database_group)
+CONF.register_opts(db_options.database_opts,
+                   group=database.compute_database_group)
+for _group, _opts in ((peers.volume_group, peers.volume_client_opts),
+                      (peers.compute_group, peers.compute_client_opts),
+                      (peers.image_group, peers.image_client_opts),
+                      (share.share_group, share.share_client_opts)):
     CONF.register_group(_group)
     CONF.register_opts(_opts, group=_group)
     clients.register_keystoneauth_opts(CONF, _group.name)
-CONF.register_group(libvirt_group)
-CONF.register_opts(libvirt_opts, group=libvirt_group)
-CONF.register_group(image_cache_group)
-CONF.register_opts(image_cache_opts, group=image_cache_group)
-CONF.register_group(upgrade_levels_group)
-CONF.register_opts(upgrade_levels_opts, group=upgrade_levels_group)
+for _group, _opts in (
+        (libvirt.libvirt_group, libvirt.libvirt_opts),
+        (image_cache.image_cache_group, image_cache.image_cache_opts),
+        (upgrade_levels.upgrade_levels_group,
+         upgrade_levels.upgrade_levels_opts)):
+    CONF.register_group(_group)
+    CONF.register_opts(_opts, group=_group)
 db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
 CONF.set_default('connection', 'sqlite:///$state_path/compute.sqlite',
-                 group=compute_database_group)
+                 group=database.compute_database_group)
 logging.register_options(CONF)
 # Logs go to stderr unless a log file is set: stdout carries what a command
 # answers (tether-manage) or announces (tether-aio's ready line).
@@ -72,15 +65,20 @@ def list_opts():
     example ``[nfs-1]``).
     """
     return [
-        ('DEFAULT', default_opts + api_opts + quota_opts + compute_opts),
-        ('backend', backend_opts),
-        (libvirt_group, libvirt_opts),
-        (image_cache_group, image_cache_opts),
-        (compute_database_group, db_options.database_opts),
-        (volume_group, volume_client_opts + clients.keystoneauth_opts()),
-        (compute_group,
-         compute_client_opts + clients.keystoneauth_opts()),
-        (image_group, image_client_opts + clients.keystoneauth_opts()),
-        (share_group, share_client_opts + clients.keystoneauth_opts()),
-        (upgrade_levels_group, upgrade_levels_opts),
+        ('DEFAULT', base.default_opts + api.api_opts + quota.quota_opts +
+         compute.compute_opts),
+        ('backend', backend.backend_opts),
+        (libvirt.libvirt_group, libvirt.libvirt_opts),
+        (image_cache.image_cache_group, image_cache.image_cache_opts),
+        (database.compute_database_group, db_options.database_opts),
+        (peers.volume_group,
+         peers.volume_client_opts + clients.keystoneauth_opts()),
+        (peers.compute_group,
+         peers.compute_client_opts + clients.keystoneauth_opts()),
+        (peers.image_group,
+         peers.image_client_opts + clients.keystoneauth_opts()),
+        (share.share_group,
+         share.share_client_opts + clients.keystoneauth_opts()),
+        (upgrade_levels.upgrade_levels_group,
+         upgrade_levels.upgrade_levels_opts),
     ]

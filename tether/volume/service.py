@@ -5,7 +5,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
-from tether import conf as t_conf
+from tether.conf import backend as conf_backend
 from tether import context as t_context
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import service as db_services
@@ -28,7 +28,7 @@ class Backend:
         self.name = name
         self.host = '%s@%s' % (CONF.host, name)
         self.manager = volume_manager.VolumeManager(
-            self.host, t_conf.register_backend_opts(CONF, name))
+            self.host, conf_backend.register_backend_opts(CONF, name))
         self.server = None
         self.service_id = None
 

@@ -12,7 +12,7 @@ import pytest
 from oslo_concurrency import processutils
 from oslo_config import cfg
 
-from tether import conf as t_conf
+from tether.conf import backend as conf_backend
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.volume import remotefs
 from tether.compute import exception
@@ -40,7 +40,7 @@ def test_remote_export_is_under_the_mount_base_as_the_volume_service_has_it():
     # The same place tether-volume's NFS driver mounts the export (in
     # tether-aio both services share one mount point base).
     conf = cfg.ConfigOpts()
-    conf.register_opts(t_conf.backend_opts, group='b')
+    conf.register_opts(conf_backend.backend_opts, group='b')
     conf([], project='tether-test')
     conf.set_override('nfs_mount_point_base', '/mnt/base', group='b')
     drv = remotefs.RemoteFSDriver(conf.b, 'host@b')

@@ -12,14 +12,14 @@ import pytest
 from oslo_concurrency import processutils
 from oslo_config import cfg
 
-from tether import conf as t_conf
+from tether.conf import backend as conf_backend
 from tether.drivers.volume import nfs
 from tether.volume import exception
 
 
 def _config(tmp_path, shares, options=None):
     conf = cfg.ConfigOpts()
-    conf.register_opts(t_conf.backend_opts, group='b')
+    conf.register_opts(conf_backend.backend_opts, group='b')
     conf([], project='tether-test')
     conf.set_override('nfs_shares', shares, group='b')
     conf.set_override('nfs_mount_point_base', str(tmp_path / 'mnt'),

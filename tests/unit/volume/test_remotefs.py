@@ -13,7 +13,7 @@ import pytest
 from oslo_config import cfg
 
 from tests import qemu_guest
-from tether import conf as t_conf
+from tether.conf import backend as conf_backend
 from tether.drivers import qemu_img
 from tether.drivers.volume import remotefs
 from tether.volume import exception
@@ -24,7 +24,7 @@ GiB = 1024 ** 3
 
 def _config(share, **overrides):
     conf = cfg.ConfigOpts()
-    conf.register_opts(t_conf.backend_opts, group='b')
+    conf.register_opts(conf_backend.backend_opts, group='b')
     conf([], project='tether-test')
     conf.set_override('nfs_shares', [str(share)], group='b')
     for key, value in overrides.items():

@@ -5,7 +5,7 @@ import uuid
 import pytest
 from oslo_config import cfg
 
-from tether import conf as t_conf
+from tether.conf import backend as conf_backend
 from tether.drivers.volume import nfs
 from tether.volume import exception
 from tether.objects.volume import volume as volume_obj
@@ -13,7 +13,7 @@ from tether.objects.volume import volume as volume_obj
 
 def _driver(share, **overrides):
     conf = cfg.ConfigOpts()
-    conf.register_opts(t_conf.backend_opts, group='b')
+    conf.register_opts(conf_backend.backend_opts, group='b')
     conf([], project='tether-test')
     conf.set_override('nfs_shares', [str(share)], group='b')
     for key, value in overrides.items():
