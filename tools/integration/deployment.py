@@ -21,27 +21,8 @@ manila``::
 
     python3 tools/integration/deployment.py     # start; Ctrl-C stops
 
-It prints the clouds.yaml to use with the ``openstack`` CLI.
-
-Keystone holds (besides the ``admin`` of ``keystone-manage bootstrap``):
-
-========== ========= ====================================================
-user       project   roles
-========== ========= ====================================================
-tether     service   admin, service (tether's services call each other
-                     and Glance as it)
-glance     service   service (Glance's auth_token validates tokens as it)
-manila     service   admin, service (Manila's auth_token, and its share
-                     types; tools/manila_ceph/keystone.py)
-member     demo      member (implies reader)
-reader     demo      reader
-alt        alt       member
-========== ========= ====================================================
-
-and the catalog: ``block-storage`` and ``volumev3`` (the volume API, with
-the project in the URL), ``compute``, ``image`` (Glance's root:
-clients find its /v2 by version discovery) and ``sharev2`` (Manila's
-/v2), in RegionOne.
+It prints the clouds.yaml to use with the ``openstack`` CLI. What Keystone
+holds, and how clients log in: identity.py.
 """
 
 import argparse
@@ -53,8 +34,6 @@ import tempfile
 import time
 import uuid
 
-import yaml
-
 from tether.cmd.glance import child as glance_child
 
 # tools/, so that this runs as a script too.
@@ -63,29 +42,16 @@ if TOOLS not in sys.path:
     sys.path.insert(0, TOOLS)
 
 from integration import daemons  # noqa: E402
+from integration import identity  # noqa: E402
 from integration import manila as int_manila  # noqa: E402
 from integration import processes  # noqa: E402
 from integration import services  # noqa: E402
 
 REPO = services.REPO
 DEFAULT_KEYSTONE_VENV = os.path.join(REPO, '.tox', 'integration-keystone')
-REGION = 'RegionOne'
-
-# user: (project, roles)
-USERS = {
-    # As doc/source/operator-guide.rst says: the managers act on the
-    # volumes, attachments and servers of every project (admin), and send
-    # the calls only another service may send (service).
-    'tether': ('service', ['admin', 'service']),
-    'member': ('demo', ['member']),
-    'reader': ('demo', ['reader']),
-    'alt': ('alt', ['member']),
-    # Keystone lets a token be validated by a holder of the service role.
-    'glance': ('service', ['service']),
-}
 
 
-class Deployment:
+class Deployment(identity.IdentityMixin):
     """Start with ``start()``, stop with ``stop()`` (or as a context
     manager); ``stop()`` leaves no process of the run behind."""
 
@@ -121,8 +87,9 @@ class Deployment:
         self.libvirt = services.Libvirt(self.env)
         self.volume_port = ports()
         self.compute_port = ports()
-        self.users = dict(USERS)
-        self.passwords = {name: '%s-%s' % (name, self.tag) for name in USERS}
+        self.users = dict(identity.USERS)
+        self.passwords = {name: '%s-%s' % (name, self.tag)
+                          for name in identity.USERS}
         self.passwords['admin'] = self.keystone.admin_password
         # Glance runs from the virtualenv of tether-aio's Glance
         # (tools/install-deps.sh makes it), unless
@@ -133,13 +100,13 @@ class Deployment:
                 'TETHER_INTEGRATION_GLANCE_VENV'),
             keystone={'auth_url': self.keystone.url,
                       'password': self.passwords['glance'],
-                      'region_name': REGION},
+                      'region_name': identity.REGION},
             database_url=self.db.url('glance'), env=self.env,
             log=lambda msg: self.log('integration: ' + msg))
         # Manila and Ceph, unless the caller needs no shares (the
         # benchmark).
         self.manila = int_manila.Manila(
-            self.dir, self.tag, self.cloud('admin')['auth'], REGION,
+            self.dir, self.tag, self.cloud('admin')['auth'], identity.REGION,
             lambda msg: self.log('integration: ' + msg)) if manila else None
         self.project_ids = {}
         self.conf_path = os.path.join(self.dir, 'tether.conf')
@@ -201,66 +168,6 @@ class Deployment:
         self._write_clouds_yaml()
         return self
 
-    def _register(self):
-        """Projects, users, roles and the catalog, with openstacksdk as the
-        bootstrap admin."""
-        conn = self.connection('admin')
-        identity = conn.identity
-        roles = {r.name: r for r in identity.roles()}
-        if 'service' not in roles:
-            # Keystone's bootstrap makes admin, member and reader, and
-            # since 2023.2 service too.
-            roles['service'] = identity.create_role(name='service')
-        projects = {}
-        for project in sorted({p for p, _ in USERS.values()}):
-            found = identity.find_project(project, domain_id='default')
-            projects[project] = found or identity.create_project(
-                name=project, domain_id='default')
-            self.project_ids[project] = projects[project].id
-        self.project_ids['admin'] = identity.find_project(
-            'admin', domain_id='default').id
-        for name, (project, role_names) in USERS.items():
-            self._create_user(identity, name, projects[project],
-                              [roles[r] for r in role_names])
-        volume_url = 'http://127.0.0.1:%d/v3/%%(project_id)s' % (
-            self.volume_port)
-        compute_url = 'http://127.0.0.1:%d/v2.1' % self.compute_port
-        for name, service_type, url in (
-                ('tether-volume', 'block-storage', volume_url),
-                ('tether-volumev3', 'volumev3', volume_url),
-                ('tether-compute', 'compute', compute_url),
-                ('glance', 'image', self.glance.url)):
-            service = identity.create_service(
-                name=name, type=service_type,
-                description='tether integration (%s)' % self.tag)
-            for interface in ('public', 'internal', 'admin'):
-                identity.create_endpoint(
-                    service_id=service.id, interface=interface, url=url,
-                    region_id=REGION)
-        conn.close()
-
-    def _create_user(self, identity, name, project, roles):
-        user = identity.create_user(
-            name=name, password=self.passwords[name], domain_id='default',
-            default_project_id=project.id)
-        for role in roles:
-            identity.assign_project_role_to_user(project, user, role)
-
-    def add_project(self, name, role='member'):
-        """A new project ``name`` with a user ``name`` of ``role`` in it
-        (a cloud of clouds.yaml too); its ID."""
-        conn = self.connection('admin')
-        identity = conn.identity
-        project = identity.create_project(name=name, domain_id='default')
-        self.project_ids[name] = project.id
-        self.users[name] = (name, [role])
-        self.passwords[name] = '%s-%s' % (name, self.tag)
-        self._create_user(identity, name, project,
-                          [identity.find_role(role)])
-        conn.close()
-        self._write_clouds_yaml()
-        return project.id
-
     def _write_config(self):
         os.makedirs(self.state_dir, exist_ok=True)
         os.makedirs(self.share_dir, exist_ok=True)
@@ -314,48 +221,6 @@ class Deployment:
                                       'to report up')
         finally:
             conn.close()
-
-    # Clients ----------------------------------------------------------------
-
-    def cloud(self, user):
-        """The clouds.yaml entry of ``user``."""
-        project = 'admin' if user == 'admin' else self.users[user][0]
-        return {
-            'auth': {'auth_url': self.keystone.url, 'username': user,
-                     'password': self.passwords[user],
-                     'project_name': project,
-                     'user_domain_name': 'Default',
-                     'project_domain_name': 'Default'},
-            'region_name': REGION,
-            'identity_api_version': 3,
-            'interface': 'public',
-        }
-
-    def connection(self, user, **kwargs):
-        """An openstacksdk connection as ``user`` (a name of USERS, or
-        admin)."""
-        import openstack
-        cloud = self.cloud(user)
-        # gunicorn closes a kept-alive connection after 2 idle seconds: a
-        # request sent on it as it closes meets a closed connection before
-        # the server read it. Send such a request again.
-        kwargs.setdefault('connect_retries', 3)
-        return openstack.connect(
-            auth_type='password', region_name=REGION,
-            interface='public', **cloud['auth'], **kwargs)
-
-    def _write_clouds_yaml(self):
-        clouds = {'int-' + user: self.cloud(user)
-                  for user in ['admin'] + list(self.users)}
-        with open(self.clouds_yaml, 'w') as f:
-            yaml.safe_dump({'clouds': clouds}, f, default_flow_style=False)
-
-    def cli_env(self, user):
-        """The environment of an ``openstack`` CLI acting as ``user``."""
-        env = dict(self.env, OS_CLIENT_CONFIG_FILE=self.clouds_yaml,
-                   OS_CLOUD='int-' + user)
-        env.pop(processes.RUN_VARIABLE)
-        return env
 
     # Faults -----------------------------------------------------------------
 
