@@ -59,6 +59,7 @@ sys.path.insert(0, os.path.join(ROOT, 'tools'))
 sys.path.insert(0, HERE)
 
 import compute_ops  # noqa: E402
+import extend_attribution  # noqa: E402
 import libvirt  # noqa: E402
 import online_extend  # noqa: E402
 from manila_ceph import deployment as manila_deployment  # noqa: E402
@@ -258,7 +259,7 @@ def breakdown(log_path, marks):
     """{count: [{step: seconds}]} of the starts of ``marks`` [(count,
     wall start, wall end)] with shares, from tether-aio's log; a start
     whose lines are not all found is left out."""
-    lines = online_extend.read_log(log_path)
+    lines = extend_attribution.read_log(log_path)
     out = {}
     for count, start, end in marks:
         if not count:
