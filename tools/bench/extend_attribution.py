@@ -2,10 +2,7 @@
 timestamps of tether-aio's log: the markers of each step and the table of
 their medians."""
 
-import datetime
-import re
-
-LOG_LINE = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) ')
+import aio_log
 
 # (marker, what ends there, the test of a log line; v = the volume id)
 MARKERS = (
@@ -37,24 +34,10 @@ OFF_PATH = (
 )
 
 
-def read_log(path):
-    """[(wall time, line)] of the lines with a timestamp (local time, as
-    oslo.log writes it)."""
-    out = []
-    with open(path, errors='replace') as f:
-        for line in f:
-            match = LOG_LINE.match(line)
-            if match:
-                stamp = datetime.datetime.strptime(match.group(1),
-                                                   '%Y-%m-%d %H:%M:%S.%f')
-                out.append((stamp.timestamp(), line))
-    return out
-
-
 def attribute(log_path, marks):
     """For each measured extend, the time (s, from the client's POST) of
     each marker, found in order between its POST and the next one's."""
-    lines = read_log(log_path)
+    lines = aio_log.read_log(log_path)
     found = []
     for i, mark in enumerate(marks):
         # The log has milliseconds; the client's clock, microseconds.

@@ -58,13 +58,13 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
+import aio_log  # noqa: E402
 import compute_ops  # noqa: E402
 from extend_attribution import (  # noqa: E402
     MARKERS, attribute, attribution_table)
 from extend_rounds import SIZES, Bare, ExtendTether  # noqa: E402
 import libvirt  # noqa: E402
 import libvirt_ops  # noqa: E402
-from oslo_log import _options as log_options  # noqa: E402
 
 # The attribution reads these loggers' DEBUG lines in tether-aio's log:
 # the start and end (with the duration) of each qemu-img command, and the
@@ -72,10 +72,8 @@ from oslo_log import _options as log_options  # noqa: E402
 # GET of the volume, the completion).
 DEBUG_LOGGERS = ('oslo_concurrency.processutils', 'tether.drivers.qemu_img',
                  'urllib3.connectionpool')
-LOG_CONFIG = 'default_log_levels = %s\n' % ','.join(
-    [level for level in log_options.DEFAULT_LOG_LEVELS
-     if level.split('=')[0] not in DEBUG_LOGGERS] +
-    ['%s=DEBUG' % name for name in DEBUG_LOGGERS])
+LOG_CONFIG = 'default_log_levels = %s\n' % aio_log.debug_log_levels(
+    DEBUG_LOGGERS)
 
 TETHER_ROWS = (
     ('extend: POST to 202', 'post_202'),
@@ -91,34 +89,6 @@ BARE_ROWS = (
     ('qemu-img resize (lock)', 'resize', 'resize_driver'),
     ('bare + failed resize', 'bare_resize', 'driver_resize'),
 )
-
-
-# tether-aio in a session of its own ---------------------------------------
-
-class _NewSession:
-    """compute_ops' ``subprocess`` while it starts tether-aio: Popen with
-    start_new_session, so that a Ctrl-C at the terminal (SIGINT to the
-    foreground process group) does not stop tether-aio before this
-    script's cleanup has used it."""
-
-    def __getattr__(self, name):
-        return getattr(subprocess, name)
-
-    @staticmethod
-    def Popen(*args, **kwargs):  # noqa: N802 - subprocess's name
-        kwargs.setdefault('start_new_session', True)
-        return subprocess.Popen(*args, **kwargs)
-
-
-def start_aio(state_dir, attribution):
-    saved = compute_ops.subprocess, compute_ops.SERVER_CONFIG
-    compute_ops.subprocess = _NewSession()
-    if attribution:
-        compute_ops.SERVER_CONFIG += LOG_CONFIG
-    try:
-        return compute_ops.Aio(state_dir)
-    finally:
-        compute_ops.subprocess, compute_ops.SERVER_CONFIG = saved
 
 
 # Output ---------------------------------------------------------------------
@@ -246,7 +216,8 @@ def main(argv=None):
     problems = []
     try:
         print('starting tether-aio ...', flush=True)
-        aio = start_aio(args.state_dir, not args.no_attribution)
+        aio = aio_log.start_aio(
+            args.state_dir, '' if args.no_attribution else LOG_CONFIG)
         print('tether-aio pid %d: volume %s, compute %s (state %s)'
               % (aio.proc.pid, aio.volume_url, aio.compute_url,
                  aio.state_dir), flush=True)

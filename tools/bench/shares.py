@@ -57,12 +57,10 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
 sys.path.insert(0, HERE)
 
+import aio_log  # noqa: E402
 import compute_ops  # noqa: E402
-import extend_attribution  # noqa: E402
 import libvirt  # noqa: E402
-import online_extend  # noqa: E402
 from manila_ceph import deployment as manila_deployment  # noqa: E402
-from oslo_log import _options as log_options  # noqa: E402
 from share_rounds import (  # noqa: E402
     BareMount, ShareTether, bare_start, remove_bare_guests)
 
@@ -96,23 +94,9 @@ default_log_levels = {levels}
 
 
 def extra_config(endpoint, token):
-    levels = [level for level in log_options.DEFAULT_LOG_LEVELS
-              if level.split('=')[0] not in DEBUG_LOGGERS]
-    levels += ['%s=DEBUG' % name for name in DEBUG_LOGGERS]
-    return EXTRA_CONFIG.format(memory=FILE_BACKED_MEMORY_MB,
-                               endpoint=endpoint, token=token,
-                               levels=','.join(levels))
-
-
-def start_aio(config):
-    """online_extend's tether-aio (a session of its own), with
-    ``config`` after compute_ops' configuration."""
-    saved = compute_ops.SERVER_CONFIG
-    compute_ops.SERVER_CONFIG += config
-    try:
-        return online_extend.start_aio(None, attribution=False)
-    finally:
-        compute_ops.SERVER_CONFIG = saved
+    return EXTRA_CONFIG.format(
+        memory=FILE_BACKED_MEMORY_MB, endpoint=endpoint, token=token,
+        levels=aio_log.debug_log_levels(DEBUG_LOGGERS))
 
 
 # Where the time goes ---------------------------------------------------
@@ -139,7 +123,7 @@ def breakdown(log_path, marks):
     """{count: [{step: seconds}]} of the starts of ``marks`` [(count,
     wall start, wall end)] with shares, from tether-aio's log; a start
     whose lines are not all found is left out."""
-    lines = extend_attribution.read_log(log_path)
+    lines = aio_log.read_log(log_path)
     out = {}
     for count, start, end in marks:
         if not count:
@@ -247,7 +231,8 @@ def main(argv=None):
             manila_dir, log=lambda msg: print(msg, flush=True))
         manila.start()
         print('starting tether-aio ...', flush=True)
-        aio = start_aio(extra_config(manila.endpoint, service_token))
+        aio = aio_log.start_aio(
+            None, extra_config(manila.endpoint, service_token))
         project = uuid.uuid4().hex
         tether = ShareTether(compute_ops.connect(aio, project),
                              args.interval, args.timeout)

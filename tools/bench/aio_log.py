@@ -1,0 +1,61 @@
+"""tether-aio for the benchmarks that read its log (online_extend.py,
+shares.py): compute_ops' tether-aio, started in a session of its own with
+more configuration, and its log read back as timestamped lines."""
+
+import datetime
+import re
+import subprocess
+
+import compute_ops
+from oslo_log import _options as log_options
+
+LOG_LINE = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) ')
+
+
+class _NewSession:
+    """compute_ops' ``subprocess`` while it starts tether-aio: Popen with
+    start_new_session, so that a Ctrl-C at the terminal (SIGINT to the
+    foreground process group) does not stop tether-aio before this
+    script's cleanup has used it."""
+
+    def __getattr__(self, name):
+        return getattr(subprocess, name)
+
+    @staticmethod
+    def Popen(*args, **kwargs):  # noqa: N802 - subprocess's name
+        kwargs.setdefault('start_new_session', True)
+        return subprocess.Popen(*args, **kwargs)
+
+
+def start_aio(state_dir, config=''):
+    """compute_ops' tether-aio, in a session of its own, with ``config``
+    after compute_ops' configuration."""
+    saved = compute_ops.subprocess, compute_ops.SERVER_CONFIG
+    compute_ops.subprocess = _NewSession()
+    compute_ops.SERVER_CONFIG += config
+    try:
+        return compute_ops.Aio(state_dir)
+    finally:
+        compute_ops.subprocess, compute_ops.SERVER_CONFIG = saved
+
+
+def debug_log_levels(loggers):
+    """oslo.log's default_log_levels, with ``loggers`` at DEBUG (the value
+    of tether.conf's option of that name)."""
+    return ','.join([level for level in log_options.DEFAULT_LOG_LEVELS
+                     if level.split('=')[0] not in loggers] +
+                    ['%s=DEBUG' % name for name in loggers])
+
+
+def read_log(path):
+    """[(wall time, line)] of the lines with a timestamp (local time, as
+    oslo.log writes it)."""
+    out = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            match = LOG_LINE.match(line)
+            if match:
+                stamp = datetime.datetime.strptime(match.group(1),
+                                                   '%Y-%m-%d %H:%M:%S.%f')
+                out.append((stamp.timestamp(), line))
+    return out
