@@ -103,7 +103,22 @@ def _check_format(fmt):
 
 
 def create(path, fmt, size_bytes, preallocation=None, limits=None):
+    """A new image file, or one made again in place (same inode, none of
+    its data; qemu-img refuses while a QEMU holds it: ImageLocked). A new
+    raw file without preallocation is all holes: it is made here, without
+    the 6-10 ms of starting qemu-img under prlimit, on the path of every
+    volume create."""
     _check_format(fmt)
+    if fmt == 'raw' and not preallocation:
+        try:
+            with open(path, 'xb') as f:
+                f.truncate(size_bytes)
+            return
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise exception.ProcessFailed(cmd='create %s' % path,
+                                          reason=exc)
     args = ['create', '-f', fmt]
     if preallocation:
         args += ['-o', 'preallocation=%s' % preallocation]

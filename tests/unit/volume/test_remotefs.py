@@ -166,6 +166,33 @@ def test_qemu_img_errors_are_process_failed(tmp_path):
         qemu_img.create(str(tmp_path / 'x'), 'vmdk', GiB)
 
 
+def test_a_new_raw_file_is_all_holes_as_qemu_img_makes_it(tmp_path):
+    path = str(tmp_path / 'new.raw')
+    qemu_img.create(path, 'raw', GiB)
+    assert _info(path)['virtual-size'] == GiB
+    assert _info(path)['format'] == 'raw'
+    assert os.stat(path).st_blocks == 0
+    with pytest.raises(exception.ProcessFailed, match='No such file'):
+        qemu_img.create(str(tmp_path / 'gone' / 'x.raw'), 'raw', GiB)
+
+
+def test_a_raw_file_a_guest_holds_is_not_made_again(tmp_path):
+    """Made again in place (a re-image's), the file goes through qemu-img,
+    which refuses to truncate what a QEMU holds."""
+    path = str(tmp_path / 'held.raw')
+    qemu_img.create(path, 'raw', GiB)
+    with open(path, 'r+b') as f:
+        f.write(b'data')
+    with qemu_guest.holding(path):
+        with pytest.raises(exception.ImageLocked):
+            qemu_img.create(path, 'raw', GiB)
+    with open(path, 'rb') as f:
+        assert f.read(4) == b'data'
+    qemu_img.create(path, 'raw', GiB)
+    with open(path, 'rb') as f:
+        assert f.read(4) == bytes(4)
+
+
 def test_resize_of_an_image_a_guest_holds_is_image_locked(tmp_path):
     path = str(tmp_path / 'held.raw')
     qemu_img.create(path, 'raw', GiB)
