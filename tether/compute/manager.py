@@ -11,8 +11,8 @@ from tether.compute.ops import instance_actions
 from tether.compute.ops import rebuild
 from tether.compute.ops import recovery
 from tether.compute.ops import server_actions
+from tether.compute.ops import server_shares
 from tether.compute.ops import servers
-from tether.compute.ops import shares
 from tether.compute.ops import volume_attachments
 from tether.compute import version as compute_version
 from tether.drivers.virt import driver as virt_driver
@@ -116,12 +116,12 @@ class ComputeManager:
     @_per_instance
     def allow_share(self, context, instance, share_id):
         with self._event(context, instance, 'allow_share'):
-            shares.allow(context, self, instance, share_id)
+            server_shares.allow(context, self, instance, share_id)
 
     @_per_instance
     def deny_share(self, context, instance, share_id):
         with self._event(context, instance, 'deny_share'):
-            shares.deny(context, self, instance, share_id)
+            server_shares.deny(context, self, instance, share_id)
 
     def external_instance_event(self, context, instance, name, tag,
                                 status):

@@ -46,8 +46,8 @@ from tether.compute import exception
 from tether.compute.ops import block_devices
 from tether.compute.ops import instance_actions
 from tether.compute.ops import notifications
+from tether.compute.ops import server_shares
 from tether.compute.ops import servers
-from tether.compute.ops import shares
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
@@ -209,7 +209,7 @@ def _spawn(context, host, client, instance, bdms, infos, power_on,
                   if local is not None else None)
     # A server that starts gets its shares (mounted again: the server
     # never left its host); a stopped one gets them at its next start.
-    guest_shares = (shares.mount_all(context, host, instance)
+    guest_shares = (server_shares.mount_all(context, host, instance)
                     if power_on else [])
     try:
         devices = host.driver.spawn(servers.guest_spec(instance), infos,
@@ -217,7 +217,7 @@ def _spawn(context, host, client, instance, bdms, infos, power_on,
                                     shares=guest_shares)
     except Exception:
         with excutils.save_and_reraise_exception():
-            shares.unmount_all(context, host, instance)
+            server_shares.unmount_all(context, host, instance)
     for bdm, device in zip(bdms, devices):
         if bdm.status != fields.BdmStatus.ATTACHED:
             client.complete_attachment(bdm.attachment_id)
@@ -266,7 +266,7 @@ def rebuild(context, host, instance, image_id, reimage_boot_volume):
     try:
         image = images.for_context(context).get(image_id)
         _remove_guest(host, instance)
-        shares.unmount_all(context, host, instance)
+        server_shares.unmount_all(context, host, instance)
         local = _local_root(context, instance)
         if local is not None:
             # The new root disk is made of the new image.

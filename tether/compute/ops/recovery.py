@@ -25,8 +25,8 @@ from oslo_log import log as logging
 
 from tether.compute import exception
 from tether.compute.ops import block_devices
+from tether.compute.ops import server_shares
 from tether.compute.ops import servers
-from tether.compute.ops import shares
 from tether.compute.ops import volume_attachments
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
@@ -151,4 +151,4 @@ def reconcile(context, host):
         except Exception:  # noqa: BLE001 - one instance never stops others
             LOG.exception('Could not reconcile instance %s', instance.uuid)
     live = {i.uuid: i for i in db_instances.get_by_host(context, host.host)}
-    return count + shares.reconcile(context, host, live)
+    return count + server_shares.reconcile(context, host, live)

@@ -6,7 +6,7 @@ and unmounted after it stops; and the console output, a read."""
 from oslo_utils import excutils
 
 from tether.compute import exception
-from tether.compute.ops import shares
+from tether.compute.ops import server_shares
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
 from tether.objects.compute import instance as instance_obj
@@ -50,8 +50,8 @@ def _power_on(context, host, instance, task_state, turn_on):
     """Mount the server's shares, then ``turn_on(guest_shares)``; the
     shares are released again if the guest does not start."""
     try:
-        guest_shares = shares.mount_all(context, host, instance)
-    except shares.ShareStartFailed as exc:
+        guest_shares = server_shares.mount_all(context, host, instance)
+    except server_shares.ShareStartFailed as exc:
         with excutils.save_and_reraise_exception():
             _fail_start(context, instance, exc, task_state)
     except Exception:
@@ -61,7 +61,7 @@ def _power_on(context, host, instance, task_state, turn_on):
         turn_on(guest_shares)
     except Exception:
         with excutils.save_and_reraise_exception():
-            shares.unmount_all(context, host, instance)
+            server_shares.unmount_all(context, host, instance)
             _fail_power(context, instance, task_state)
     _finish_power(context, instance, {'vm_state': VmState.ACTIVE,
                                       'power_state': PowerState.RUNNING},
@@ -80,7 +80,7 @@ def stop(context, host, instance, timeout):
     except Exception:
         with excutils.save_and_reraise_exception():
             _fail_power(context, instance, TaskState.POWERING_OFF)
-    shares.unmount_all(context, host, instance)
+    server_shares.unmount_all(context, host, instance)
     _finish_power(context, instance, {'vm_state': VmState.STOPPED,
                                       'power_state': PowerState.SHUTDOWN},
                   TaskState.POWERING_OFF)

@@ -17,7 +17,7 @@ from oslo_utils import timeutils
 
 from tether.compute import exception
 from tether.compute.ops import block_devices
-from tether.compute.ops import shares
+from tether.compute.ops import server_shares
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance as db_instances
@@ -162,7 +162,7 @@ def terminate(context, host, instance):
     release (or delete) its volumes, mark it deleted."""
     client = volume_client.as_service(context)
     host.driver.destroy(instance.uuid)
-    shares.release_all(context, host, instance.uuid)
+    server_shares.release_all(context, host, instance.uuid)
     doomed = [bdm.volume_id
               for bdm in db_bdms.get_by_instance(context, instance.uuid)
               if bdm.delete_on_termination and bdm.volume_id]

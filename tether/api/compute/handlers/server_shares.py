@@ -8,7 +8,7 @@ from tether.api.compute.views import server_shares as views
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import shares as shares_api
+from tether.compute.api import server_shares as shares_api
 from tether.policies.compute import server_shares as policy
 
 served = microversion.version_window(versions.SERVER_SHARES)
