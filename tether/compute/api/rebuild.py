@@ -16,7 +16,7 @@ import types
 
 from oslo_log import log as logging
 
-from tether.compute.api import block_devices
+from tether.compute.api import block_device_mapping
 from tether.compute.api import servers
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
@@ -56,8 +56,8 @@ def _image(context, image_ref, instance):
         image = images.for_caller(context).get(image_id)
     except (exception.ImageNotFound, exception.ImageNotAuthorized):
         raise exception.RebuildImageNotFound(image_id=image_ref)
-    block_devices.check_usable(image)
-    block_devices.check_memory(image, _flavor(instance))
+    block_device_mapping.check_usable(image)
+    block_device_mapping.check_memory(image, _flavor(instance))
     return image
 
 
@@ -162,8 +162,8 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
                 reason='server %s boots from an image, not a volume: '
                        'reimage_boot_volume cannot be true'
                        % instance.uuid)
-        block_devices.check_local_root(image, _flavor(instance),
-                                       zero_disk_allowed)
+        block_device_mapping.check_local_root(image, _flavor(instance),
+                                              zero_disk_allowed)
         values = dict(values, image_ref=image['id'])
     else:
         root = root_mapping(context, instance)

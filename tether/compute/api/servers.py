@@ -3,9 +3,9 @@ delete.
 
 A server boots from an image (a local root disk) or from a volume
 (given, or made of an image by its compute host): see
-tether.compute.api.block_devices. The volume and image services are
-called with the caller's token (their policies and tenancy decide what
-the caller may use), the compute hosts over RPC.
+tether.compute.api.block_device_mapping. The volume and image services
+are called with the caller's token (their policies and tenancy decide
+what the caller may use), the compute hosts over RPC.
 """
 
 from oslo_config import cfg
@@ -13,7 +13,7 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import uuidutils
 
-from tether.compute.api import block_devices
+from tether.compute.api import block_device_mapping
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
@@ -184,16 +184,17 @@ def create(context, name, flavor_ref, devices, image_ref=None,
 
     ``image_ref`` is the image of a local root disk (None: the server
     boots from a volume); ``devices`` are the
-    :class:`~tether.compute.api.block_devices.Device` entries of
+    :class:`~tether.compute.api.block_device_mapping.Device` entries of
     ``block_device_mapping_v2``. ``zero_disk_allowed``: the policy lets
     the caller boot an image onto the root disk of a flavor of 0 GB.
     Anything refused is refused before anything is made.
     """
     flavor = _flavor(context, flavor_ref)
-    boot = block_devices.plan(image_ref, devices)
+    boot = block_device_mapping.plan(image_ref, devices)
     candidates = _candidates(context, availability_zone, boot)
     if boot.needs_images:
-        block_devices.check_images(context, boot, flavor, zero_disk_allowed)
+        block_device_mapping.check_images(context, boot, flavor,
+                                          zero_disk_allowed)
     instance_uuid = uuidutils.generate_uuid()
     client = volume_client.for_user(context)
     attachments = []

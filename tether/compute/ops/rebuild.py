@@ -43,7 +43,7 @@ from oslo_utils import excutils
 from oslo_utils import timeutils
 
 from tether.compute import exception
-from tether.compute.ops import block_devices
+from tether.compute.ops import block_device_mapping
 from tether.compute.ops import instance_actions
 from tether.compute.ops import notifications
 from tether.compute.ops import server_shares
@@ -205,7 +205,7 @@ def _spawn(context, host, client, instance, bdms, infos, power_on,
            local=None):
     """The guest made again (on a new local root disk of the mapping's
     image, for ``local``)."""
-    root_image = (block_devices.root_image(context, instance, local)
+    root_image = (block_device_mapping.root_image(context, instance, local)
                   if local is not None else None)
     # A server that starts gets its shares (mounted again: the server
     # never left its host); a stopped one gets them at its next start.

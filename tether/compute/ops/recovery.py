@@ -24,7 +24,7 @@ libvirt may be shared (tests, other tools).
 from oslo_log import log as logging
 
 from tether.compute import exception
-from tether.compute.ops import block_devices
+from tether.compute.ops import block_device_mapping
 from tether.compute.ops import server_shares
 from tether.compute.ops import servers
 from tether.compute.ops import volume_attachments
@@ -108,7 +108,7 @@ def reconcile_instance(context, host, instance):
         # build() cleans up and records the fault when its next
         # conditional update fails; here nothing runs it any more.
         host.driver.destroy(instance.uuid)
-        block_devices.release_after_failure(
+        block_device_mapping.release_after_failure(
             context, volume_client.as_service(context), instance.uuid)
         db_instances.update(
             context, instance.uuid,

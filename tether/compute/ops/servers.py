@@ -1,8 +1,9 @@
 """What the compute manager does to a server: build and delete.
 
 A server boots from a volume, or from an image onto a local root disk;
-its block device mappings say which (tether.compute.ops.block_devices
-makes the volumes of images and gives the root disk its image).
+its block device mappings say which
+(tether.compute.ops.block_device_mapping makes the volumes of images and
+gives the root disk its image).
 
 Plain functions of (context, host, instance, ...), where ``host`` is the
 :class:`~tether.compute.manager.ComputeManager` (its name, driver and
@@ -16,7 +17,7 @@ from oslo_utils import excutils
 from oslo_utils import timeutils
 
 from tether.compute import exception
-from tether.compute.ops import block_devices
+from tether.compute.ops import block_device_mapping
 from tether.compute.ops import server_shares
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
@@ -68,7 +69,7 @@ def build(context, host, instance):
             context, instance.uuid,
             {'task_state': TaskState.BLOCK_DEVICE_MAPPING},
             expected_task_state=TaskState.SCHEDULING, action='build')
-        block_devices.make_volumes(
+        block_device_mapping.make_volumes(
             context, instance, lambda: _deleted_reason(context, instance))
         connector = host.driver.get_volume_connector()
         disks = db_bdms.get_all_by_instance(context, instance.uuid)
@@ -92,8 +93,9 @@ def build(context, host, instance):
             context, instance.uuid, {'task_state': TaskState.SPAWNING},
             expected_task_state=TaskState.BLOCK_DEVICE_MAPPING,
             action='build')
-        root_image = (block_devices.root_image(context, instance, local)
-                      if local is not None else None)
+        root_image = (
+            block_device_mapping.root_image(context, instance, local)
+            if local is not None else None)
         devices = host.driver.spawn(guest_spec(instance), infos,
                                     root_image=root_image)
         spawned = True
@@ -125,8 +127,8 @@ def build(context, host, instance):
                 # deletes those marked delete_on_termination).
                 ctxt.reraise = False
             else:
-                block_devices.release_after_failure(context, client,
-                                                    instance.uuid)
+                block_device_mapping.release_after_failure(
+                    context, client, instance.uuid)
                 _set_error(context, instance.uuid, exc)
 
 
@@ -170,7 +172,7 @@ def terminate(context, host, instance):
     db_instances.soft_delete(context, instance.uuid)
     for volume_id in doomed:
         try:
-            block_devices.delete_volume(client, volume_id)
+            block_device_mapping.delete_volume(client, volume_id)
         except exception.TetherException:
             LOG.exception('Could not delete volume %s of deleted instance '
                           '%s (delete_on_termination)', volume_id,

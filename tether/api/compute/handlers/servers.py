@@ -14,7 +14,7 @@ from tether.api import listing
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
-from tether.compute.api import block_devices
+from tether.compute.api import block_device_mapping
 from tether.compute.api import servers as servers_api
 from tether.objects import fields
 from tether.policies.compute import servers as policy
@@ -54,7 +54,7 @@ def _device(entry):
     index = None if index is None or int(index) < 0 else int(index)
     source = entry['source_type']
     size = entry.get('volume_size')
-    return block_devices.Device(
+    return block_device_mapping.Device(
         source_type=source,
         destination_type=entry.get('destination_type') or source,
         uuid=_uuid(entry['uuid']) if source == 'image' else entry['uuid'],
