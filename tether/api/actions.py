@@ -1,7 +1,9 @@
 """Action resources (``POST /volumes/{id}/action``,
 ``POST /servers/{id}/action``): the body is an object with one key, the
 action's name, and each action is a handler of its own, with its own
-schema, policy and microversion window."""
+schema, policy and microversion window. The actions of one route may come
+from several handler modules (each its ``ACTIONS``), as Nova keeps
+os-getConsoleOutput in a module of its own."""
 
 from tether.api import fault
 from tether.api import microversion
@@ -13,11 +15,18 @@ UNSERVED_ACTION = 'api.action.not_served'
 
 class Dispatcher:
     """The handler of an action route: runs the handler of the action
-    the body names (``actions``: name -> handler)."""
+    the body names (each of ``tables``: name -> handler; a name in two
+    tables is a mistake)."""
 
-    def __init__(self, resource, actions):
+    def __init__(self, resource, *tables):
         self.resource = resource
-        self.actions = actions
+        self.actions = {}
+        for table in tables:
+            twice = sorted(set(table) & set(self.actions))
+            if twice:
+                raise ValueError('%s actions defined twice: %s'
+                                 % (resource, ', '.join(twice)))
+            self.actions.update(table)
 
     def __call__(self, req):
         body = validation.parse_json(req)

@@ -5,6 +5,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
+from tether.compute.ops import console_output
 from tether.compute.ops import image_cache
 from tether.compute import instance_events
 from tether.compute.ops import instance_actions
@@ -131,8 +132,7 @@ class ComputeManager:
     def get_console_output(self, context, instance, tail_length):
         # A read: no instance action, and no wait for the lock of a
         # running operation (a stop may take shutdown_timeout).
-        return server_actions.console_output(context, self, instance,
-                                             tail_length)
+        return console_output.get(context, self, instance, tail_length)
 
     # The host -------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tether.compute.ops import server_actions
+from tether.compute.ops import console_output
 
 
 @pytest.mark.parametrize('count,expected', [
@@ -15,9 +15,9 @@ from tether.compute.ops import server_actions
     (1000, b'a\nb\nc\n'),
 ])
 def test_last_lines_counts_as_nova_and_tempest_do(count, expected):
-    assert server_actions.last_lines(b'a\nb\nc\n', count) == expected
+    assert console_output.last_lines(b'a\nb\nc\n', count) == expected
 
 
 def test_last_lines_of_a_log_without_a_final_newline():
-    assert server_actions.last_lines(b'a\nb\nc', 2) == b'b\nc'
-    assert server_actions.last_lines(b'', 5) == b''
+    assert console_output.last_lines(b'a\nb\nc', 2) == b'b\nc'
+    assert console_output.last_lines(b'', 5) == b''

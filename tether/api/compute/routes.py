@@ -1,6 +1,8 @@
 """The route table of the compute API: path -> {method: handler}."""
 
+from tether.api import actions
 from tether.api.compute.handlers import availability_zones
+from tether.api.compute.handlers import console_output
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
@@ -21,7 +23,9 @@ RESOURCES = [
     ('/servers/{server_id}', {'GET': servers.show_server,
                               'PUT': servers.update_server,
                               'DELETE': servers.delete_server}),
-    ('/servers/{server_id}/action', {'POST': server_actions.dispatch}),
+    ('/servers/{server_id}/action', {
+        'POST': actions.Dispatcher('server', server_actions.ACTIONS,
+                                   console_output.ACTIONS)}),
     ('/servers/{server_id}/os-volume_attachments', {
         'GET': volume_attachments.list_volume_attachments,
         'POST': volume_attachments.create_volume_attachment}),

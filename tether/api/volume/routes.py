@@ -1,5 +1,6 @@
 """The route table of the volume API: path -> {method: handler}."""
 
+from tether.api import actions
 from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import limits
@@ -21,7 +22,8 @@ RESOURCES = [
     ('/volumes/{volume_id}', {'GET': volumes.show_volume,
                               'PUT': volumes.update_volume,
                               'DELETE': volumes.delete_volume}),
-    ('/volumes/{volume_id}/action', {'POST': volume_actions.dispatch}),
+    ('/volumes/{volume_id}/action', {
+        'POST': actions.Dispatcher('volume', volume_actions.ACTIONS)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,
         'POST': volume_metadata.create_metadata,

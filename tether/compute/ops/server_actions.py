@@ -1,7 +1,7 @@
 """What the compute manager does for a server's actions: start, stop,
 reboot, each settling the task the API claimed (the power state is the
 hypervisor's), with the server's shares mounted before its guest starts
-and unmounted after it stops; and the console output, a read."""
+and unmounted after it stops."""
 
 from oslo_utils import excutils
 
@@ -92,23 +92,3 @@ def reboot(context, host, instance, task_state):
     _power_on(context, host, instance, task_state,
               lambda guest_shares: host.driver.reboot(
                   instance.uuid, shares=guest_shares))
-
-
-def last_lines(data, count):
-    """The last ``count`` lines of ``data`` (bytes); all with None.
-
-    Counted as Nova counts them (and Tempest checks): the pieces between
-    newlines, so the empty piece after a final newline is one of them.
-    """
-    if count is None:
-        return data
-    if count <= 0:
-        return b''
-    return b'\n'.join(data.rsplit(b'\n', count)[-count:])
-
-
-def console_output(context, host, instance, tail_length):
-    """The last ``tail_length`` lines (None: all) of the bytes the driver
-    keeps of the guest's console, as text (invalid UTF-8 replaced)."""
-    data = host.driver.get_console_output(instance.uuid)
-    return last_lines(data, tail_length).decode('utf-8', 'replace')

@@ -1,7 +1,6 @@
 """Handlers of POST /servers/{id}/action: os-start, os-stop, reboot,
-rebuild, os-getConsoleOutput."""
+rebuild (os-getConsoleOutput is in console_output.py, as in Nova)."""
 
-from tether.api import actions
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_actions as schema
 from tether.api.compute import versions
@@ -10,12 +9,8 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import rebuild as rebuild_api
 from tether.compute.api import server_actions as actions_api
-from tether.policies.compute import console_output as console_policy
 from tether.policies.compute import server_actions as policy
 from tether.policies.compute import servers as servers_policy
-
-# A length past the last line is all of them; this bounds what is sent.
-_MAX_LINES = validation.DB_MAX_INT
 
 
 @validation.body(schema.START)
@@ -78,30 +73,9 @@ def rebuild_server(req):
     return servers.show(req, instance, status=202)
 
 
-def _lines(length):
-    """The number of lines asked for (None: all)."""
-    if length is None:
-        return None
-    lines = int(length)
-    return None if lines < 0 else min(lines, _MAX_LINES)
-
-
-@validation.body(schema.GET_CONSOLE_OUTPUT)
-def get_console_output(req):
-    instance = servers.load_server(req, console_policy.BASE)
-    length = req.validated['os-getConsoleOutput'].get('length')
-    output = actions_api.console_output(req.context, instance,
-                                        _lines(length))
-    return wsgi.json_response({'output': output})
-
-
 ACTIONS = {
-    'os-getConsoleOutput': get_console_output,
     'os-start': start_server,
     'os-stop': stop_server,
     'reboot': reboot_server,
     'rebuild': rebuild_server,
 }
-
-
-dispatch = actions.Dispatcher('server', ACTIONS)

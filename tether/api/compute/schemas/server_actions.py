@@ -24,21 +24,6 @@ REBOOT = {
         'required': ['type'], 'additionalProperties': False}},
     'required': ['reboot'], 'additionalProperties': False}
 
-# Nova's schema: an integer, or a string of one; -1 (or null, or no
-# length) means all. tether's validator also bounds the string form, so
-# "-5" is refused as -5 is.
-GET_CONSOLE_OUTPUT = {
-    'type': 'object',
-    'properties': {'os-getConsoleOutput': {
-        'type': 'object',
-        'properties': {'length': {
-            'type': ['integer', 'string', 'null'],
-            'pattern': '^-?[0-9]+$',
-            'minimum': -1,
-            'description': 'an integer of -1 or more (-1: all lines)'}},
-        'additionalProperties': False}},
-    'required': ['os-getConsoleOutput'], 'additionalProperties': False}
-
 # rebuild: Nova's fields at each version, as tether takes them. tether
 # has no passwords to set, no ephemeral disks, no networks, no keypairs,
 # no user data and no signed images: adminPass and preserve_ephemeral are

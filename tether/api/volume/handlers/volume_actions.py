@@ -2,7 +2,6 @@
 
 from oslo_utils import strutils
 
-from tether.api import actions
 from tether.api import microversion
 from tether.api import validation
 from tether.api.volume.handlers import volumes
@@ -103,6 +102,3 @@ ACTIONS = {
     'os-reset_status': reset_status,
     'os-volume_upload_image': upload_image,
 }
-
-
-dispatch = actions.Dispatcher('volume', ACTIONS)
