@@ -6,7 +6,7 @@ from tether.api.volume.schemas import limits as schema
 from tether.api.volume import versions
 from tether.api import wsgi
 from tether.policies.volume import limits as policy
-from tether.volume import quota
+from tether.volume.api import limits as limits_api
 
 # Cinder's names for the limits tether has (snapshots and backups: none).
 _MAX = {'volumes': 'maxTotalVolumes', 'gigabytes': 'maxTotalVolumeGigabytes'}
@@ -26,7 +26,7 @@ def _project(req):
 def show_limits(req):
     ctx = req.context
     project_id = _project(req)
-    usages = quota.get_usages(ctx, project_id)
+    usages = limits_api.get(ctx, project_id)
     absolute = {name: usages[r]['limit'] for r, name in _MAX.items()}
     if ctx.can(policy.USED_LIMITS, {'project_id': project_id}, fatal=False):
         absolute.update({name: usages[r]['in_use']

@@ -7,7 +7,7 @@ from tether.api import validation
 from tether.api.volume.schemas import quota_sets as schema
 from tether.api import wsgi
 from tether.policies.volume import quota_sets as policy
-from tether.volume import quota
+from tether.volume.api import quota_sets as quota_api
 
 
 def _target(req, action):
@@ -27,17 +27,16 @@ def _body(project_id, values):
 @validation.query(schema.SHOW_QUERY)
 def show_quota_set(req):
     project_id = _target(req, policy.SHOW)
-    if strutils.bool_from_string(req.validated_query.get('usage', False)):
-        values = quota.get_usages(req.context, project_id)
-    else:
-        values = quota.get_limits(req.context, project_id)
+    usage = strutils.bool_from_string(req.validated_query.get('usage',
+                                                              False))
+    values = quota_api.get(req.context, project_id, usage=usage)
     return wsgi.json_response(_body(project_id, values))
 
 
 @validation.query(schema.NO_QUERY)
 def show_defaults(req):
     project_id = _target(req, policy.SHOW)
-    return wsgi.json_response(_body(project_id, quota.default_limits()))
+    return wsgi.json_response(_body(project_id, quota_api.defaults()))
 
 
 def _limits(quota_set):
@@ -63,13 +62,13 @@ def update_quota_set(req):
     if not limits:
         raise fault.HTTPError(400, 'The quota_set names no limit to set.')
     skip = strutils.bool_from_string(body.get('skip_validation', False))
-    values = quota.update_limits(req.context, project_id, limits,
-                                 skip_validation=skip)
+    values = quota_api.update(req.context, project_id, limits,
+                              skip_validation=skip)
     return wsgi.json_response(_body(project_id, values))
 
 
 @validation.query(schema.NO_QUERY)
 def delete_quota_set(req):
     project_id = _target(req, policy.DELETE)
-    quota.revert_limits(req.context, project_id)
+    quota_api.revert(req.context, project_id)
     return wsgi.empty_response(200)
