@@ -67,3 +67,34 @@ def with_tiebreak(sort_keys, sort_dirs, key='id'):
         sort_keys.append(key)
         sort_dirs.append(sort_dirs[-1] if sort_dirs else 'desc')
     return sort_keys, sort_dirs
+
+
+def page(session, query, model, sort_keys, sort_dirs, *, not_found,
+         marker=None, marker_query=None, marker_key=None, limit=None,
+         offset=None, tiebreak='id'):
+    """The rows of one page of ``query`` (a select of ``model``), a list.
+
+    Ordered by ``sort_keys`` and ``sort_dirs`` with ``tiebreak`` last
+    (:func:`with_tiebreak`); with ``marker``, the rows after the row
+    whose ``marker_key`` (default: the model's ``id``) is ``marker``
+    among those of ``marker_query`` (default: every row of the model),
+    and ``not_found(marker)`` raised when there is none; ``offset`` rows
+    after the marker skipped, then at most ``limit``.
+    """
+    marker_row = None
+    if marker is not None:
+        if marker_query is None:
+            marker_query = sa.select(model)
+        if marker_key is None:
+            marker_key = model.id
+        marker_row = session.scalars(
+            marker_query.where(marker_key == marker)).first()
+        if marker_row is None:
+            raise not_found(marker)
+    sort_keys, sort_dirs = with_tiebreak(sort_keys, sort_dirs, tiebreak)
+    query = paginate(query, model, sort_keys, sort_dirs, marker_row)
+    if limit is not None:
+        query = query.limit(limit)
+    if offset:
+        query = query.offset(offset)
+    return session.scalars(query).all()

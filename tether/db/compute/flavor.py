@@ -36,19 +36,13 @@ def get_all(context, is_public=True, min_memory_mb=None, min_root_gb=None,
         q = q.where(Flavor.memory_mb >= min_memory_mb)
     if min_root_gb is not None:
         q = q.where(Flavor.root_gb >= min_root_gb)
-    marker_row = None
-    if marker is not None:
-        marker_row = context.session.scalars(
-            sa.select(Flavor).where(Flavor.flavorid == marker)).first()
-        if marker_row is None:
-            raise exception.InvalidInput(
-                reason='marker [%s] not found' % marker)
-    sort_keys, sort_dirs = keyset.with_tiebreak([sort_key], [sort_dir])
-    q = keyset.paginate(q, Flavor, sort_keys, sort_dirs, marker_row)
-    if limit is not None:
-        q = q.limit(limit)
-    return [flavor_obj.Flavor.from_db(row)
-            for row in context.session.scalars(q)]
+    rows = keyset.page(
+        context.session, q, Flavor, [sort_key], [sort_dir],
+        marker=marker, marker_key=Flavor.flavorid,
+        not_found=lambda m: exception.InvalidInput(
+            reason='marker [%s] not found' % m),
+        limit=limit)
+    return [flavor_obj.Flavor.from_db(row) for row in rows]
 
 
 @db.writer

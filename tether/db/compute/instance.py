@@ -117,19 +117,15 @@ def get_all(context, project_id=None, filters=None, marker=None,
     q = _apply_filters(_query(project_id, deleted), filters)
     if changes_since is not None:
         q = q.where(models.Instance.updated_at >= changes_since)
-    marker_row = None
-    if marker is not None:
-        marker_row = context.session.scalars(
-            _query(project_id, None)
-            .where(models.Instance.uuid == marker)).first()
-        if marker_row is None:
-            raise exception.InvalidInput(
-                reason='marker [%s] not found' % marker)
-    q = keyset.paginate(q, models.Instance, ('created_at', 'uuid'),
-                        ('desc', 'desc'), marker_row)
-    if limit is not None:
-        q = q.limit(limit)
-    return [Instance.from_db(r) for r in context.session.scalars(q)]
+    rows = keyset.page(
+        context.session, q, models.Instance, ('created_at', 'uuid'),
+        ('desc', 'desc'), tiebreak='uuid',
+        marker=marker, marker_query=_query(project_id, None),
+        marker_key=models.Instance.uuid,
+        not_found=lambda m: exception.InvalidInput(
+            reason='marker [%s] not found' % m),
+        limit=limit)
+    return [Instance.from_db(r) for r in rows]
 
 
 @db.reader

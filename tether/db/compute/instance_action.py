@@ -86,21 +86,16 @@ def get_by_instance(context, instance_uuid, limit=None, marker=None,
         q = q.where(models.InstanceAction.updated_at >= changes_since)
     if changes_before is not None:
         q = q.where(models.InstanceAction.updated_at <= changes_before)
-    marker_row = None
-    if marker is not None:
-        marker_row = context.session.scalars(
-            sa.select(models.InstanceAction)
-            .where(models.InstanceAction.instance_uuid == instance_uuid,
-                   models.InstanceAction.request_id == marker)).first()
-        if marker_row is None:
-            raise exception.InstanceActionNotFound(
-                request_id=marker, instance_id=instance_uuid)
-    q = keyset.paginate(q, models.InstanceAction, ('start_time', 'id'),
-                        ('desc', 'desc'), marker_row)
-    if limit is not None:
-        q = q.limit(limit)
-    return [action_obj.InstanceAction.from_db(row)
-            for row in context.session.scalars(q)]
+    rows = keyset.page(
+        context.session, q, models.InstanceAction, ('start_time', 'id'),
+        ('desc', 'desc'),
+        marker=marker, marker_key=models.InstanceAction.request_id,
+        marker_query=sa.select(models.InstanceAction).where(
+            models.InstanceAction.instance_uuid == instance_uuid),
+        not_found=lambda m: exception.InstanceActionNotFound(
+            request_id=m, instance_id=instance_uuid),
+        limit=limit)
+    return [action_obj.InstanceAction.from_db(row) for row in rows]
 
 
 @db.reader

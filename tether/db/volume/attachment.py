@@ -67,21 +67,13 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
             offset=None):
     """One page of attachments in a stable order (``id`` breaks ties)."""
-    sort_keys, sort_dirs = keyset.with_tiebreak(sort_keys, sort_dirs)
     q = _apply_filters(_query(project_id), filters or {})
-    marker_row = None
-    if marker is not None:
-        marker_row = context.session.scalars(
-            _query(project_id).where(A.id == marker)).first()
-        if marker_row is None:
-            raise exception.InvalidInput(
-                reason='marker %s was not found' % marker)
-    q = keyset.paginate(q, A, sort_keys, sort_dirs, marker_row)
-    if limit is not None:
-        q = q.limit(limit)
-    if offset:
-        q = q.offset(offset)
-    return _objs(context.session.scalars(q))
+    return _objs(keyset.page(
+        context.session, q, A, sort_keys, sort_dirs,
+        marker=marker, marker_query=_query(project_id),
+        not_found=lambda m: exception.InvalidInput(
+            reason='marker %s was not found' % m),
+        limit=limit, offset=offset))
 
 
 @db.reader

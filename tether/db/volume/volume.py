@@ -86,22 +86,13 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
     ``offset`` skips that many rows after the marker, before the limit.
     """
     q = _apply_filters(_query(context, project_id), filters or {})
-    marker_row = None
-    if marker is not None:
-        marker_row = context.session.scalars(
-            _query(context, project_id).where(models.Volume.id == marker)
-        ).first()
-        if marker_row is None:
-            raise exception.InvalidInput(
-                reason='marker %s was not found' % marker)
-    sort_keys, sort_dirs = keyset.with_tiebreak(sort_keys, sort_dirs)
-    q = keyset.paginate(q, models.Volume, sort_keys, sort_dirs, marker_row)
-    if limit is not None:
-        q = q.limit(limit)
-    if offset:
-        q = q.offset(offset)
-    return [volume_obj.Volume.from_db(row)
-            for row in context.session.scalars(q)]
+    rows = keyset.page(
+        context.session, q, models.Volume, sort_keys, sort_dirs,
+        marker=marker, marker_query=_query(context, project_id),
+        not_found=lambda m: exception.InvalidInput(
+            reason='marker %s was not found' % m),
+        limit=limit, offset=offset)
+    return [volume_obj.Volume.from_db(row) for row in rows]
 
 
 @db.reader

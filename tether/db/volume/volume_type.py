@@ -53,23 +53,13 @@ def get_page(context, is_public=None, marker=None, limit=None,
     q = sa.select(models.VolumeType)
     if is_public is not None:
         q = q.where(models.VolumeType.is_public == is_public)
-    marker_row = None
-    if marker is not None:
-        marker_row = context.session.scalars(
-            sa.select(models.VolumeType)
-            .where(models.VolumeType.id == marker)).first()
-        if marker_row is None:
-            raise exception.InvalidInput(
-                reason='marker %s was not found' % marker)
-    sort_keys, sort_dirs = keyset.with_tiebreak(sort_keys, sort_dirs)
-    q = keyset.paginate(q, models.VolumeType, sort_keys, sort_dirs,
-                        marker_row)
-    if limit is not None:
-        q = q.limit(limit)
-    if offset:
-        q = q.offset(offset)
-    return [volume_type_obj.VolumeType.from_db(row)
-            for row in context.session.scalars(q)]
+    rows = keyset.page(
+        context.session, q, models.VolumeType, sort_keys, sort_dirs,
+        marker=marker,
+        not_found=lambda m: exception.InvalidInput(
+            reason='marker %s was not found' % m),
+        limit=limit, offset=offset)
+    return [volume_type_obj.VolumeType.from_db(row) for row in rows]
 
 
 @db.writer
