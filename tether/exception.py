@@ -8,6 +8,18 @@ lists them); each service's exceptions are beside it
 (tether/volume/exception.py, tether/compute/exception.py).
 """
 
+# Every shared kind: each service's exception module names them again
+# (``from tether.exception import *``), so that its code names one
+# module.
+__all__ = [
+    'TetherException', 'Invalid', 'InvalidInput', 'NotFound', 'Forbidden',
+    'PolicyNotAuthorized', 'Conflict', 'QuotaExceeded', 'OperationFailed',
+    'ServiceUnavailable', 'ServiceTooOld', 'ProcessFailed', 'ImageLocked',
+    'ImageUnreadable', 'ImageUnsafe', 'ImageNotFound', 'ImageNotAuthorized',
+    'ImageNameAmbiguous', 'ImageServiceUnavailable', 'ImageRefused',
+    'ImageLimitExceeded', 'ImageCorrupt',
+]
+
 
 class TetherException(Exception):
     msg_fmt = 'An unknown error occurred.'

@@ -1,24 +1,12 @@
 """Exceptions of the compute service.
 
-The shared kinds (tether.exception) are here under their own names too,
-so that the compute service's code names one module.
+The shared kinds (every class of tether.exception) are here under their
+own names too, so that the compute service's code names one module.
 """
 
 from tether import exception
-
-TetherException = exception.TetherException
-Invalid = exception.Invalid
-InvalidInput = exception.InvalidInput
-NotFound = exception.NotFound
-Conflict = exception.Conflict
-ServiceTooOld = exception.ServiceTooOld
-ProcessFailed = exception.ProcessFailed
-ImageLocked = exception.ImageLocked
-ImageUnreadable = exception.ImageUnreadable
-ImageUnsafe = exception.ImageUnsafe
-ImageNotFound = exception.ImageNotFound
-ImageNotAuthorized = exception.ImageNotAuthorized
-ImageServiceUnavailable = exception.ImageServiceUnavailable
+# The shared kinds, tether.exception.__all__, under this module's name too.
+from tether.exception import *  # noqa: F401,F403 - names again, on purpose
 
 
 class VirtError(exception.TetherException):
@@ -260,7 +248,7 @@ def from_remote(remote_error):
     of this module by that name is rebuilt with the remote message;
     anything else stays the RemoteError."""
     cls = globals().get(remote_error.exc_type)
-    if isinstance(cls, type) and issubclass(cls, TetherException):
+    if isinstance(cls, type) and issubclass(cls, exception.TetherException):
         return cls(message=remote_error.value)
     return remote_error
 
@@ -278,7 +266,7 @@ class InvalidVolume(exception.Invalid):
     error_code = 'compute.volume.invalid'
 
 
-class VolumeAPIError(TetherException):
+class VolumeAPIError(exception.TetherException):
     """The volume API answered a call of the compute service with an
     error (``status`` is its HTTP status, or None if it did not answer);
     one of the three kinds below (tether.compute.volume_client says

@@ -1,28 +1,12 @@
 """Exceptions of the volume service.
 
-The shared kinds (tether.exception) are here under their own names too,
-so that the volume service's code names one module.
+The shared kinds (every class of tether.exception) are here under their
+own names too, so that the volume service's code names one module.
 """
 
 from tether import exception
-
-TetherException = exception.TetherException
-Invalid = exception.Invalid
-InvalidInput = exception.InvalidInput
-NotFound = exception.NotFound
-Conflict = exception.Conflict
-ServiceTooOld = exception.ServiceTooOld
-ProcessFailed = exception.ProcessFailed
-ImageLocked = exception.ImageLocked
-ImageUnreadable = exception.ImageUnreadable
-ImageUnsafe = exception.ImageUnsafe
-ImageNotFound = exception.ImageNotFound
-ImageNotAuthorized = exception.ImageNotAuthorized
-ImageNameAmbiguous = exception.ImageNameAmbiguous
-ImageServiceUnavailable = exception.ImageServiceUnavailable
-ImageCorrupt = exception.ImageCorrupt
-ImageRefused = exception.ImageRefused
-ImageLimitExceeded = exception.ImageLimitExceeded
+# The shared kinds, tether.exception.__all__, under this module's name too.
+from tether.exception import *  # noqa: F401,F403 - names again, on purpose
 
 
 class InvalidVolume(exception.Invalid):
