@@ -129,6 +129,31 @@ def delete_volume(client, volume_id):
             time.sleep(CONF.block_device_allocate_retries_interval)
 
 
+def _delete_attachment(client, bdm, instance_uuid):
+    """Delete the attachment of ``bdm``; False (logged) when the volume
+    API refused or failed."""
+    try:
+        client.delete_attachment(bdm.attachment_id)
+    except exception.TetherException:
+        LOG.exception('Could not delete attachment %s of volume %s of '
+                      'instance %s', bdm.attachment_id, bdm.volume_id,
+                      instance_uuid)
+        return False
+    return True
+
+
+def release_volumes(context, client, instance_uuid):
+    """Delete the attachment of every volume of the instance and its row.
+
+    The volumes go back to ``available`` (the guest no longer uses them).
+    """
+    for bdm in db_bdms.get_by_instance(context, instance_uuid):
+        if bdm.attachment_id and not _delete_attachment(client, bdm,
+                                                        instance_uuid):
+            continue
+        db_bdms.destroy(context, bdm.id)
+
+
 def release_after_failure(context, client, instance_uuid):
     """A build that failed or was interrupted gives back what it held:
     every attachment is deleted (the volumes the user gave are available
@@ -142,15 +167,10 @@ def release_after_failure(context, client, instance_uuid):
     """
     kept = []
     for bdm in db_bdms.get_all_by_instance(context, instance_uuid):
-        if bdm.attachment_id:
-            try:
-                client.delete_attachment(bdm.attachment_id)
-            except exception.TetherException:
-                LOG.exception('Could not delete attachment %s of volume %s '
-                              'of instance %s', bdm.attachment_id,
-                              bdm.volume_id, instance_uuid)
-                kept.append(bdm)
-                continue
+        if bdm.attachment_id and not _delete_attachment(client, bdm,
+                                                        instance_uuid):
+            kept.append(bdm)
+            continue
         if (bdm.made_by_host and bdm.delete_on_termination and
                 bdm.volume_id):
             try:

@@ -119,14 +119,6 @@ def _root(context, instance):
     return None
 
 
-def _being_deleted(context, instance_uuid):
-    try:
-        instance = db_instances.get(context, instance_uuid)
-    except exception.InstanceNotFound:
-        return True
-    return instance.task_state == TaskState.DELETING
-
-
 def _wait(context, instance, waiter, timeout, volume_id):
     """The event's status; a delete of the server ends the wait."""
     deadline = time.monotonic() + timeout
@@ -135,7 +127,7 @@ def _wait(context, instance, waiter, timeout, volume_id):
         try:
             return waiter.wait(max(0.0, min(_POLL, left)))
         except exception.EventTimeout:
-            if _being_deleted(context, instance.uuid):
+            if servers.being_deleted(context, instance.uuid):
                 raise exception.InstanceInvalidState(
                     action='rebuild', instance_id=instance.uuid,
                     attr='task_state', state=TaskState.DELETING)
@@ -309,7 +301,7 @@ def rebuild(context, host, instance, image_id, reimage_boot_volume):
                     instance.uuid)
         raise
     except Exception as exc:
-        if _being_deleted(context, instance.uuid):
+        if servers.being_deleted(context, instance.uuid):
             # The delete that overtook the rebuild finishes the job.
             LOG.info('Rebuild of server %s stopped: it is being deleted',
                      instance.uuid)

@@ -41,23 +41,6 @@ def guest_spec(instance):
                                 display_name=instance.display_name)
 
 
-def release_volumes(context, client, instance_uuid):
-    """Delete the attachment of every volume of the instance and its row.
-
-    The volumes go back to ``available`` (the guest no longer uses them).
-    """
-    for bdm in db_bdms.get_by_instance(context, instance_uuid):
-        if bdm.attachment_id:
-            try:
-                client.delete_attachment(bdm.attachment_id)
-            except exception.TetherException:
-                LOG.exception('Could not delete attachment %s of volume %s '
-                              'of instance %s', bdm.attachment_id,
-                              bdm.volume_id, instance_uuid)
-                continue
-        db_bdms.destroy(context, bdm.id)
-
-
 def build(context, host, instance):
     """Make the volumes of images, connect the volumes, start the guest
     (on a local root disk made of its image, for a server from an image),
@@ -116,7 +99,7 @@ def build(context, host, instance):
             expected_task_state=TaskState.SPAWNING, action='build')
     except Exception as exc:
         with excutils.save_and_reraise_exception() as ctxt:
-            deleting = _being_deleted(context, instance.uuid)
+            deleting = being_deleted(context, instance.uuid)
             LOG.log(logging.INFO if deleting else logging.ERROR,
                     'Build of instance %s stopped: %s', instance.uuid, exc)
             if spawned:
@@ -133,12 +116,14 @@ def build(context, host, instance):
 
 
 def _deleted_reason(context, instance):
-    if _being_deleted(context, instance.uuid):
+    if being_deleted(context, instance.uuid):
         return 'the server is being deleted'
     return None
 
 
-def _being_deleted(context, instance_uuid):
+def being_deleted(context, instance_uuid):
+    """Whether the server is gone or being deleted (a delete overtook
+    the work under way: it finishes the job)."""
     try:
         instance = db_instances.get(context, instance_uuid)
     except exception.InstanceNotFound:
@@ -168,7 +153,7 @@ def terminate(context, host, instance):
     doomed = [bdm.volume_id
               for bdm in db_bdms.get_by_instance(context, instance.uuid)
               if bdm.delete_on_termination and bdm.volume_id]
-    release_volumes(context, client, instance.uuid)
+    block_device_mapping.release_volumes(context, client, instance.uuid)
     db_instances.soft_delete(context, instance.uuid)
     for volume_id in doomed:
         try:
