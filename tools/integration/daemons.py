@@ -16,7 +16,7 @@ import signal
 import sys
 import sysconfig
 
-from integration.processes import Process, run, wait_until
+from integration.processes import Process, children, run, wait_until
 from integration.services import REPO, http_status
 
 SCRIPTS = sysconfig.get_path('scripts')
@@ -148,20 +148,7 @@ class API:
 
     def workers(self):
         """PIDs of the gunicorn workers (children of the master)."""
-        master = self.process.pid
-        pids = []
-        for name in os.listdir('/proc'):
-            if not name.isdigit():
-                continue
-            try:
-                with open('/proc/%s/stat' % name) as f:
-                    text = f.read()
-            except OSError:
-                continue
-            fields = text[text.rindex(')') + 2:].split()
-            if int(fields[1]) == master and fields[0] not in ('Z', 'X'):
-                pids.append(int(name))
-        return sorted(pids)
+        return sorted(children(self.process.pid))
 
     def kill_worker(self):
         """SIGKILL one worker, as a crash ends it; wait until the master

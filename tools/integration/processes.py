@@ -37,7 +37,7 @@ class PortAllocator:
 
 
 def _stat(pid):
-    """(state, process group) of ``pid``, or None if it is gone."""
+    """(state, parent, process group) of ``pid``, or None if it is gone."""
     try:
         with open('/proc/%d/stat' % pid) as f:
             text = f.read()
@@ -45,7 +45,7 @@ def _stat(pid):
         return None
     # The command name (field 2) may hold spaces: split after its ')'.
     fields = text[text.rindex(')') + 2:].split()
-    return fields[0], int(fields[2])
+    return fields[0], int(fields[1]), int(fields[2])
 
 
 def alive(pid):
@@ -58,14 +58,25 @@ def _pids():
     return [int(name) for name in os.listdir('/proc') if name.isdigit()]
 
 
-def group_members(pgid):
-    """The live processes of process group ``pgid``."""
-    members = []
+def _live(index, value):
+    """The live processes whose stat field ``index`` (1: parent, 2:
+    process group) is ``value``."""
+    found = []
     for pid in _pids():
         stat = _stat(pid)
-        if stat and stat[1] == pgid and stat[0] not in ('Z', 'X'):
-            members.append(pid)
-    return members
+        if stat and stat[index] == value and stat[0] not in ('Z', 'X'):
+            found.append(pid)
+    return found
+
+
+def group_members(pgid):
+    """The live processes of process group ``pgid``."""
+    return _live(2, pgid)
+
+
+def children(ppid):
+    """The live children of ``ppid``."""
+    return _live(1, ppid)
 
 
 def leftovers(tag, path=None):
