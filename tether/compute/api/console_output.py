@@ -8,7 +8,6 @@ import oslo_messaging as messaging
 from tether.compute.api import servers
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
-from tether.compute import scheduler
 from tether.compute import version as compute_version
 from tether.objects import fields
 
@@ -32,12 +31,9 @@ def get(context, instance, lines=None):
         raise exception.InstanceInvalidState(
             action=_CONSOLE_OUTPUT, instance_id=instance.uuid,
             attr='vm_state', state=instance.vm_state)
-    found = scheduler.service_version(context, instance.host)
-    needed = compute_version.CONSOLE_OUTPUT_SERVICE_VERSION
-    if found < needed:
-        raise exception.ComputeHostTooOld(
-            host=instance.host, what='console output', version=found,
-            needed=needed)
+    servers.check_host_version(
+        context, instance, compute_version.CONSOLE_OUTPUT_SERVICE_VERSION,
+        'console output')
     try:
         output = compute_rpcapi.get().get_console_output(context, instance,
                                                          lines)

@@ -175,12 +175,9 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
                                      reimage_boot_volume,
                                      reimage_by_default)
     _check_volumes(context, client, instance, root)
-    found = scheduler.service_version(context, instance.host)
-    needed = compute_version.REBUILD_SERVICE_VERSION
-    if found < needed:
-        raise exception.ComputeHostTooOld(
-            host=instance.host, what='rebuild', version=found,
-            needed=needed)
+    servers.check_host_version(context, instance,
+                               compute_version.REBUILD_SERVICE_VERSION,
+                               'rebuild')
     if reimage:
         _check_host_reimages(context, instance)
         check_volume_api_reimages(client)

@@ -293,6 +293,16 @@ def check_host(instance, action):
             reason="it has no compute host, so it cannot '%s'" % action)
 
 
+def check_host_version(context, instance, needed, what):
+    """The server's host runs a tether-compute of service version
+    ``needed`` or later, which knows ``what`` (ComputeHostTooOld, 409,
+    names both versions)."""
+    found = scheduler.service_version(context, instance.host)
+    if found < needed:
+        raise exception.ComputeHostTooOld(
+            host=instance.host, what=what, version=found, needed=needed)
+
+
 def check_state(instance, action, vm_states):
     """The server has a host, is in one of ``vm_states`` and has no task
     under way (InstanceInvalidState, 409, names what is not)."""
