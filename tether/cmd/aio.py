@@ -27,6 +27,7 @@ from tether.conf import backend as conf_backend
 from tether.db import migration
 from tether.objects import compute as compute_objects
 from tether.objects import volume as volume_objects
+from tether import memory_transport
 from tether import rpc
 from tether.volume import compute_client
 from tether.volume import service
@@ -221,6 +222,7 @@ class AllInOne:
         compute_objects.register_all()
         migration.db_sync(database='volume')
         migration.db_sync(database='compute')
+        memory_transport.install()
         rpc.init(CONF, url=CONF.aio_transport_url)
         # The in-memory broker has no heartbeats to send or miss.
         CONF.set_override('heartbeat_timeout_threshold', 0,

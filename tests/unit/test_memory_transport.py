@@ -1,0 +1,95 @@
+"""tether-aio's in-process broker: a consumer takes a message as soon as
+it is put, and costs nothing while it waits (kombu's memory transport as
+oslo.messaging sets it up spins)."""
+
+import socket
+import threading
+import time
+
+import kombu
+from kombu.transport import memory
+import pytest
+
+from tether import memory_transport
+
+
+@pytest.fixture
+def installed():
+    before = dict(kombu.transport.TRANSPORT_ALIASES)
+    memory_transport.install()
+    yield
+    kombu.transport.TRANSPORT_ALIASES.clear()
+    kombu.transport.TRANSPORT_ALIASES.update(before)
+
+
+def _consumer(name, received, transport=None):
+    conn = kombu.Connection('memory://', transport=transport)
+    # As oslo.messaging sets up a memory transport: no pause between
+    # polls (kombu's own is 1 s).
+    conn.transport.polling_interval = 0.0
+    queue = kombu.Queue(name, kombu.Exchange(name, 'direct'), name)
+    consumer = kombu.Consumer(
+        conn, [queue], callbacks=[lambda body, msg: (received.append(
+            (body, time.monotonic())), msg.ack())])
+    consumer.consume()
+    return conn
+
+
+def _publish(name, body):
+    with kombu.Connection('memory://') as conn:
+        conn.Producer().publish(body, exchange=kombu.Exchange(
+            name, 'direct'), routing_key=name, declare=[kombu.Queue(
+                name, kombu.Exchange(name, 'direct'), name)])
+
+
+def _polls_while_idle(conn, seconds):
+    """How many times the queues were asked for a message while
+    drain_events waited ``seconds`` in vain (a spy on the channel)."""
+    channel = conn.default_channel
+    get = channel._get
+    polls = []
+
+    def counted(queue, timeout=None):
+        polls.append(queue)
+        return get(queue, timeout)
+    channel._get = counted
+    with pytest.raises(socket.timeout):
+        conn.drain_events(timeout=seconds)
+    return len(polls)
+
+
+def test_a_waiting_consumer_does_not_ask_over_and_over(installed):
+    conn = _consumer('idle', [])
+    assert isinstance(conn.transport, memory_transport.Transport)
+    assert _polls_while_idle(conn, 0.5) <= 3
+
+
+def test_kombus_own_memory_transport_spins_as_oslo_sets_it_up():
+    """What the test above guards against (it fails without this
+    module): thousands of polls in half a second."""
+    conn = _consumer('spin', [], transport=memory.Transport)
+    assert _polls_while_idle(conn, 0.5) > 100
+
+
+def test_a_message_is_taken_as_soon_as_it_is_put(installed):
+    received = []
+    conn = _consumer('prompt', received)
+    sent = []
+
+    def later():
+        time.sleep(0.2)
+        sent.append(time.monotonic())
+        _publish('prompt', {'n': 1})
+    threading.Thread(target=later).start()
+    conn.drain_events(timeout=5)
+    assert [body for body, _ in received] == [{'n': 1}]
+    assert received[0][1] - sent[0] < 0.05
+
+
+def test_a_message_put_before_the_wait_is_not_missed(installed):
+    received = []
+    conn = _consumer('early', received)
+    _publish('early', {'n': 2})
+    started = time.monotonic()
+    conn.drain_events(timeout=5)
+    assert received and time.monotonic() - started < 0.05
