@@ -440,13 +440,23 @@ def test_manila_down_during_attach_ends_in_error(cloud, shares,
     _wait_status(user, server.id, share.id, 'error')
     [mapping] = _mappings(server.id)
     assert dead in mapping.reason, mapping.reason
-    action = user.instance_action(server.id,
-                                  resp.headers['x-openstack-request-id'])
-    assert action['action'] == 'attach_share'
-    assert [(e['event'], e['result']) for e in action['events']] == [
+
+    def action():
+        return user.instance_action(server.id,
+                                    resp.headers['x-openstack-request-id'])
+    # The mapping's error is stored inside the action's event, whose end
+    # is recorded just after; the error notification comes last.
+    mh.wait(lambda: all(e['result'] for e in action()['events']), 10,
+            'the event of the attach to end')
+    assert action()['action'] == 'attach_share'
+    assert [(e['event'], e['result']) for e in action()['events']] == [
         ('compute_allow_share', 'Error')]
-    [error] = [m for m in notifications()
-               if m['event_type'] == 'instance.share_attach.error']
+
+    def errors():
+        return [m for m in notifications()
+                if m['event_type'] == 'instance.share_attach.error']
+    mh.wait(errors, 10, 'the error notification')
+    [error] = errors()
     assert error['payload']['share_id'] == share.id
     assert error['priority'] == 'ERROR' and error['payload']['error']
     monkeypatch.undo()
