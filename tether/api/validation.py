@@ -11,6 +11,8 @@ from tether.api import fault
 from tether.api import microversion
 
 DB_MAX_INT = 0x7FFFFFFF
+# How much of a refused value an error message repeats.
+MAX_ECHOED = 200
 
 # The query of a route that takes no parameters and, as Nova and Cinder
 # do, ignores any it is sent.
@@ -34,9 +36,21 @@ def _bound(check):
     return bounded
 
 
+def _pattern_within_max_length(validator, pattern, instance, schema):
+    """``pattern`` only on a string no longer than the schema's
+    ``maxLength`` (which reports a longer one): a pattern never runs over
+    more than its schema allows, however it was written."""
+    if (isinstance(instance, str) and 'maxLength' in schema and
+            len(instance) > schema['maxLength']):
+        return
+    yield from jsonschema.Draft7Validator.VALIDATORS['pattern'](
+        validator, pattern, instance, schema)
+
+
 _Draft7 = jsonschema.validators.extend(jsonschema.Draft7Validator, {
     'minimum': _bound(jsonschema.Draft7Validator.VALIDATORS['minimum']),
     'maximum': _bound(jsonschema.Draft7Validator.VALIDATORS['maximum']),
+    'pattern': _pattern_within_max_length,
 })
 
 
@@ -61,10 +75,18 @@ class _Validator:
             if error.validator in ('pattern', 'enum', 'type') and \
                     error.schema.get('description'):
                 reason = 'It must be %s.' % error.schema['description']
+            elif error.validator == 'maxLength':
+                # jsonschema's message repeats the whole string.
+                reason = 'It is %d characters long, more than %d.' % (
+                    len(error.instance), error.validator_value)
+            elif len(reason) > 2 * MAX_ECHOED:
+                reason = reason[:2 * MAX_ECHOED] + '...'
+            value = jsonutils.dumps(error.instance, default=str)
+            if len(value) > MAX_ECHOED:
+                value = '%s... (%d characters)' % (value[:MAX_ECHOED],
+                                                   len(value))
             message = ('Invalid input for field/attribute %s. Value: %s. %s'
-                       % (field or what,
-                          jsonutils.dumps(error.instance, default=str),
-                          reason))
+                       % (field or what, value, reason))
         if field and error.validator in ('additionalProperties', 'required'):
             message = 'Invalid input for field/attribute %s. %s' % (
                 field, message)
@@ -176,7 +198,10 @@ def string(min_length=0, max_length=255, nullable=False):
 positive_integer = {
     'description': 'an integer from 1 to %d' % DB_MAX_INT,
     'type': ['integer', 'string'],
-    'pattern': '^ *[0-9]*[1-9][0-9]* *$',
+    # Leading zeros, then a digit that is not one: each character has one
+    # way to match (``[0-9]*[1-9][0-9]*`` had n, and took 10 s over 30,000
+    # digits).
+    'pattern': '^ *0*[1-9][0-9]* *$', 'maxLength': 64,
     'minimum': 1, 'maximum': DB_MAX_INT,
 }
 

@@ -95,7 +95,7 @@ def test_served_from_2_97_only(cloud):
     ({'share': {}}, "'share_id' is a required property"),
     ({'share': {'share_id': 'not-a-uuid'}}, 'It must be a UUID'),
     ({'share': {'share_id': str(uuid.UUID(int=1)), 'tag': 'x' * 65}},
-     'is too long'),
+     'It is 65 characters long, more than 64.'),
     ({'share': {'share_id': str(uuid.UUID(int=1)), 'tag': ''}},
      "'' should be non-empty"),
     ({'share': {'share_id': str(uuid.UUID(int=1)), 'tag': 'a_b'}},

@@ -262,7 +262,7 @@ def test_2_94_hostnames_may_be_fully_qualified(cloud):
             'hostname': bad}})
         assert resp.status_code == 400, (bad, resp.text)
         assert ('fully qualified domain name' in sh.message(resp)
-                or 'is too long' in sh.message(resp)), resp.text
+                or 'characters long, more than' in sh.message(resp)), resp.text
 
 
 def test_2_96_shows_the_zone_asked_for(cloud):
