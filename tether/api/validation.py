@@ -9,6 +9,7 @@ from oslo_serialization import jsonutils
 
 from tether.api import fault
 from tether.api import microversion
+from tether.api import query as query_values
 
 DB_MAX_INT = 0x7FFFFFFF
 # How much of a refused value an error message repeats.
@@ -174,6 +175,7 @@ def query_dict(req):
     for key in get.keys():
         values = get.getall(key)
         params[key] = values[0] if len(values) == 1 else values
+    query_values.limits(params)
     return params
 
 

@@ -1,13 +1,12 @@
 """Handlers of /servers/{id}/os-instance-actions: list, show."""
 
-from oslo_utils import timeutils
-
 from tether.api.compute.schemas import instance_actions as schema
 from tether.api.compute import versions
 from tether.api.compute.views import instance_actions as views
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import query
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import instance_actions as actions_api
@@ -27,18 +26,6 @@ def _load(req, rule):
     return instance, target
 
 
-def _time(params, name):
-    if name not in params:
-        return None
-    try:
-        return timeutils.normalize_time(
-            timeutils.parse_isotime(params[name]))
-    except (ValueError, OverflowError):
-        raise fault.HTTPError(
-            400, 'Invalid input for query parameters %s. Value: %s. It '
-                 'must be an ISO 8601 date and time.' % (name, params[name]))
-
-
 @validation.query(schema.ANY_QUERY, versions.BASE,
                   microversion.before(versions.INSTANCE_ACTION_PAGING))
 @validation.query(schema.LIST_QUERY_V2_58, versions.INSTANCE_ACTION_PAGING,
@@ -52,8 +39,8 @@ def list_instance_actions(req):
         # Paging and filters from 2.58 (changes-before from 2.66); before,
         # Nova ignores these parameters as unknown ones.
         params = req.validated_query
-        since = _time(params, 'changes-since')
-        before = _time(params, 'changes-before')
+        since = query.iso_time(params, 'changes-since')
+        before = query.iso_time(params, 'changes-before')
         if since and before and since > before:
             raise fault.HTTPError(400, 'The value of changes-since must be '
                                        'less than or equal to '

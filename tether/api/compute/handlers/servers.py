@@ -4,7 +4,6 @@ import functools
 import uuid
 
 from oslo_utils import strutils
-from oslo_utils import timeutils
 
 from tether.api.compute.schemas import servers as schema
 from tether.api.compute import versions
@@ -12,6 +11,7 @@ from tether.api.compute.views import servers as views
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import query
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import block_device_mapping
@@ -149,16 +149,7 @@ def _search(req, all_projects_rule):
         # The image of a server booted from one (an ID, or its URL).
         filters['image_ref'] = params['image'].rstrip('/').rpartition(
             '/')[2]
-    changes_since = None
-    if 'changes-since' in params:
-        try:
-            changes_since = timeutils.normalize_time(
-                timeutils.parse_isotime(params['changes-since']))
-        except ValueError:
-            raise fault.HTTPError(
-                400, 'Invalid input for query parameters changes-since. '
-                     'Value: %s. It must be an ISO 8601 date and time.'
-                     % params['changes-since'])
+    changes_since = query.iso_time(params, 'changes-since')
     deleted = False
     if 'deleted' in params and ctx.is_admin:
         deleted = strutils.bool_from_string(params['deleted'])

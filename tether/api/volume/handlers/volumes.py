@@ -1,12 +1,12 @@
 """Handlers of /volumes: create, list, show, update, delete, summary."""
 
-import ast
 
 from oslo_utils import strutils
 
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import query
 from tether.api import validation
 from tether.api.volume.schemas import volumes as schema
 from tether.api.volume import versions
@@ -63,19 +63,6 @@ def create_volume(req):
     return wsgi.json_response({'volume': _detail(req, volume)}, status=202)
 
 
-def _parse_metadata_filter(text):
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        value = None
-    if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, str)
-            for k, v in value.items()):
-        raise fault.HTTPError(400, 'Invalid filter metadata: use a JSON '
-                                   'object of strings, like {"k": "v"}.')
-    return value
-
-
 def _list(req, detail):
     ctx = req.context
     ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
@@ -90,7 +77,7 @@ def _list(req, detail):
         if key in params:
             filters[key] = strutils.bool_from_string(params[key])
     if 'metadata' in params:
-        filters['metadata'] = _parse_metadata_filter(params['metadata'])
+        filters['metadata'] = query.string_map(params, 'metadata')
     all_tenants = strutils.bool_from_string(params.get('all_tenants', False))
     volumes = volume_api.get_all(
         ctx, all_tenants=all_tenants, project_id=params.get('project_id'),

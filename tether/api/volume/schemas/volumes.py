@@ -2,6 +2,7 @@
 
 import copy
 
+from tether.api import query
 from tether.api import validation as v
 
 _nullable_id = {'type': ['string', 'null'], 'maxLength': 255}
@@ -80,7 +81,8 @@ LIST_QUERY = {
         'availability_zone': {'type': 'string', 'maxLength': 255},
         'bootable': v.boolean,
         'multiattach': v.boolean,
-        'metadata': {'type': 'string', 'maxLength': 65535},
+        'metadata': {'type': 'string',
+                     'maxLength': query.MAX_FILTER_LENGTH},
     },
     'additionalProperties': False,
 }
