@@ -83,7 +83,9 @@ def test_a_message_is_taken_as_soon_as_it_is_put(installed):
     threading.Thread(target=later).start()
     conn.drain_events(timeout=5)
     assert [body for body, _ in received] == [{'n': 1}]
-    assert received[0][1] - sent[0] < 0.05
+    # Taken when put, not at the end of the 5 s wait (a missed wake-up);
+    # the bound leaves a loaded machine room.
+    assert received[0][1] - sent[0] < 1
 
 
 def test_a_message_put_before_the_wait_is_not_missed(installed):
@@ -92,4 +94,4 @@ def test_a_message_put_before_the_wait_is_not_missed(installed):
     _publish('early', {'n': 2})
     started = time.monotonic()
     conn.drain_events(timeout=5)
-    assert received and time.monotonic() - started < 0.05
+    assert received and time.monotonic() - started < 1

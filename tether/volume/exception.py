@@ -165,6 +165,13 @@ class ImageUnacceptable(exception.Invalid):
     error_code = 'volume.image.unacceptable'
 
 
+class InvalidAvailabilityZone(exception.Invalid):
+    """A volume asked for in a zone no volume service is in: Cinder's
+    400, before anything is stored or counted."""
+    msg_fmt = "Availability zone '%(az)s' is invalid."
+    error_code = 'volume.availability_zone.invalid'
+
+
 class InvalidImageRef(exception.Invalid):
     """Cinder's answer to an imageRef it cannot find or may not use (400,
     not 404: the request is wrong, not the URL)."""

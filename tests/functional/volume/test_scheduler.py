@@ -91,3 +91,31 @@ def test_no_room_anywhere_puts_a_new_volume_in_error(aio, zone):
     assert helpers.db_volume(volume['id']) is None
     assert helpers.usage(http.project) == {'volumes': (0, 0),
                                            'gigabytes': (0, 0)}
+
+
+def test_a_zone_no_volume_service_is_in_is_refused_before_anything(aio):
+    """Cinder's 400: nothing stored, nothing counted (tether used to take
+    the volume and put it in error)."""
+    http = aio.http()
+    resp = http.post('/volumes', json={'volume': {
+        'size': 1, 'availability_zone': 'nowhere-%s' % http.project}})
+    assert resp.status_code == 400, resp.text
+    body = resp.json()['badRequest']
+    assert "Availability zone 'nowhere-%s' is invalid." % http.project == \
+        body['message']
+    assert body['error_code'] == 'volume.availability_zone.invalid'
+    assert helpers.project_volumes(http.project) == []
+    assert helpers.usage(http.project) == {'volumes': (0, 0),
+                                           'gigabytes': (0, 0)}
+
+
+def test_a_known_zone_whose_services_are_down_is_taken(aio, zone):
+    """As Cinder: the zone exists; the volume goes to error for want of a
+    backend, and holds no quota."""
+    _backend(zone, [_pool('p', 90)],
+             heartbeat_at=base.now() - datetime.timedelta(hours=1))
+    http = aio.http()
+    resp = http.post('/volumes', json={'volume': {
+        'size': 1, 'availability_zone': zone}})
+    assert resp.status_code == 202, resp.text
+    assert resp.json()['volume']['status'] == 'error'

@@ -17,6 +17,7 @@ from tether.db.volume import volume as db_volumes
 from tether.db.volume import volume_type as db_types
 from tether import images
 from tether.objects import fields
+from tether.volume.api import services
 from tether.volume.api import volume_metadata
 from tether.volume import exception
 from tether.volume import quota
@@ -102,6 +103,11 @@ def create(context, size, name=None, description=None, metadata=None,
             _image(context, image_ref, size))
     az = availability_zone or CONF.storage_availability_zone
     with session.VOLUME.reading(context):
+        if availability_zone is not None and availability_zone not in {
+                zone for zone, _up in services.availability_zones(context)}:
+            # Known zones whose services are down are taken (the volume
+            # goes to error if none comes back), as Cinder takes them.
+            raise exception.InvalidAvailabilityZone(az=availability_zone)
         vtype = db_types.get_by_name_or_id(
             context, volume_type or CONF.default_volume_type)
         if not (vtype.is_public or context.is_admin):
