@@ -9,6 +9,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tether.api import pipeline
+from tether.cmd import http_errors
 from tether import rpc
 
 CONF = cfg.CONF
@@ -34,6 +35,8 @@ class WSGIServer:
                                           # backlog, 5, resets a burst of
                                           # new connections.
                                           request_queue_size=128)
+        # Its own answers (to malformed HTTP) in the APIs' fault format.
+        self.server.ConnectionClass = http_errors.Connection
         self.thread = None
 
     def start(self):
