@@ -17,8 +17,6 @@ from cheroot import server
 
 from tether.api import fault
 
-MALFORMED_HTTP = 'api.http.malformed'
-
 
 class Request(server.HTTPRequest):
 
@@ -29,7 +27,7 @@ class Request(server.HTTPRequest):
             msg
         body = fault.error_response(
             code, message or status[4:],
-            code=MALFORMED_HTTP if code == 400 else None).body
+            code=fault.MALFORMED_HTTP if code == 400 else None).body
         lines = ['%s %s' % (self.server.protocol, status),
                  'Content-Length: %d' % len(body),
                  'Content-Type: application/json']
