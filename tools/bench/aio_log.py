@@ -1,19 +1,19 @@
 """tether-aio for the benchmarks that read its log (online_extend.py,
-shares.py): compute_ops' tether-aio, started in a session of its own with
+shares.py): aio_process's tether-aio, started in a session of its own with
 more configuration, and its log read back as timestamped lines."""
 
 import datetime
 import re
 import subprocess
 
-import compute_ops
+import aio_process
 from oslo_log import _options as log_options
 
 LOG_LINE = re.compile(r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) ')
 
 
 class _NewSession:
-    """compute_ops' ``subprocess`` while it starts tether-aio: Popen with
+    """aio_process' ``subprocess`` while it starts tether-aio: Popen with
     start_new_session, so that a Ctrl-C at the terminal (SIGINT to the
     foreground process group) does not stop tether-aio before this
     script's cleanup has used it."""
@@ -28,15 +28,15 @@ class _NewSession:
 
 
 def start_aio(state_dir, config=''):
-    """compute_ops' tether-aio, in a session of its own, with ``config``
-    after compute_ops' configuration."""
-    saved = compute_ops.subprocess, compute_ops.SERVER_CONFIG
-    compute_ops.subprocess = _NewSession()
-    compute_ops.SERVER_CONFIG += config
+    """aio_process' tether-aio, in a session of its own, with ``config``
+    after aio_process' configuration."""
+    saved = aio_process.subprocess, aio_process.SERVER_CONFIG
+    aio_process.subprocess = _NewSession()
+    aio_process.SERVER_CONFIG += config
     try:
-        return compute_ops.Aio(state_dir)
+        return aio_process.Aio(state_dir)
     finally:
-        compute_ops.subprocess, compute_ops.SERVER_CONFIG = saved
+        aio_process.subprocess, aio_process.SERVER_CONFIG = saved
 
 
 def debug_log_levels(loggers):

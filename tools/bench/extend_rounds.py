@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 
+import aio_process
 import compute_ops
 import libvirt
 import libvirt_ops
@@ -64,7 +65,7 @@ class ExtendTether(compute_ops.Tether):
         if resp.status_code != 202:
             raise RuntimeError('os-extend of %s to %sG: %s %s' % (
                 volume_id, size, resp.status_code, resp.text[:500]))
-        _, t1 = compute_ops.wait_for(
+        _, t1 = aio_process.wait_for(
             lambda: self._extended(volume_id, size), self.interval,
             self.timeout, 'extend of %s to %sG' % (volume_id, size))
         samples['post_202'].append(t202 - t0)
@@ -86,11 +87,11 @@ class ExtendTether(compute_ops.Tether):
                 'destination_type': 'volume', 'boot_index': 0}])
         self.servers.add(server.id)
         self.made.add(server.id)
-        compute_ops.wait_for(lambda: self._server_status(server.id),
+        aio_process.wait_for(lambda: self._server_status(server.id),
                              self.interval, self.timeout,
                              'boot of %s' % server.id)
         self.conn.compute.create_volume_attachment(server.id, volume=data)
-        compute_ops.wait_for(lambda: self._volume_status(data, 'in-use'),
+        aio_process.wait_for(lambda: self._volume_status(data, 'in-use'),
                              self.interval, self.timeout,
                              'attach of %s' % data)
 
@@ -99,15 +100,15 @@ class ExtendTether(compute_ops.Tether):
 
         self.conn.compute.delete_volume_attachment(server.id, data,
                                                    ignore_missing=False)
-        compute_ops.wait_for(lambda: self._volume_status(data, 'available'),
+        aio_process.wait_for(lambda: self._volume_status(data, 'available'),
                              self.interval, self.timeout,
                              'detach of %s' % data)
         self.conn.compute.delete_server(server.id)
-        compute_ops.wait_for(lambda: self._gone(server.id), self.interval,
+        aio_process.wait_for(lambda: self._gone(server.id), self.interval,
                              self.timeout, 'delete of %s' % server.id)
         self.servers.discard(server.id)
         for volume_id in (root, data):
-            compute_ops.wait_for(
+            aio_process.wait_for(
                 lambda: self._volume_status(volume_id, 'available'),
                 self.interval, self.timeout, 'release of %s' % volume_id)
             self.delete_volume(volume_id, self.interval, self.timeout)
@@ -141,7 +142,7 @@ class ExtendTether(compute_ops.Tether):
                     self.conn.compute.delete_server(server_id)
                 except sdk_exc.NotFoundException:
                     pass
-                compute_ops.wait_for(lambda: self._gone(server_id), 0.1,
+                aio_process.wait_for(lambda: self._gone(server_id), 0.1,
                                      120, 'delete of %s' % server_id)
                 self.servers.discard(server_id)
             except Exception as exc:  # noqa: BLE001 - report, go on
@@ -149,10 +150,10 @@ class ExtendTether(compute_ops.Tether):
         for volume_id in list(self.volumes):
             try:
                 try:
-                    compute_ops.wait_for(
+                    aio_process.wait_for(
                         lambda: self._status(volume_id) in DELETABLE, 0.1,
                         60, 'release of %s' % volume_id)
-                except compute_ops.TimedOut:
+                except aio_process.TimedOut:
                     self._admin_reset(volume_id)
                 self.delete_volume(volume_id, 0.1, 60)
             except sdk_exc.NotFoundException:

@@ -44,7 +44,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
-import compute_ops  # noqa: E402
+import aio_process  # noqa: E402
 import openstack  # noqa: E402
 
 MiB = 1024 ** 2
@@ -107,7 +107,7 @@ def volume_from_image(conn, image_id, size_gb, interval=POLL,
         if status == 'error':
             raise RuntimeError('volume %s went to error' % volume.id)
         return status == 'available'
-    _, done = compute_ops.wait_for(available, interval, timeout,
+    _, done = aio_process.wait_for(available, interval, timeout,
                                    'volume %s' % volume.id)
     conn.block_storage.delete_volume(volume.id)
     return done - started
@@ -166,14 +166,14 @@ def _wait_server(conn, server_id, interval=POLL, timeout=600):
             raise RuntimeError('server %s went to ERROR: %s'
                                % (server_id, server.fault))
         return server.status == 'ACTIVE' and server.task_state is None
-    return compute_ops.wait_for(active, interval, timeout,
+    return aio_process.wait_for(active, interval, timeout,
                                 'server %s' % server_id)[1]
 
 
 def _wait_guest_up(conn, server_id, marker, timeout=300):
     """Until the guest's console says it booted image ``marker``."""
     word = 'TETHER-GUEST-UP marker=%s ' % marker
-    compute_ops.wait_for(
+    aio_process.wait_for(
         lambda: word in (conn.compute.get_server_console_output(
             server_id).get('output') or ''), 0.2, timeout,
         'guest %s up with %s' % (server_id, marker))
@@ -200,7 +200,7 @@ def _console_says(path, word, timeout=300):
                 return word in f.read()
         except FileNotFoundError:
             return False
-    compute_ops.wait_for(found, 0.05, timeout, '%r in %s' % (word, path))
+    aio_process.wait_for(found, 0.05, timeout, '%r in %s' % (word, path))
 
 
 def _power_off(dom, graceful, timeout=60):
@@ -210,7 +210,7 @@ def _power_off(dom, graceful, timeout=60):
         dom.destroy()
         return
     dom.shutdown()
-    compute_ops.wait_for(lambda: not dom.isActive(), 0.01, timeout,
+    aio_process.wait_for(lambda: not dom.isActive(), 0.01, timeout,
                          'guest %s off' % dom.name())
 
 
@@ -282,7 +282,7 @@ def bench_rebuild(aio, rounds, workdir):
                 name='bench-%s' % marker, data=f, disk_format='raw',
                 container_format='bare').id)
     volume = conn.block_storage.create_volume(size=1, image_id=ids[0])
-    compute_ops.wait_for(
+    aio_process.wait_for(
         lambda: conn.block_storage.get_volume(volume.id).status ==
         'available', 0.05, 600, 'volume %s' % volume.id)
     server = conn.compute.create_server(
@@ -334,7 +334,7 @@ def main(argv=None):
     parser.add_argument('--only-rebuild', action='store_true',
                         help='the rebuild alone')
     args = parser.parse_args(argv)
-    aio = compute_ops.Aio(None)
+    aio = aio_process.Aio(None)
     workdir = tempfile.mkdtemp(prefix='tether-bench-images-',
                                dir='/var/tmp')
     # QEMU (libvirt-qemu) opens the bare guests' disks in it.

@@ -59,6 +59,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
 import aio_log  # noqa: E402
+import aio_process  # noqa: E402
 import compute_ops  # noqa: E402
 from extend_attribution import (  # noqa: E402
     MARKERS, attribute, attribution_table)
@@ -222,13 +223,13 @@ def main(argv=None):
               % (aio.proc.pid, aio.volume_url, aio.compute_url,
                  aio.state_dir), flush=True)
         project = 'bench-' + uuid.uuid4().hex[:8]
-        tether = ExtendTether(compute_ops.connect(aio, project), project,
+        tether = ExtendTether(aio_process.connect(aio, project), project,
                               aio.volume_url, args.interval, args.timeout)
         measure(args, tether, bare, results, marks)
     except BaseException as exc:
         if aio is not None:
             print('the run failed (%r); tether-aio\'s log ends:\n%s'
-                  % (exc, compute_ops.log_tail(aio.log_path)),
+                  % (exc, aio_process.log_tail(aio.log_path)),
                   file=sys.stderr)
         raise
     finally:

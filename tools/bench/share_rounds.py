@@ -8,6 +8,7 @@ import subprocess
 import time
 import uuid
 
+import aio_process
 import compute_ops
 
 from tests.functional.share import manila_helpers as mh
@@ -46,7 +47,7 @@ class ShareTether(compute_ops.Tether):
         return len(found) == count and set(found.values()) == {share_status}
 
     def wait_settled(self, server_id, status, share_status, count):
-        return compute_ops.wait_for(
+        return aio_process.wait_for(
             lambda: self._settled(server_id, status, share_status, count),
             self.interval, self.timeout,
             'server %s %s' % (server_id, status))[1]

@@ -58,6 +58,7 @@ sys.path.insert(0, os.path.join(ROOT, 'tools'))
 sys.path.insert(0, HERE)
 
 import aio_log  # noqa: E402
+import aio_process  # noqa: E402
 import compute_ops  # noqa: E402
 import libvirt  # noqa: E402
 from manila_ceph import deployment as manila_deployment  # noqa: E402
@@ -234,7 +235,7 @@ def main(argv=None):
         aio = aio_log.start_aio(
             None, extra_config(manila.endpoint, service_token))
         project = uuid.uuid4().hex
-        tether = ShareTether(compute_ops.connect(aio, project),
+        tether = ShareTether(aio_process.connect(aio, project),
                              args.interval, args.timeout)
         # The user's shares, in the same project as its servers; deleted
         # with the service's token (the locks of tether's rules are the
@@ -275,7 +276,7 @@ def main(argv=None):
     except BaseException:
         if aio is not None:
             print('the run failed; tether-aio\'s log ends:\n%s'
-                  % compute_ops.log_tail(aio.log_path), file=sys.stderr)
+                  % aio_process.log_tail(aio.log_path), file=sys.stderr)
         raise
     finally:
         if bare is not None:
