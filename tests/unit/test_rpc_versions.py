@@ -5,27 +5,24 @@ sends at a pin, and the version histories those rest on."""
 import logging
 import uuid
 
-import oslo_messaging as messaging
 from oslo_config import cfg
 from oslo_versionedobjects import fixture as ovo_fixture
 import pytest
 
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import version as compute_version
-from tether import context as t_context
-from tether import exception
 from tether.objects import compute as compute_objects
 from tether.objects import volume as volume_objects
-from tether.objects.volume import attachment as attachment_obj
 from tether.objects import base as objects_base
 from tether.objects.compute import instance as instance_obj
-from tether.objects.volume import volume as volume_obj
 from tether import rpc
 from tether.volume import rpcapi as volume_rpcapi
 from tether.volume import version as volume_version
+from tests.unit.rpc_samples import Row, sample_volume
 
 CONF = cfg.CONF
 VOLUME_HISTORY = volume_version.RPC_OBJECT_VERSIONS
+NEWEST_VOLUME = volume_version.RPC_API_VERSION
 
 volume_objects.register_all()
 compute_objects.register_all()
@@ -71,7 +68,7 @@ def test_an_explicit_version_newer_than_this_code_caps_objects(levels):
     levels('volume', '1.7')
     pin = _volume_pin(Services())
     assert pin.rpc == '1.7'
-    assert pin.objects == VOLUME_HISTORY['1.3']
+    assert pin.objects == VOLUME_HISTORY[NEWEST_VOLUME]
 
 
 @pytest.mark.parametrize('value', ['0.9', '2.0'])
@@ -109,7 +106,8 @@ def test_auto_with_no_service_sends_the_newest_and_asks_again(levels):
     levels('volume', 'auto')
     services = Services()
     pin = _volume_pin(services)
-    assert (pin.rpc, pin.objects) == ('1.3', VOLUME_HISTORY['1.3'])
+    assert (pin.rpc, pin.objects) == (NEWEST_VOLUME,
+                                      VOLUME_HISTORY[NEWEST_VOLUME])
     assert not pin.final
     # The first tether-volume registers: the next client reads it.
     services.found.append(('1.3', '1.3 (new@b)'))
@@ -119,25 +117,19 @@ def test_auto_with_no_service_sends_the_newest_and_asks_again(levels):
 
 def test_auto_with_a_service_newer_than_this_code(levels):
     levels('volume', 'auto')
-    pin = _volume_pin(Services(('1.5', '1.5 (next@b)')))
-    assert (pin.rpc, pin.objects) == ('1.3', VOLUME_HISTORY['1.3'])
-
-
-class _Row:
-    def __init__(self, host, rpc_current_version=None, version=None):
-        self.host = host
-        self.rpc_current_version = rpc_current_version
-        self.version = version
+    pin = _volume_pin(Services(('1.9', '1.9 (next@b)')))
+    assert (pin.rpc, pin.objects) == (NEWEST_VOLUME,
+                                      VOLUME_HISTORY[NEWEST_VOLUME])
 
 
 @pytest.mark.parametrize('rows,expected', [
     ([], None),
-    ([_Row('a@b', '1.1')], ('1.1', '1.1 (a@b)')),
+    ([Row('a@b', '1.1')], ('1.1', '1.1 (a@b)')),
     # Mixed versions: the oldest, compared as versions, not strings.
-    ([_Row('a@b', '1.1'), _Row('c@d', '1.0'), _Row('e@f', '1.1')],
+    ([Row('a@b', '1.1'), Row('c@d', '1.0'), Row('e@f', '1.1')],
      ('1.0', '1.0 (c@d)')),
     # A record without a version is older than every version.
-    ([_Row('a@b', '1.1'), _Row('old@b', None)], ('1.0', '1.0 (old@b)')),
+    ([Row('a@b', '1.1'), Row('old@b', None)], ('1.0', '1.0 (old@b)')),
 ])
 def test_the_oldest_volume_service(monkeypatch, rows, expected):
     # The services table is a process edge here; the functional tests
@@ -151,15 +143,15 @@ def test_the_oldest_volume_service(monkeypatch, rows, expected):
 
 @pytest.mark.parametrize('rows,expected', [
     ([], None),
-    ([_Row('h1', version=2), _Row('h2', version=1)], ('1.0', '1 (h2)')),
-    ([_Row('h1', version=2), _Row('h0', version=0)], ('1.0', '0 (h0)')),
+    ([Row('h1', version=2), Row('h2', version=1)], ('1.0', '1 (h2)')),
+    ([Row('h1', version=2), Row('h0', version=0)], ('1.0', '0 (h0)')),
     # Console output came with service version 3, RPC 1.1.
-    ([_Row('h1', version=3)], ('1.1', '3 (h1)')),
+    ([Row('h1', version=3)], ('1.1', '3 (h1)')),
     # Servers from images with service version 4, RPC 1.2.
-    ([_Row('h1', version=4)], ('1.2', '4 (h1)')),
-    ([_Row('h1', version=4), _Row('h2', version=3)], ('1.1', '3 (h2)')),
-    ([_Row('h1', version=3), _Row('h2', version=2)], ('1.0', '2 (h2)')),
-    ([_Row('next', version=compute_version.SERVICE_VERSION + 5)],
+    ([Row('h1', version=4)], ('1.2', '4 (h1)')),
+    ([Row('h1', version=4), Row('h2', version=3)], ('1.1', '3 (h2)')),
+    ([Row('h1', version=3), Row('h2', version=2)], ('1.0', '2 (h2)')),
+    ([Row('next', version=compute_version.SERVICE_VERSION + 5)],
      (compute_version.RPC_API_VERSION,
       '%d (next)' % (compute_version.SERVICE_VERSION + 5))),
 ])
@@ -255,20 +247,6 @@ def test_managers_serve_what_the_clients_send():
 
 # Objects at the pinned version ---------------------------------------------
 
-def _volume(attachments=1):
-    volume_id = str(uuid.uuid4())
-    return volume_obj.Volume.from_trusted_values({
-        'id': volume_id, 'project_id': 'p', 'host': 'h@b#pool', 'size': 1,
-        'status': 'in-use', 'attach_status': 'attached',
-        'volume_type_id': str(uuid.uuid4()), 'bootable': False,
-        'multiattach': False, 'metadata': {}, 'admin_metadata': {},
-        'attachments': [attachment_obj.Attachment.from_trusted_values({
-            'id': str(uuid.uuid4()), 'volume_id': volume_id,
-            'attach_status': 'attached', 'connector': {'host': 'h'},
-            'connection_info': {'export': '/srv/x'}})
-            for _ in range(attachments)]})
-
-
 def _serializer(pin):
     return rpc.RequestContextSerializer(object_versions=pin.objects)
 
@@ -283,7 +261,7 @@ def _version(primitive):
 
 def test_a_volume_at_rpc_1_0_is_volume_1_0_without_attachments():
     pin = rpc.pin_at(VOLUME_HISTORY, '1.0')
-    sent = _serializer(pin).serialize_entity(None, _volume())
+    sent = _serializer(pin).serialize_entity(None, sample_volume())
     assert _version(sent) == '1.0'
     assert 'attachments' not in _data(sent)
     assert _data(sent)['status'] == 'in-use'
@@ -295,7 +273,7 @@ def test_a_volume_at_rpc_1_0_is_volume_1_0_without_attachments():
 
 
 def test_a_volume_at_rpc_1_1_is_volume_1_1_without_its_image():
-    volume = _volume()
+    volume = sample_volume()
     volume.image_metadata = {'image_id': str(uuid.uuid4())}
     volume.use_quota = False
     sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.1')).serialize_entity(
@@ -311,7 +289,7 @@ def test_a_volume_at_rpc_1_1_is_volume_1_1_without_its_image():
 
 def test_a_volume_at_rpc_1_1_carries_its_attachments():
     pin = rpc.pin_at(VOLUME_HISTORY, '1.1')
-    volume = _volume(attachments=2)
+    volume = sample_volume(attachments=2)
     sent = _serializer(pin).serialize_entity(None, volume)
     assert _version(sent) == '1.1'
     children = _data(sent)['attachments']
@@ -323,7 +301,7 @@ def test_a_volume_at_rpc_1_1_carries_its_attachments():
 
 def test_pinned_objects_inside_arguments_and_without_a_pin():
     pin = rpc.pin_at(VOLUME_HISTORY, '1.0')
-    volume = _volume()
+    volume = sample_volume()
     sent = _serializer(pin).serialize_entity(
         None, {'volumes': [volume], 'other': 3})
     assert _version(sent['volumes'][0]) == '1.0'
@@ -335,7 +313,7 @@ def test_pinned_objects_inside_arguments_and_without_a_pin():
 
 def test_a_backport_without_a_manifest():
     # obj_make_compatible alone (no manifest) drops what 1.0 lacks.
-    primitive = _volume().obj_to_primitive(target_version='1.0')
+    primitive = sample_volume().obj_to_primitive(target_version='1.0')
     assert 'attachments' not in _data(primitive)
 
 
@@ -397,137 +375,9 @@ def test_a_rebuilding_instance_is_not_sent_to_a_manager_before_rebuilds(
         None, instance))['task_state'] == task_state
 
 
-def test_a_pinned_compute_client_refuses_a_rebuild(levels, transport):
-    levels('compute', '1.2')
-    client = compute_rpcapi.ComputeAPI()
-    ctxt = t_context.get_admin_context()
-    with pytest.raises(exception.ServiceTooOld, match='rebuild needs '
-                       'tether-compute RPC version 1.3'):
-        client.check_rebuild_calls('rebuild')
-    with pytest.raises(exception.ServiceTooOld):
-        client.rebuild_instance(ctxt, _instance(), str(uuid.uuid4()), True)
-    with pytest.raises(exception.ServiceTooOld, match='the volume-reimaged '
-                       'event needs'):
-        client.external_instance_event(ctxt, _instance(), 'volume-reimaged',
-                                       str(uuid.uuid4()), 'completed')
-
-
-# The clients --------------------------------------------------------------
-
-@pytest.fixture
-def transport(monkeypatch):
-    transport = messaging.get_rpc_transport(CONF, url='fake:///')
-    monkeypatch.setattr(rpc, 'TRANSPORT', transport)
-    yield transport
-    transport.cleanup()
-
-
-def test_a_pinned_volume_client_refuses_what_old_managers_lack(
-        levels, transport):
-    levels('volume', '1.0')
-    client = volume_rpcapi.VolumeAPI()
-    assert client.client.version_cap == '1.0'
-    assert not client.client.can_send_version('1.1')
-    ctxt = t_context.get_admin_context()
-    with pytest.raises(exception.ServiceTooOld) as raised:
-        client.attachment_update(ctxt, _volume(0), {'host': 'h'},
-                                 str(uuid.uuid4()))
-    assert str(raised.value) == (
-        'connecting an attachment needs tether-volume RPC version 1.1; '
-        '[upgrade_levels] volume holds the API at 1.0 while a rolling '
-        'upgrade of tether-volume is not finished')
-    with pytest.raises(exception.ServiceTooOld):
-        client.attachment_delete(ctxt, _volume(0), str(uuid.uuid4()))
-
-
-@pytest.mark.parametrize('level', ['1.0', '1.2'])
-def test_a_volume_client_pinned_below_1_3_refuses_the_image_actions(
-        levels, transport, level):
-    levels('volume', level)
-    client = volume_rpcapi.VolumeAPI()
-    ctxt = t_context.get_admin_context()
-    with pytest.raises(exception.ServiceTooOld) as raised:
-        client.check_image_actions('re-imaging a volume')
-    assert str(raised.value) == (
-        're-imaging a volume needs tether-volume RPC version 1.3; '
-        '[upgrade_levels] volume holds the API at %s while a rolling '
-        'upgrade of tether-volume is not finished' % level)
-    with pytest.raises(exception.ServiceTooOld, match='uploading a volume'):
-        client.copy_volume_to_image(ctxt, _volume(0), {'id': 'x'})
-    with pytest.raises(exception.ServiceTooOld, match='re-imaging'):
-        client.reimage(ctxt, _volume(0), str(uuid.uuid4()))
-
-
 def test_a_volume_at_rpc_1_3_is_volume_1_2():
     # 1.3 added methods, no object version.
     assert VOLUME_HISTORY['1.3'] == VOLUME_HISTORY['1.2']
     sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.3')).serialize_entity(
-        None, _volume())
+        None, sample_volume())
     assert _version(sent) == '1.2'
-
-
-def _instance(host='h1'):
-    return instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
-                                 user_id='u', vm_state='active', host=host)
-
-
-def test_a_pinned_compute_client_refuses_console_output(levels, transport):
-    levels('compute', '1.0')
-    client = compute_rpcapi.ComputeAPI()
-    assert client.client.version_cap == '1.0'
-    with pytest.raises(exception.ServiceTooOld) as raised:
-        client.get_console_output(t_context.get_admin_context(),
-                                  _instance(), 10)
-    assert str(raised.value) == (
-        'console output needs tether-compute RPC version 1.1; '
-        '[upgrade_levels] compute holds the API at 1.0 while a rolling '
-        'upgrade of tether-compute is not finished')
-
-
-@pytest.mark.parametrize('level', ['1.0', '1.1'])
-def test_a_pinned_compute_client_refuses_builds_from_images(levels,
-                                                            transport,
-                                                            level):
-    levels('compute', level)
-    client = compute_rpcapi.ComputeAPI()
-    with pytest.raises(exception.ServiceTooOld) as raised:
-        client.check_image_builds()
-    assert str(raised.value) == (
-        'a server from an image needs tether-compute RPC version 1.2; '
-        '[upgrade_levels] compute holds the API at %s while a rolling '
-        'upgrade of tether-compute is not finished' % level)
-    levels('compute', '1.2')
-    compute_rpcapi.ComputeAPI().check_image_builds()
-
-
-def test_auto_pins_compute_to_its_oldest_host(levels, transport,
-                                              monkeypatch):
-    levels('compute', 'auto')
-    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all',
-                        lambda context, binary=None, host=None: [
-                            _Row('new', version=3), _Row('old', version=2)])
-    client = compute_rpcapi.ComputeAPI()
-    assert client.client.version_cap == '1.0'
-    assert not client.client.can_send_version('1.1')
-    rpc.reset_version_pins()
-    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all',
-                        lambda context, binary=None, host=None: [
-                            _Row('new', version=3)])
-    client = compute_rpcapi.ComputeAPI()
-    assert client.client.can_send_version('1.1')
-
-
-def test_clients_are_made_again_while_auto_finds_no_service(
-        levels, transport, monkeypatch):
-    levels('compute', 'auto')
-    monkeypatch.setattr(compute_rpcapi, '_client', None)
-    rows = []
-    monkeypatch.setattr(compute_rpcapi.db_services, 'get_all',
-                        lambda context, binary=None, host=None: rows)
-    first = compute_rpcapi.get()
-    assert not first.pin.final
-    rows.append(_Row('h1', version=compute_version.SERVICE_VERSION))
-    second = compute_rpcapi.get()
-    assert second is not first and second.pin.final
-    assert compute_rpcapi.get() is second
-    assert second.client.version_cap == compute_version.RPC_API_VERSION
