@@ -127,15 +127,23 @@ class Downloads:
 class Transfer:
     """Counts what the volume host read of images: ``downloads`` through
     the image API (every one goes through ImageClient.chunks) and
-    ``store_files`` read where they lie. A spy, set with pytest's
-    ``monkeypatch``: every call goes through to the real client."""
+    ``store_files`` read where they lie; and the images tether's services
+    ``looked_up`` in the image API (ImageClient.get). A spy, set with
+    pytest's ``monkeypatch``: every call goes through to the real
+    client."""
 
     def __init__(self, monkeypatch, how):
         self.how = how
         self.downloads = []
         self.store_files = []
+        self.looked_up = []
         chunks = images.ImageClient.chunks
         local_file = images.ImageClient.local_file
+        get = images.ImageClient.get
+
+        def counted_get(client, image_id):
+            self.looked_up.append(image_id)
+            return get(client, image_id)
 
         def counted_chunks(client, image):
             self.downloads.append(image['id'])
@@ -147,6 +155,7 @@ class Transfer:
                 self.store_files.append(image['id'])
             return path
         monkeypatch.setattr(images.ImageClient, 'chunks', counted_chunks)
+        monkeypatch.setattr(images.ImageClient, 'get', counted_get)
         monkeypatch.setattr(images.ImageClient, 'local_file',
                             counted_local_file)
 

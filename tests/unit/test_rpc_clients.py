@@ -141,3 +141,51 @@ def test_clients_are_made_again_while_auto_finds_no_service(
     assert second is not first and second.pin.final
     assert compute_rpcapi.get() is second
     assert second.client.version_cap == compute_version.RPC_API_VERSION
+
+
+class _Casts:
+    """Stands in for the RPC client's prepare(): records each cast (the
+    version it was prepared at, the method, its arguments' names)."""
+
+    def __init__(self, client):
+        self.prepare, self.sent = client.prepare, []
+
+    def __call__(self, server=None, version=None):
+        prepared = self.prepare(server=server, version=version)
+        sent = self.sent
+
+        class _Prepared:
+            def can_send_version(self):
+                return prepared.can_send_version()
+
+            def cast(self, ctxt, method, **kwargs):
+                assert prepared.can_send_version()
+                sent.append((version, method, sorted(kwargs)))
+        return _Prepared()
+
+
+@pytest.mark.parametrize('level,version,names', [
+    ('1.3', '1.3', ['image_id', 'volume']),
+    ('1.4', '1.4', ['image', 'image_id', 'volume']),
+])
+def test_the_image_the_api_read_goes_to_managers_that_take_it(
+        levels, transport, monkeypatch, level, version, names):
+    levels('volume', level)
+    client = volume_rpcapi.VolumeAPI()
+    casts = _Casts(client.client)
+    monkeypatch.setattr(client.client, 'prepare', casts)
+    ctxt = t_context.get_admin_context()
+    volume = sample_volume(0)
+    image = {'id': str(uuid.uuid4()), 'disk_format': 'raw'}
+    client.reimage(ctxt, volume, image['id'], image=image)
+    volume.image_metadata = {'image_id': image['id']}
+    client.create_volume(ctxt, volume, image=image)
+    # Without an image (a create with none), nothing new is asked for.
+    client.create_volume(ctxt, sample_volume(0))
+    create_version = '1.2' if version == '1.3' else version
+    assert casts.sent == [
+        (version, 'reimage', names),
+        (create_version, 'create_volume',
+         sorted(set(names) - {'image_id'})),
+        ('1.0', 'create_volume', ['volume']),
+    ]

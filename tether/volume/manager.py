@@ -72,10 +72,11 @@ class VolumeManager:
 
     # RPC methods ------------------------------------------------------------
 
-    def create_volume(self, context, volume):
+    def create_volume(self, context, volume, image=None):
         with self._exclusive(volume.id) as taken:
             if taken:
-                volumes.create_volume(context, self.driver, volume.id)
+                volumes.create_volume(context, self.driver, volume.id,
+                                      image=image)
             else:
                 LOG.info('Volume %s is being created already', volume.id)
 
@@ -98,10 +99,11 @@ class VolumeManager:
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
 
-    def reimage(self, context, volume, image_id):
+    def reimage(self, context, volume, image_id, image=None):
         with self._exclusive(volume.id) as taken:
             if taken:
-                reimage.reimage(context, self.driver, volume.id, image_id)
+                reimage.reimage(context, self.driver, volume.id, image_id,
+                                image=image)
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
 

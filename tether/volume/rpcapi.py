@@ -39,6 +39,8 @@ class VolumeAPI:
     * 1.2 - create_volume of a volume made from an image (its
             image_metadata names it); Volume 1.2
     * 1.3 - copy_volume_to_image, reimage (casts)
+    * 1.4 - create_volume and reimage take ``image``, the image the API
+            read with the caller's token
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -81,12 +83,17 @@ class VolumeAPI:
                 what=what, binary=BINARY, version=version,
                 pinned=self.client.version_cap, option='volume')
 
-    def create_volume(self, ctxt, volume):
+    def create_volume(self, ctxt, volume, image=None):
+        """Make the volume; ``image``: the image it is made of, as the
+        API read it (a manager before 1.4 reads it again)."""
         # A manager before 1.2 would make an empty volume of one that
         # names an image (check_image_calls refused it).
         version = '1.2' if volume.image_id else '1.0'
+        kwargs = {}
+        if image is not None and self.client.can_send_version('1.4'):
+            version, kwargs = '1.4', {'image': image}
         self._prepare(volume, version).cast(ctxt, 'create_volume',
-                                            volume=volume)
+                                            volume=volume, **kwargs)
 
     def delete_volume(self, ctxt, volume):
         self._prepare(volume).cast(ctxt, 'delete_volume', volume=volume)
@@ -103,12 +110,16 @@ class VolumeAPI:
         self._prepare(volume, '1.3').cast(ctxt, 'copy_volume_to_image',
                                           volume=volume, image=image)
 
-    def reimage(self, ctxt, volume, image_id):
+    def reimage(self, ctxt, volume, image_id, image=None):
         """Write image ``image_id`` over the volume (claimed
-        ``downloading``)."""
+        ``downloading``); ``image``: that image as the API read it (a
+        manager before 1.4 reads it again)."""
         self._require('1.3', 're-imaging a volume')
-        self._prepare(volume, '1.3').cast(ctxt, 'reimage', volume=volume,
-                                          image_id=image_id)
+        version, kwargs = '1.3', {}
+        if image is not None and self.client.can_send_version('1.4'):
+            version, kwargs = '1.4', {'image': image}
+        self._prepare(volume, version).cast(ctxt, 'reimage', volume=volume,
+                                            image_id=image_id, **kwargs)
 
     def attachment_update(self, ctxt, volume, connector, attachment_id):
         """Connect the attachment; returns the connection info."""

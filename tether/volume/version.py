@@ -10,7 +10,7 @@ from oslo_utils import versionutils
 
 # The volume manager's RPC API (tether.volume.rpcapi lists the methods of
 # each version).
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.4'
 
 # The version of each object a volume manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -29,6 +29,9 @@ RPC_OBJECT_VERSIONS = {
     '1.2': {'Volume': '1.2', 'Attachment': '1.0'},
     # copy_volume_to_image (os-volume_upload_image), reimage (os-reimage)
     '1.3': {'Volume': '1.2', 'Attachment': '1.0'},
+    # create_volume and reimage take the image the API read (no second
+    # read of the image API on the volume host)
+    '1.4': {'Volume': '1.2', 'Attachment': '1.0'},
 }
 
 

@@ -128,6 +128,8 @@ def test_an_available_volume_reimaged(aio, wait, tmp_path, events,
     assert _state(volume['id'])[3] is False
     assert helpers.db_volume(volume['id']).previous_status == 'downloading'
     assert conversion_dir_is_empty(aio)
+    # The API looked the new image up; the volume host used what it read.
+    assert image_transfer.looked_up.count(new.id) == 1
     # An available volume has no server to tell.
     assert _reimaged_events(events) == []
 

@@ -42,6 +42,8 @@ def test_a_volume_made_from_a_raw_image(aio, wait, image_transfer):
 
     assert volume.is_bootable is True
     assert image_transfer.read_once(image.id)
+    # The API looked the image up; the volume host used what it read.
+    assert image_transfer.looked_up == [image.id]
     content = volume_content(aio, volume.id)
     assert len(content) == GiB
     assert content[:len(data)] == data

@@ -203,7 +203,7 @@ def reimage(context, volume, image_id, reimage_reserved=False):
     claimed = image_state.claim_reimage(context, volume, image_id,
                                         reimage_reserved)
     try:
-        rpcapi.get().reimage(context, claimed, image_id)
+        rpcapi.get().reimage(context, claimed, image_id, image=image)
     except Exception:
         with excutils.save_and_reraise_exception():
             _quietly('give volume %s back' % volume.id,

@@ -96,11 +96,11 @@ def _image(context, image_ref, size):
 def create(context, size, name=None, description=None, metadata=None,
            volume_type=None, availability_zone=None, image_ref=None):
     volume_metadata.check_keys(metadata or {})
-    image_metadata = None
+    image = image_metadata = None
     if image_ref is not None:
         rpcapi.get().check_image_calls('creating a volume from an image')
-        image_metadata = volume_image.metadata(
-            _image(context, image_ref, size))
+        image = _image(context, image_ref, size)
+        image_metadata = volume_image.metadata(image)
     az = availability_zone or CONF.storage_availability_zone
     with session.VOLUME.reading(context):
         if availability_zone is not None and availability_zone not in {
@@ -133,7 +133,7 @@ def create(context, size, name=None, description=None, metadata=None,
                     '%s is in error.', size, az, volume.id)
         return volume
     try:
-        rpcapi.get().create_volume(context, volume)
+        rpcapi.get().create_volume(context, volume, image=image)
     except Exception:
         LOG.exception('Could not cast create of volume %s', volume.id)
         volume_state.fail_create(context, volume, [S.CREATING])

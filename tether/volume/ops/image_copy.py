@@ -39,12 +39,16 @@ def _download_path(image):
                         % (image['id'], uuidutils.generate_uuid()))
 
 
-def write_image(context, driver, volume, image_id, sparse=True):
+def write_image(context, driver, volume, image_id, sparse=True,
+                image=None):
     """Write image ``image_id`` into ``volume`` (with the caller's token
     where the context has one); returns the image (a dict of the image
-    API). ``sparse`` false: the image's zeros are written too."""
+    API). ``image``: that image as the API read it, with the caller's
+    token, a moment ago (None: read it now). ``sparse`` false: the
+    image's zeros are written too."""
     client = images.for_context(context)
-    image = client.get(image_id)
+    if image is None or image.get('id') != image_id:
+        image = client.get(image_id)
     volume_image.check_fits(image, volume.size)
     local = client.local_file(image)
     if local is not None:

@@ -60,10 +60,10 @@ def _fail(context, volume_id, image_id):
         _tell_compute(context, volume_id, FAILED)
 
 
-def reimage(context, driver, volume_id, image_id):
+def reimage(context, driver, volume_id, image_id, image=None):
     """Write image ``image_id`` over the volume, if it is still being
-    re-imaged with it (with the caller's token where the context has
-    one)."""
+    re-imaged with it (``image``: that image as the API read it; None:
+    read here, with the caller's token where the context has one)."""
     try:
         volume = db_volumes.get(context, volume_id)
     except exception.VolumeNotFound:
@@ -76,7 +76,7 @@ def reimage(context, driver, volume_id, image_id):
         return
     try:
         image = image_copy.write_image(context, driver, volume, image_id,
-                                       sparse=False)
+                                       sparse=False, image=image)
     except Exception:
         LOG.exception('Re-imaging volume %s with image %s failed: the '
                       'volume is in error', volume_id, image_id)

@@ -57,22 +57,24 @@ def _record_created(context, volume_id, model_update, status):
     return won
 
 
-def _write_image(context, driver, volume, model_update):
-    """``downloading``: the image the volume names, written into the
-    storage the driver made."""
+def _write_image(context, driver, volume, model_update, image):
+    """``downloading``: the image the volume names (``image``, if the
+    API passed it), written into the storage the driver made."""
     if not _record_created(context, volume.id, model_update,
                            S.DOWNLOADING):
         return False
     volume.provider_location = model_update.get('provider_location')
     volume.admin_metadata = dict(volume.admin_metadata,
                                  **model_update.get('admin_metadata', {}))
-    image_copy.write_image(context, driver, volume, volume.image_id)
+    image_copy.write_image(context, driver, volume, volume.image_id,
+                           image=image)
     return True
 
 
-def create_volume(context, driver, volume_id):
+def create_volume(context, driver, volume_id, image=None):
     """Make the volume's storage, and write its image into it if it is
-    made from one. A failure leaves the volume in ``error``, its quota
+    made from one (``image``: that image as the API read it, or None to
+    read it here). A failure leaves the volume in ``error``, its quota
     given back."""
     volume = _fresh(context, volume_id)
     if (volume is None or volume.status not in CREATE_STATUSES or
@@ -82,7 +84,8 @@ def create_volume(context, driver, volume_id):
     try:
         model_update = driver.create_volume(volume)
         if volume.image_id:
-            if not _write_image(context, driver, volume, model_update):
+            if not _write_image(context, driver, volume, model_update,
+                                image):
                 LOG.warning('Volume %s changed state while it was created',
                             volume_id)
                 return
