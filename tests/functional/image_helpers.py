@@ -124,6 +124,20 @@ class Downloads:
         monkeypatch.setattr(images.ImageClient, 'download', download)
 
 
+def lookups(monkeypatch):
+    """The ids of the images tether's services look up in the image API
+    (ImageClient.get), in order: a spy, set with pytest's
+    ``monkeypatch``; every call goes through to the real client."""
+    seen = []
+    get = images.ImageClient.get
+
+    def counted_get(client, image_id):
+        seen.append(image_id)
+        return get(client, image_id)
+    monkeypatch.setattr(images.ImageClient, 'get', counted_get)
+    return seen
+
+
 class Transfer:
     """Counts what the volume host read of images: ``downloads`` through
     the image API (every one goes through ImageClient.chunks) and
@@ -136,14 +150,9 @@ class Transfer:
         self.how = how
         self.downloads = []
         self.store_files = []
-        self.looked_up = []
+        self.looked_up = lookups(monkeypatch)
         chunks = images.ImageClient.chunks
         local_file = images.ImageClient.local_file
-        get = images.ImageClient.get
-
-        def counted_get(client, image_id):
-            self.looked_up.append(image_id)
-            return get(client, image_id)
 
         def counted_chunks(client, image):
             self.downloads.append(image['id'])
@@ -155,7 +164,6 @@ class Transfer:
                 self.store_files.append(image['id'])
             return path
         monkeypatch.setattr(images.ImageClient, 'chunks', counted_chunks)
-        monkeypatch.setattr(images.ImageClient, 'get', counted_get)
         monkeypatch.setattr(images.ImageClient, 'local_file',
                             counted_local_file)
 

@@ -189,3 +189,21 @@ def test_the_image_the_api_read_goes_to_managers_that_take_it(
          sorted(set(names) - {'image_id'})),
         ('1.0', 'create_volume', ['volume']),
     ]
+
+
+@pytest.mark.parametrize('level,version,names', [
+    ('1.4', '1.3', ['image_id', 'instance', 'reimage_boot_volume']),
+    ('1.5', '1.5', ['image', 'image_id', 'instance',
+                    'reimage_boot_volume']),
+])
+def test_a_rebuild_carries_the_image_to_hosts_that_take_it(
+        levels, transport, monkeypatch, level, version, names):
+    levels('compute', level)
+    client = compute_rpcapi.ComputeAPI()
+    casts = _Casts(client.client)
+    monkeypatch.setattr(client.client, 'prepare', casts)
+    image = {'id': str(uuid.uuid4()), 'disk_format': 'raw'}
+    client.rebuild_instance(t_context.get_admin_context(),
+                            sample_instance(), image['id'], True,
+                            image=image)
+    assert casts.sent == [(version, 'rebuild_instance', names)]

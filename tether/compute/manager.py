@@ -109,10 +109,10 @@ class ComputeManager:
 
     @_per_instance
     def rebuild_instance(self, context, instance, image_id,
-                         reimage_boot_volume):
+                         reimage_boot_volume, image=None):
         with self._event(context, instance, 'rebuild_instance'):
             rebuild.rebuild(context, self, instance, image_id,
-                            reimage_boot_volume)
+                            reimage_boot_volume, image=image)
 
     @_per_instance
     def allow_share(self, context, instance, share_id):

@@ -41,6 +41,8 @@ class ComputeAPI:
     * 1.3 - rebuild_instance (re-images a volume-backed server's root
             volume with reimage_boot_volume), external_instance_event
     * 1.4 - allow_share, deny_share (casts)
+    * 1.5 - rebuild_instance takes ``image``, the image the API read
+            with the caller's token
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -118,11 +120,16 @@ class ComputeAPI:
         self._require('1.3', what)
 
     def rebuild_instance(self, ctxt, instance, image_id,
-                         reimage_boot_volume):
+                         reimage_boot_volume, image=None):
+        """Rebuild the server with image ``image_id``; ``image``: that
+        image as the API read it (a host before 1.5 reads it again)."""
         self._require('1.3', 'rebuild')
-        self._prepare(instance.host, '1.3').cast(
+        version, kwargs = '1.3', {}
+        if image is not None and self.client.can_send_version('1.5'):
+            version, kwargs = '1.5', {'image': image}
+        self._prepare(instance.host, version).cast(
             ctxt, 'rebuild_instance', instance=instance, image_id=image_id,
-            reimage_boot_volume=reimage_boot_volume)
+            reimage_boot_volume=reimage_boot_volume, **kwargs)
 
     def external_instance_event(self, ctxt, instance, name, tag, status):
         """An event another service sent, for the work on the host that

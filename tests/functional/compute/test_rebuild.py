@@ -356,7 +356,8 @@ def test_the_volume_reimaged_event(cloud):
 DATA_WORDS = 'data-volume-intact'
 
 
-def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications):
+def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications,
+                                          monkeypatch):
     """The story of the spec, seen from inside the guest: booted from
     image A, rebuilt with B, it boots B on the same root volume, what it
     wrote there is gone, and its data volume stayed attached and intact."""
@@ -373,6 +374,7 @@ def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications):
         'echo %s | dd of=/dev/sdb bs=512 seek=100 conv=notrunc' % DATA_WORDS)
     assert rc == 0
     usage = helpers.usage(user.project)
+    looked_up = image_helpers.lookups(monkeypatch)
 
     resp = rebuild(user, server.id, tiny[TINY_B], name='rebuilt')
     assert resp.status_code == 202, resp.text
@@ -414,6 +416,10 @@ def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications):
     sent = [m['event_type'] for m in notifications()
             if m['payload'].get('instance_id') == server.id]
     assert sent == ['instance.rebuild.start', 'instance.rebuild.end']
+    # The image was looked up by the compute API and by the volume API
+    # (os-reimage, with the user's token); each host used what its API
+    # read.
+    assert looked_up == [tiny[TINY_B]] * 2
 
 
 def test_a_stopped_server_is_rebuilt_stopped_with_the_cli(

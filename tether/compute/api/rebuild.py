@@ -87,13 +87,15 @@ def _check_fits(image, volume):
                        '(%sGB)' % (what, needed, volume['id'], size))
 
 
-def _check_volumes(context, client, instance, root):
+def _check_volumes(context, client, instance, root, read):
     """Every volume of the server must be in-use (Nova's check). The root
     volume of a server in ERROR may also be reserved: a rebuild that
     failed after it swapped the root attachment left it so, and a new
-    rebuild is how the user repairs the server."""
+    rebuild is how the user repairs the server. ``read``: the volumes
+    this request read already, by id."""
     for bdm in db_bdms.get_by_instance(context, instance.uuid):
-        volume = client.get_volume(bdm.volume_id)
+        volume = (read.get(bdm.volume_id) or
+                  client.get_volume(bdm.volume_id))
         allowed = {'in-use'}
         if (root is not None and bdm.volume_id == root.volume_id
                 and instance.vm_state == fields.VmState.ERROR):
@@ -155,6 +157,7 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
     _check_state(instance)
     image = _image(context, image_ref, instance)
     client = volume_client.for_user(context)
+    read = {}
     if instance.is_image_backed:
         root, reimage = None, False
         if reimage_boot_volume:
@@ -171,10 +174,11 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
             raise exception.InvalidInput(
                 reason='server %s has no root disk to rebuild'
                        % instance.uuid)
-        reimage = _check_root_volume(client, instance, root, image,
+        read[root.volume_id] = client.get_volume(root.volume_id)
+        reimage = _check_root_volume(instance, read[root.volume_id], image,
                                      reimage_boot_volume,
                                      reimage_by_default)
-    _check_volumes(context, client, instance, root)
+    _check_volumes(context, client, instance, root, read)
     servers.check_host_version(context, instance,
                                compute_version.REBUILD_SERVICE_VERSION,
                                'rebuild')
@@ -194,15 +198,16 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
              'a new local root disk' if root is None else
              'root volume %s %s' % (root.volume_id,
                                     're-imaged' if reimage else 'kept'))
-    rpc.rebuild_instance(context, instance, image['id'], reimage)
+    rpc.rebuild_instance(context, instance, image['id'], reimage,
+                         image=image)
     return instance
 
 
-def _check_root_volume(client, instance, root, image, reimage_boot_volume,
+def _check_root_volume(instance, root_volume, image, reimage_boot_volume,
                        reimage_by_default):
-    """Whether the root volume is re-imaged (2.93 and later); below 2.93
-    the image must be the one the volume was made of."""
-    root_volume = client.get_volume(root.volume_id)
+    """Whether the root volume (as the volume API shows it) is re-imaged
+    (2.93 and later); below 2.93 the image must be the one the volume
+    was made of."""
     if reimage_by_default:
         if reimage_boot_volume is False:
             raise exception.InvalidInput(
@@ -224,6 +229,6 @@ def _check_root_volume(client, instance, root, image, reimage_boot_volume,
         raise exception.InvalidVolume(
             reason='the root volume %s of server %s is multiattach: '
                    'tether does not re-image a volume other servers '
-                   'may use' % (root.volume_id, instance.uuid))
+                   'may use' % (root_volume['id'], instance.uuid))
     _check_fits(image, root_volume)
     return True

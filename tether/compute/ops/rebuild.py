@@ -249,14 +249,18 @@ def _fail(context, instance, exc):
                  instance.uuid)
 
 
-def rebuild(context, host, instance, image_id, reimage_boot_volume):
-    """Rebuild the server (see the module's docstring)."""
+def rebuild(context, host, instance, image_id, reimage_boot_volume,
+            image=None):
+    """Rebuild the server (see the module's docstring); ``image``: the
+    image as the API read it with the caller's token (None: read it
+    here)."""
     orig_vm_state = instance.vm_state
     client = volume_client.as_service(context)
     _notify(context, host, instance, 'start', image_id=image_id)
     restored = False
     try:
-        image = images.for_context(context).get(image_id)
+        if image is None or image.get('id') != image_id:
+            image = images.for_context(context).get(image_id)
         _remove_guest(host, instance)
         server_shares.unmount_all(context, host, instance)
         local = _local_root(context, instance)
