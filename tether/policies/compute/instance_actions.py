@@ -22,8 +22,10 @@ rules = [
               'sees no events at all; from 2.51 they see the events '
               'without traceback and host.',
               [('GET', _PATH + '/{request_id}')]),
-    base.rule(EVENTS_DETAILS, base.PROJECT_READER_OR_ADMIN,
-              'Show the details of the events of an action (2.84).',
+    base.rule(EVENTS_DETAILS, base.ADMIN,
+              'Show the details of the events of an action (2.84), as Nova '
+              'does to administrators only: a failure\'s details can name '
+              'the hypervisor and other facts of the deployment.',
               [('GET', _PATH + '/{request_id}')]),
 ]
 

@@ -112,18 +112,34 @@ def create_server(req):
 
 # List ------------------------------------------------------------------------
 
+def _all_projects(params):
+    """Whether the query asks for every project's servers, as Nova reads
+    ``all_tenants``: present with no value is yes."""
+    if 'all_tenants' not in params:
+        return False
+    value = params['all_tenants']
+    if value == '':
+        return True
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise fault.HTTPError(
+            400, 'Invalid input for query parameter all_tenants. Value: '
+                 '%s. It is not a boolean.' % value)
+
+
 def _search(req, all_projects_rule):
     ctx = req.context
     params = req.validated_query
-    all_projects = strutils.bool_from_string(params.get('all_tenants'),
-                                             default=False) \
-        if 'all_tenants' in params else False
-    project_id = ctx.project_id
-    if all_projects or params.get('project_id') or params.get('tenant_id'):
-        if ctx.can(all_projects_rule, {'project_id': ctx.project_id},
-                   fatal=False):
-            project_id = (params.get('project_id') or
-                          params.get('tenant_id') or None)
+    if _all_projects(params):
+        # As Nova: a caller the rule refuses gets 403, not its own list.
+        ctx.can(all_projects_rule, {'project_id': ctx.project_id})
+        project_id = (params.get('project_id') or params.get('tenant_id')
+                      or None)
+    else:
+        # Without all_tenants, project_id and tenant_id are ignored
+        # (Nova, LP 1185290): the caller's own project.
+        project_id = ctx.project_id
     filters = {}
     if 'name' in params:
         filters['display_name'] = params['name']
