@@ -4,6 +4,7 @@ from oslo_policy import policy
 
 RULE_ADMIN_API = 'rule:admin_api'
 RULE_SERVICE_OR_ADMIN = 'rule:service_or_admin'
+RULE_SERVICE_API = 'rule:service_api'
 
 # The persona rules of Cinder since Xena ("system" scope is not used).
 ADMIN = 'role:admin'
@@ -11,6 +12,11 @@ PROJECT_MEMBER = 'role:member and project_id:%(project_id)s'
 PROJECT_READER = 'role:reader and project_id:%(project_id)s'
 SYSTEM_ADMIN_OR_PROJECT_MEMBER = 'rule:xena_system_admin_or_project_member'
 SYSTEM_ADMIN_OR_PROJECT_READER = 'rule:xena_system_admin_or_project_reader'
+# Reads where Cinder checks no rule at all (any authenticated caller, in
+# its own project): tether asks for a reader, an administrator or the
+# service role, which the other services' users have.
+READER_OR_SERVICE = '%s or %s' % (SYSTEM_ADMIN_OR_PROJECT_READER,
+                                  RULE_SERVICE_API)
 
 rules = [
     policy.RuleDefault('context_is_admin', 'role:admin',

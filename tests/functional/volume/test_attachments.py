@@ -72,9 +72,12 @@ def test_life_cycle(aio, user, wait):
     assert shown.connector['host'] == host
     got = bs.get_volume(volume)
     assert got.status == 'in-use'
+    # host_name is for administrators and services, as in Cinder.
     assert [(a['attachment_id'], a['server_id'], a['host_name'],
              a['device']) for a in got.attachments] == [
-        (attachment.id, instance, host, '/dev/vdb')]
+        (attachment.id, instance, None, '/dev/vdb')]
+    (shown,) = aio.admin().block_storage.get_volume(volume).attachments
+    assert shown['host_name'] == host
     assert [a.id for a in bs.attachments()] == [attachment.id]
 
     bs.delete_attachment(attachment)

@@ -11,6 +11,9 @@ HOST_ATTRIBUTE = 'volume_extension:volume_host_attribute'
 TENANT_ATTRIBUTE = 'volume_extension:volume_tenant_attribute'
 MIG_STATUS_ATTRIBUTE = 'volume_extension:volume_mig_status_attribute'
 SUMMARY = 'volume:get_volume_summary'
+# tether's own name: Cinder decides this in its view (an administrator,
+# or a caller with the service role), with no rule.
+ATTACHMENT_HOST_NAME = 'volume_extension:volume_attachment_host_name'
 
 _V = '/volumes/{volume_id}'
 
@@ -33,6 +36,13 @@ rules = [
               [('GET', _V), ('GET', '/volumes/detail')]),
     base.rule(MIG_STATUS_ATTRIBUTE, base.RULE_ADMIN_API,
               'Show os-vol-mig-status-attr:* in volume responses.',
+              [('GET', _V), ('GET', '/volumes/detail')]),
+    base.rule(ATTACHMENT_HOST_NAME, base.RULE_SERVICE_OR_ADMIN,
+              'Show the host_name of each entry of a volume\'s '
+              '"attachments" (null for others), as Cinder shows it to '
+              'administrators and to services only: the image service '
+              'reads it to detach a multiattach volume, users have no '
+              'use for the name of a compute host.',
               [('GET', _V), ('GET', '/volumes/detail')]),
     base.rule(SUMMARY, base.SYSTEM_ADMIN_OR_PROJECT_READER,
               'Count and total size of the volumes (3.12).',

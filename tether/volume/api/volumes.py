@@ -36,6 +36,12 @@ def get(context, volume_id):
     return db_volumes.get(context, volume_id, context.project_scope)
 
 
+def get_any(context, volume_id):
+    """A volume of any project (the completion of an extend, which the
+    compute service sends for the volumes of every project)."""
+    return db_volumes.get(context, volume_id)
+
+
 def get_all(context, all_tenants=False, project_id=None, filters=None,
             marker=None, limit=None, sort_keys=None, sort_dirs=None,
             offset=None):

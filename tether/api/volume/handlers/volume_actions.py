@@ -42,12 +42,22 @@ def reset_status(req):
 @microversion.version_window(versions.EXTEND_COMPLETION)
 @validation.body(schema.EXTEND_VOLUME_COMPLETION)
 def extend_volume_completion(req):
-    # The caller is a service (or an administrator): the volume is found
-    # in any project.
     ctx = req.context
-    ctx.can(policy.EXTEND_COMPLETION, {'project_id': ctx.project_id})
+    # The volume is looked up before its policy is checked, as Cinder
+    # does: a caller who may not complete extends in other projects gets
+    # 404 for their volumes, not 403. Whoever passes the rule (the
+    # service role, an administrator) reaches every project's volumes,
+    # as the compute service must.
+    volume_id = req.urlvars['volume_id']
+    if ctx.can(policy.EXTEND_COMPLETION, {'project_id': ctx.project_id},
+               fatal=False):
+        volume = volume_api.get_any(ctx, volume_id)
+    else:
+        volume = volume_api.get(ctx, volume_id)
+    ctx.can(policy.EXTEND_COMPLETION, {'project_id': volume.project_id,
+                                       'user_id': volume.user_id})
     actions_api.complete_extend(
-        ctx, req.urlvars['volume_id'],
+        ctx, volume.id,
         req.validated['os-extend_volume_completion']['error'])
     return wsgi.empty_response(202)
 

@@ -38,12 +38,13 @@ class AttachmentView:
         return d
 
 
-def volume_attachment(volume, attachment):
-    """One entry of a volume's ``attachments`` (an attached attachment)."""
+def volume_attachment(volume, attachment, host_name=False):
+    """One entry of a volume's ``attachments`` (an attached attachment);
+    ``host_name`` null unless the caller may see it."""
     return {'id': volume.id,
             'attachment_id': attachment.id,
             'volume_id': volume.id,
             'server_id': attachment.instance_uuid,
-            'host_name': attachment.attached_host,
+            'host_name': attachment.attached_host if host_name else None,
             'device': attachment.mountpoint,
             'attached_at': wsgi.isotime(attachment.attach_time)}

@@ -30,6 +30,8 @@ class VolumeView:
         self.show_tenant = ctx.can(policy.TENANT_ATTRIBUTE, fatal=False)
         self.show_image = ctx.can(metadata_policy.IMAGE_METADATA_SHOW,
                                   fatal=False)
+        self.show_attached_host = ctx.can(policy.ATTACHMENT_HOST_NAME,
+                                          fatal=False)
         self._versions = {}
 
     def _at(self, version_string):
@@ -55,8 +57,9 @@ class VolumeView:
             'availability_zone': volume.availability_zone,
             'created_at': volume.created_at,
             'updated_at': volume.updated_at,
-            'attachments': [attachment_views.volume_attachment(volume, a)
-                            for a in volume.attachments],
+            'attachments': [attachment_views.volume_attachment(
+                volume, a, host_name=self.show_attached_host)
+                for a in volume.attachments],
             'links': _link(self.req, volume.id),
             'user_id': volume.user_id,
             'bootable': 'true' if volume.bootable else 'false',
