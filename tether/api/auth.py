@@ -25,11 +25,27 @@ def _roles_for(user, extra):
     return roles
 
 
+def _service_roles(token, roles):
+    """The roles of a noauth service token (``X-Service-Token``, the same
+    form as the user's), as keystonemiddleware reports a service token's
+    roles in X-Service-Roles. A user token with the service role counts
+    as its own service token (the services' noauth tokens). Service roles
+    never join the caller's roles: policy rules read only those."""
+    parts = (token or '').split(':')
+    service = (_roles_for(parts[0], parts[2] if len(parts) > 2 else '')
+               if len(parts) >= 2 and parts[0] and parts[1] else [])
+    if 'service' in roles:
+        service.append('service')
+    return sorted(set(service))
+
+
 class NoAuth:
     """Trust ``X-Auth-Token: <user>:<project>[:<role>,<role>]``.
 
     User ``admin`` gets the admin role, anyone else the member role, unless
-    roles are named. Only for development and tests: bind to 127.0.0.1.
+    roles are named. An ``X-Service-Token`` of the same form gives the
+    request service roles (see _service_roles). Only for development and
+    tests: bind to 127.0.0.1.
     """
 
     def __init__(self, application):
@@ -46,7 +62,8 @@ class NoAuth:
         roles = _roles_for(user, parts[2] if len(parts) > 2 else '')
         environ[CONTEXT_KEY] = t_context.RequestContext(
             user_id=user, project_id=project, roles=roles,
-            service_roles=['service'] if 'service' in roles else [],
+            service_roles=_service_roles(
+                environ.get('HTTP_X_SERVICE_TOKEN'), roles),
             request_id=environ.get('openstack.request_id'),
             global_request_id=environ.get('openstack.global_request_id'),
             auth_token=token)
