@@ -1,0 +1,151 @@
+"""How the policy matrix calls each operation of matrix.txt.
+
+A row's name gives the method and the path; the placeholders of the path
+are filled from the World (project A's shared resources). ``Spec`` adds
+what a row needs besides: a body, other resources for some placeholders
+(``use``), and ``fresh``, the kind of throwaway resource that a persona
+allowed to destroy gets in place of the shared one.
+"""
+
+import collections
+import re
+import uuid
+
+from tests.functional.policy import world as world_mod
+
+Spec = collections.namedtuple('Spec', 'body use fresh creates',
+                              defaults=(None, None, None, None))
+
+_IMAGE = str(uuid.UUID(int=7))
+
+
+def _new_name(prefix):
+    return lambda ids: '%s-%s' % (prefix, uuid.uuid4().hex[:8])
+
+
+SPECS = {
+    'volume POST /volumes': Spec(
+        body={'volume': {'size': 1, 'name': 'pm-new'}}, creates='volume'),
+    'volume PUT /volumes/{volume_id}': Spec(
+        body={'volume': {'name': 'pm-vol'}}),
+    'volume DELETE /volumes/{volume_id}': Spec(fresh='volume'),
+    'volume POST /volumes/{volume_id}/action os-extend': Spec(
+        body={'os-extend': {'new_size': 2}}, fresh='volume'),
+    'volume POST /volumes/{volume_id}/action os-extend_volume_completion':
+        Spec(body={'os-extend_volume_completion': {'error': False}}),
+    # A reserved volume: the re-image and the upload are refused (400)
+    # once the policy let them through.
+    'volume POST /volumes/{volume_id}/action os-reimage': Spec(
+        body=lambda ids: {'os-reimage': {'image_id': ids['image_id'],
+                                         'reimage_reserved': False}},
+        use={'volume_id': 'reserved_id'}),
+    'volume POST /volumes/{volume_id}/action os-reset_status': Spec(
+        body={'os-reset_status': {'status': 'available'}}),
+    'volume POST /volumes/{volume_id}/action os-volume_upload_image': Spec(
+        body={'os-volume_upload_image': {'image_name': 'pm'}},
+        use={'volume_id': 'reserved_id'}),
+    # Writes of what is there already: nothing changes.
+    'volume POST /volumes/{volume_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}),
+    'volume PUT /volumes/{volume_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}),
+    'volume PUT /volumes/{volume_id}/metadata/{key}': Spec(
+        body={'meta': {'k': 'v'}}),
+    'volume DELETE /volumes/{volume_id}/metadata/{key}': Spec(
+        fresh='volume'),
+    'volume PUT /os-quota-sets/{target_project_id}': Spec(
+        body={'quota_set': {'volumes': 100}}),
+    'volume DELETE /os-quota-sets/{target_project_id}': Spec(
+        fresh='quota'),
+    'volume POST /types': Spec(
+        body=lambda ids: {'volume_type': {'name': _new_name('pm-t')(ids)}},
+        creates='type'),
+    'volume PUT /types/{type_id}': Spec(
+        body={'volume_type': {'description': 'pm'}}),
+    'volume DELETE /types/{type_id}': Spec(fresh='volume_type'),
+    # A key users may see (others are for administrators only).
+    'volume GET /types/{type_id}/extra_specs/{key}': Spec(
+        use={'key': 'spec_key'}),
+    'volume POST /types/{type_id}/extra_specs': Spec(
+        body={'extra_specs': {'multiattach': '<is> False'}}),
+    'volume PUT /types/{type_id}/extra_specs/{key}': Spec(
+        body={'multiattach': '<is> False'}, use={'key': 'spec_key'}),
+    'volume DELETE /types/{type_id}/extra_specs/{key}': Spec(
+        fresh='volume_type', use={'key': 'spec_key'}),
+    'volume POST /attachments': Spec(
+        body=lambda ids: {'attachment': {
+            'volume_uuid': ids['volume_id'],
+            'instance_uuid': str(uuid.uuid4())}}, fresh='volume'),
+    'volume PUT /attachments/{attachment_id}': Spec(
+        body={'attachment': {'connector': world_mod.CONNECTOR}},
+        fresh='attachment'),
+    'volume DELETE /attachments/{attachment_id}': Spec(fresh='attachment'),
+    # The shared attachment has no connection yet: 400 once allowed.
+    'volume POST /attachments/{attachment_id}/action': Spec(
+        body={'os-complete': None}),
+    # An unknown flavor: 400 once allowed, and no guest is booted.
+    'compute POST /servers': Spec(body={'server': {
+        'name': 'pm-new', 'flavorRef': 'pm-no-such-flavor',
+        'imageRef': _IMAGE, 'networks': 'none'}}),
+    'compute PUT /servers/{server_id}': Spec(
+        body={'server': {'name': 'pm-srv'}}),
+    'compute DELETE /servers/{server_id}': Spec(fresh='server'),
+    # The shared server has a task under way: 409 once allowed.
+    'compute POST /servers/{server_id}/action os-start': Spec(
+        body={'os-start': None}),
+    'compute POST /servers/{server_id}/action os-stop': Spec(
+        body={'os-stop': None}),
+    'compute POST /servers/{server_id}/action reboot': Spec(
+        body={'reboot': {'type': 'SOFT'}}),
+    'compute POST /servers/{server_id}/action rebuild': Spec(
+        body={'rebuild': {'imageRef': _IMAGE}}),
+    'compute POST /servers/{server_id}/action os-getConsoleOutput': Spec(
+        body={'os-getConsoleOutput': {}}),
+    'compute POST /servers/{server_id}/os-volume_attachments': Spec(
+        body=lambda ids: {'volumeAttachment': {
+            'volumeId': ids['reserved_id']}}),
+    'compute POST /servers/{server_id}/shares': Spec(
+        body={'share': {'share_id': str(uuid.UUID(int=9))}}),
+    'compute POST /os-server-external-events': Spec(
+        body=lambda ids: {'events': [{'name': 'network-changed',
+                                      'server_uuid': ids['server_id']}]}),
+    'compute POST /flavors': Spec(
+        body=lambda ids: {'flavor': {'name': _new_name('pm-f')(ids),
+                                     'ram': 64, 'vcpus': 1, 'disk': 1}},
+        creates='flavor'),
+    'compute DELETE /flavors/{flavor_id}': Spec(fresh='flavor'),
+    'compute PUT /os-services/{service_id}': Spec(
+        body={'status': 'enabled'}),
+    'compute DELETE /os-services/{service_id}': Spec(
+        fresh='compute_service'),
+}
+
+_PLACEHOLDER = re.compile(r'{(\w+)}')
+
+
+def request(name, world, allowed):
+    """(api, method, path, body) of row ``name`` for a persona that the
+    table allows (2xx: it gets a throwaway resource where the row
+    destroys) or not."""
+    api, method, rest = name.split(' ', 2)
+    path = rest.split(' ', 1)[0]
+    spec = SPECS.get(name, Spec())
+    ids = dict(world.ids)
+    for placeholder, source in (spec.use or {}).items():
+        ids[placeholder] = world.ids[source]
+    if spec.fresh and allowed:
+        ids.update(getattr(world, spec.fresh)())
+    body = spec.body(ids) if callable(spec.body) else spec.body
+    return api, method, _PLACEHOLDER.sub(lambda m: ids[m.group(1)],
+                                         path), body
+
+
+def created(name, resp):
+    """(kind, id) of what an allowed call of row ``name`` created."""
+    kind = SPECS.get(name, Spec()).creates
+    if not kind or resp.status_code >= 300:
+        return None
+    body = resp.json()
+    return kind, {'volume': lambda: body['volume']['id'],
+                  'type': lambda: body['volume_type']['id'],
+                  'flavor': lambda: body['flavor']['id']}[kind]()

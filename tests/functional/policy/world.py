@@ -1,0 +1,246 @@
+"""Project A's resources for the policy matrix, the personas' clients,
+and throwaway resources for the calls that destroy what they act on.
+
+Servers are database rows (as tests/functional/compute/conftest.py makes
+them): every server call the matrix makes is decided before a guest
+would matter. The shared server has a task under way, so the calls that
+would change it are refused (409) once the policy let them through.
+"""
+
+import uuid
+
+import sqlalchemy as sa
+
+from tests.functional import helpers
+from tests.functional import image_helpers
+from tether import context as t_context
+from tether.db.compute import block_device_mapping as db_bdms
+from tether.db.compute import instance_action as db_actions
+from tether.db.compute import instance as db_instances
+from tether.db.compute import models
+from tether.db.compute import service as db_services
+from tether.db import session
+from tests.functional.policy import table
+
+VOLUME_VERSION = '3.71'
+COMPUTE_VERSION = '2.97'
+CONNECTOR = {'host': 'pm-host', 'initiator': 'iqn.2024-01.pm:host',
+             'platform': 'x86_64', 'os_type': 'linux', 'multipath': False}
+
+
+def _admin():
+    return t_context.get_admin_context()
+
+
+class World:
+    def __init__(self, aio, wait):
+        self.aio, self.wait = aio, wait
+        tag = uuid.uuid4().hex[:6]
+        self.projects = {'A': 'pm-a-' + tag, 'B': 'pm-b-' + tag,
+                         'S': 'pm-svc-' + tag}
+        self.clients = {}
+        for column, (project, role) in table.PERSONAS.items():
+            user, project = 'pm-%s-%s' % (column, tag), self.projects[project]
+            self.clients[column] = {
+                'volume': aio.http(user, project, [role], VOLUME_VERSION),
+                'compute': aio.compute_http(user, project, [role],
+                                            COMPUTE_VERSION)}
+        self.tag = tag
+        self.ids = {'key': 'k', 'spec_key': 'multiattach',
+                    'target_project_id': self.projects['A'],
+                    'flavor_id': '1'}
+        self.volumes, self.types, self.servers = [], [], []
+        self.flavors, self.services = [], []
+        # (api, kind, id) of what the allowed calls created.
+        self.created = []
+
+    def http(self, column, api='volume'):
+        return self.clients[column][api]
+
+    # Project A -------------------------------------------------------------
+
+    def build(self):
+        member = self.http('mA')
+        self.quota(self.projects['A'])
+        self.image = image_helpers.upload(self.aio.admin(), b'pm' * 512,
+                                          visibility='public')
+        self.ids['image_id'] = self.image.id
+        self.ids['volume_id'] = self.volume()['volume_id']
+        self.ids['reserved_id'] = self.volume()['volume_id']
+        self.ids['attachment_id'] = self._attachment(
+            member, self.ids['reserved_id'])
+        # An attached attachment (a connector, completed): its volume
+        # shows a host_name.
+        self.ids['attached_id'] = self.volume()['volume_id']
+        resp = member.post('/attachments', json={'attachment': {
+            'volume_uuid': self.ids['attached_id'],
+            'instance_uuid': str(uuid.uuid4()), 'connector': CONNECTOR}})
+        assert resp.status_code == 200, resp.text
+        resp = member.post('/attachments/%s/action'
+                           % resp.json()['attachment']['id'],
+                           json={'os-complete': None})
+        assert resp.status_code == 204, resp.text
+        self.ids['type_id'] = self.volume_type()['type_id']
+        server = self.server(task_state='rebooting')
+        self.ids['server_id'] = server['server_id']
+        self.ids['request_id'] = server['request_id']
+        self.ids['share_id'] = str(uuid.uuid4())
+        ctx = _admin()
+        with session.COMPUTE.writing(ctx):
+            ctx.session.add(models.ShareMapping(
+                uuid=str(uuid.uuid4()), instance_uuid=server['server_id'],
+                share_id=self.ids['share_id'], tag='pm',
+                export_location='192.0.2.1:/pm', share_proto='NFS',
+                status='inactive'))
+        # A failed event of the create action, with what only
+        # administrators see (details, traceback, host).
+        event = db_actions.event_start(_admin(), server['server_id'],
+                                       server['request_id'], 'pm_event',
+                                       'pm-compute')
+        db_actions.event_finish(_admin(), event, 'Error',
+                                traceback='pm-traceback',
+                                details='pm-details')
+        db_bdms.create(_admin(), server['server_id'], db_bdms.new_values(
+            self.ids['volume_id'], status='attached', device_name='/dev/sdb',
+            source_type='volume', destination_type='volume'))
+        self.ids['service_id'] = self.compute_service()['service_id']
+        resp = self.http('aA', 'compute').get('/os-hypervisors')
+        assert resp.status_code == 200, resp.text
+        self.ids['hypervisor_id'] = resp.json()['hypervisors'][0]['id']
+
+    def a_ids(self):
+        """Every ID of project A (or made for it) the matrix knows of."""
+        values = [v for k, v in self.ids.items()
+                  if k not in ('key', 'spec_key', 'flavor_id', 'image_id',
+                               'hypervisor_id', 'service_id', 'type_id')]
+        return set(values) | set(v for _c, v in self.volumes
+                                 if _c == 'mA') | set(self.servers)
+
+    # Makers: each returns the placeholders it fills ------------------------
+
+    def volume(self):
+        member = self.http('mA')
+        volume = helpers.create_volume(member, size=1, wait_for=self.wait,
+                                       name='pm-vol', metadata={'k': 'v'})
+        self.volumes.append(('mA', volume['id']))
+        return {'volume_id': volume['id']}
+
+    def _attachment(self, http, volume_id):
+        resp = http.post('/attachments', json={'attachment': {
+            'volume_uuid': volume_id, 'instance_uuid': str(uuid.uuid4())}})
+        assert resp.status_code == 200, resp.text
+        return resp.json()['attachment']['id']
+
+    def attachment(self):
+        volume_id = self.volume()['volume_id']
+        return {'attachment_id': self._attachment(self.http('mA'),
+                                                  volume_id)}
+
+    def volume_type(self):
+        admin = self.http('aA')
+        resp = admin.post('/types', json={'volume_type': {
+            'name': 'pm-%s-%s' % (self.tag, uuid.uuid4().hex[:6]),
+            'description': 'pm'}})
+        assert resp.status_code == 200, resp.text
+        type_id = resp.json()['volume_type']['id']
+        self.types.append(type_id)
+        resp = admin.post('/types/%s/extra_specs' % type_id,
+                          json={'extra_specs': {'multiattach': '<is> False'}})
+        assert resp.status_code == 200, resp.text
+        return {'type_id': type_id}
+
+    def quota(self, project=None):
+        """Room for the matrix's volumes in ``project`` (a new one if
+        not given: a throwaway quota)."""
+        project = project or 'pm-q-%s' % uuid.uuid4().hex[:8]
+        resp = self.http('aA').put('/os-quota-sets/%s' % project, json={
+            'quota_set': {'volumes': 100, 'gigabytes': 1000}})
+        assert resp.status_code == 200, resp.text
+        return {'target_project_id': project}
+
+    def server(self, task_state=None):
+        ctx = t_context.RequestContext(user_id='pm-mA-' + self.tag,
+                                       project_id=self.projects['A'],
+                                       roles=['member'])
+        server_id = str(uuid.uuid4())
+        flavor = {'id': '1', 'name': 'm1.nano', 'memory_mb': 64,
+                  'vcpus': 1, 'root_gb': 0, 'ephemeral_gb': 0, 'swap': 0,
+                  'extra_specs': {}}
+        db_instances.create_on_host(ctx, {
+            'uuid': server_id, 'project_id': ctx.project_id,
+            'user_id': ctx.user_id, 'display_name': 'pm-srv',
+            'hostname': 'pm-srv', 'availability_zone': 'nova',
+            'flavor': flavor, 'memory_mb': 64, 'vcpus': 1,
+            'vm_state': 'active', 'task_state': task_state,
+            'power_state': 1, 'locked': False, 'metadata': {},
+            'deleted': False}, [], [],
+            db_actions.action_values(ctx, server_id, 'create'))
+        self.servers.append(server_id)
+        return {'server_id': server_id, 'request_id': ctx.request_id}
+
+    def flavor(self):
+        resp = self.http('aA', 'compute').post('/flavors', json={'flavor': {
+            'name': 'pm-%s' % uuid.uuid4().hex[:8], 'ram': 64, 'vcpus': 1,
+            'disk': 1}})
+        assert resp.status_code == 200, resp.text
+        flavor_id = resp.json()['flavor']['id']
+        self.flavors.append(flavor_id)
+        return {'flavor_id': flavor_id}
+
+    def compute_service(self):
+        host = 'pm-host-%s' % uuid.uuid4().hex[:8]
+        row = db_services.register(_admin(), host, 'tether-compute',
+                                   'tether-compute', None, 1, '1.0',
+                                   hypervisor_hostname=host)
+        self.services.append(row.id)
+        return {'service_id': row.uuid}
+
+    # What is left afterwards ------------------------------------------------
+
+    def cleanup(self, created):
+        """Remove what the matrix made (``created``: (api, kind, id) of
+        what allowed calls created)."""
+        admin, cadmin = self.http('aA'), self.http('aA', 'compute')
+        self.aio.admin().image.delete_image(self.image.id)
+        volumes = [v for _c, v in self.volumes] + [
+            i for api, kind, i in created if kind == 'volume']
+        for volume_id in volumes:
+            self.wait(lambda: admin.get('/volumes/%s' % volume_id).json()
+                      .get('volume', {}).get('status') not in (
+                          'creating', 'extending', 'reserved', 'attaching',
+                          'deleting', 'in-use') or
+                      _free(admin, volume_id), what='volume settled')
+            admin.delete('/volumes/%s' % volume_id)
+        for type_id in self.types + [i for _a, k, i in created
+                                     if k == 'type']:
+            admin.delete('/types/%s' % type_id)
+        for flavor_id in self.flavors + [i for _a, k, i in created
+                                         if k == 'flavor']:
+            cadmin.delete('/flavors/%s' % flavor_id)
+        ctx = _admin()
+        with session.COMPUTE.writing(ctx):
+            ids = sa.select(models.InstanceAction.id).where(
+                models.InstanceAction.instance_uuid.in_(self.servers))
+            for model, column in (
+                    (models.InstanceActionEvent,
+                     models.InstanceActionEvent.action_id.in_(ids)),
+                    (models.InstanceAction,
+                     models.InstanceAction.instance_uuid.in_(self.servers)),
+                    (models.ShareMapping,
+                     models.ShareMapping.instance_uuid.in_(self.servers)),
+                    (models.BlockDeviceMapping,
+                     models.BlockDeviceMapping.instance_uuid.in_(
+                         self.servers)),
+                    (models.Instance,
+                     models.Instance.uuid.in_(self.servers)),
+                    (models.ComputeService,
+                     models.ComputeService.id.in_(self.services))):
+                ctx.session.execute(sa.delete(model).where(column))
+
+
+def _free(admin, volume_id):
+    """Detach whatever holds the volume, so that it can be deleted."""
+    resp = admin.get('/attachments?all_tenants=1&volume_id=%s' % volume_id)
+    for attachment in resp.json().get('attachments', []):
+        admin.delete('/attachments/%s' % attachment['id'])
+    return True
