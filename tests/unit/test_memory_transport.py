@@ -66,9 +66,11 @@ def test_a_waiting_consumer_does_not_ask_over_and_over(installed):
 
 def test_kombus_own_memory_transport_spins_as_oslo_sets_it_up():
     """What the test above guards against (it fails without this
-    module): thousands of polls in half a second."""
+    module): thousands of polls in half a second on a quiet machine, and
+    still dozens on a busy one (43 with two pytest workers and a Tempest
+    run on two cores), against at most 3."""
     conn = _consumer('spin', [], transport=memory.Transport)
-    assert _polls_while_idle(conn, 0.5) > 100
+    assert _polls_while_idle(conn, 0.5) > 20
 
 
 def test_a_message_is_taken_as_soon_as_it_is_put(installed):
