@@ -31,12 +31,23 @@ USER_CATALOG = [
 ]
 
 
+_OPTIONS = ('endpoint_override', 'os_region_name', 'auth_type')
+
+
 @pytest.fixture
 def peer():
+    """The volume peer with none of _OPTIONS set; what was set before (an
+    in-process aio of the functional tests in the same worker sets the
+    endpoint) is set again afterwards."""
     CONF([], project='tether')
-    yield clients.Peer('volume', 'block_storage', '3')
-    for name in ('endpoint_override', 'os_region_name', 'auth_type'):
+    before = {name: CONF.volume[name] for name in _OPTIONS}
+    for name in _OPTIONS:
         CONF.clear_override(name, group='volume')
+    yield clients.Peer('volume', 'block_storage', '3')
+    for name in _OPTIONS:
+        CONF.clear_override(name, group='volume')
+        if before[name] != CONF.volume[name]:
+            CONF.set_override(name, before[name], group='volume')
 
 
 def test_a_caller_s_endpoint_comes_from_the_caller_s_catalog(peer):
@@ -99,12 +110,11 @@ def test_no_readable_catalog_is_an_empty_one(header):
     assert _context_of(environ).service_catalog == []
 
 
-def test_a_message_carries_the_caller_s_catalog_of_the_peers():
+def test_a_message_carries_the_caller_s_catalog_of_the_peers(peer):
     """A manager acting with the caller's token calls the peer at the
     caller's endpoint too (tether-compute makes the volume of a server
     booted from an image): the catalog travels with the context, without
     the entries of services tether does not call."""
-    CONF([], project='tether')
     identity = {'type': 'identity', 'name': 'keystone', 'endpoints': [
         {'region': 'RegionOne', 'publicURL': 'http://keystone/v3'}]}
     context = _context_of({
@@ -119,12 +129,8 @@ def test_a_message_carries_the_caller_s_catalog_of_the_peers():
     assert received.service_catalog == USER_CATALOG
     assert received.auth_token == 'user-token'
     CONF.set_override('os_region_name', 'RegionOne', group='volume')
-    try:
-        assert clients.Peer('volume', 'block_storage', '3')._user_endpoint(
-            received.service_catalog) == \
-            'http://volume.example.org/v3/p-user'
-    finally:
-        CONF.clear_override('os_region_name', group='volume')
+    assert peer._user_endpoint(received.service_catalog) == \
+        'http://volume.example.org/v3/p-user'
 
 
 def test_a_message_without_a_catalog_is_read_as_before():
