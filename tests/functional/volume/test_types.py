@@ -74,12 +74,23 @@ def test_wire_format(aio, admin_http):
         'extra_specs': dict(MULTIATTACH, volume_backend_name='local')}})
     assert resp.status_code == 200, resp.text
     body = resp.json()['volume_type']
+    # As Cinder answers a create (Tempest's schema refuses qos_specs_id
+    # here).
     assert body == {
         'id': body['id'], 'name': name, 'description': 'fast disks',
         'is_public': True, 'os-volume-type-access:is_public': True,
         'extra_specs': {'multiattach': '<is> True',
-                        'volume_backend_name': 'local'},
-        'qos_specs_id': None}
+                        'volume_backend_name': 'local'}}
+    # A show adds qos_specs_id, for admins.
+    assert admin_http.get('/types/%s' % body['id']).json()[
+        'volume_type'] == dict(body, qos_specs_id=None)
+    # An update answers without the type access extension's key.
+    resp = admin_http.put('/types/%s' % body['id'], json={
+        'volume_type': {'description': 'faster disks'}})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()['volume_type'] == {
+        'id': body['id'], 'name': name, 'description': 'faster disks',
+        'is_public': True, 'extra_specs': body['extra_specs']}
     # Members see the user visible extra specs only, and no qos_specs_id.
     member = aio.http()
     shown = member.get('/types/%s' % body['id']).json()['volume_type']

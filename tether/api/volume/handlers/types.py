@@ -12,9 +12,9 @@ from tether.policies.volume import types as policy
 from tether.volume.api import types as volume_types
 
 
-def _one(req, vtype, status=200):
-    return wsgi.json_response({'volume_type': views.TypeView(req).show(vtype)},
-                              status=status)
+def _one(req, vtype, **shape):
+    return wsgi.json_response(
+        {'volume_type': views.TypeView(req).show(vtype, **shape)})
 
 
 def _parse_is_public(params):
@@ -73,7 +73,7 @@ def create_type(req):
     vtype = volume_types.create(
         ctx, body['name'], description=body.get('description'),
         is_public=is_public, extra_specs=body.get('extra_specs'))
-    return _one(req, vtype)
+    return _one(req, vtype, qos=False)
 
 
 @validation.body(schema.UPDATE)
@@ -91,7 +91,7 @@ def update_type(req):
                                    'change: give name, description or '
                                    'is_public.')
     vtype = volume_types.update(ctx, req.urlvars['type_id'], values)
-    return _one(req, vtype)
+    return _one(req, vtype, qos=False, access=False)
 
 
 @validation.query(schema.NO_QUERY)

@@ -29,8 +29,8 @@ def load_volume(req, action):
     return volume
 
 
-def _detail(req, volume):
-    return views.VolumeView(req).detail(volume)
+def _detail(req, volume, extended=True):
+    return views.VolumeView(req).detail(volume, extended)
 
 
 @validation.body(schema.CREATE)
@@ -60,7 +60,9 @@ def create_volume(req):
         availability_zone=body.get('availability_zone'),
         # image_id: the name Cinder also reads.
         image_ref=body.get('imageRef') or body.get('image_id'))
-    return wsgi.json_response({'volume': _detail(req, volume)}, status=202)
+    # As Cinder: the extended attributes come with a GET only.
+    return wsgi.json_response({'volume': _detail(req, volume, False)},
+                              status=202)
 
 
 def _list(req, detail):
@@ -133,7 +135,7 @@ def update_volume(req):
         metadata_api.update_metadata(req.context, volume_id,
                                      body['metadata'], delete_others=True)
     volume = volume_api.update(req.context, volume_id, values)
-    return wsgi.json_response({'volume': _detail(req, volume)})
+    return wsgi.json_response({'volume': _detail(req, volume, False)})
 
 
 DELETE_QUERY = {

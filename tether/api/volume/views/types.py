@@ -21,12 +21,17 @@ class TypeView:
             return dict(extra_specs)
         return volume_types.user_visible(extra_specs)
 
-    def show(self, vtype):
+    def show(self, vtype, qos=True, access=True):
+        """The type; as Cinder answers a create (``qos`` false: no
+        qos_specs_id) and an update (neither qos_specs_id nor the type
+        access extension's ``os-volume-type-access:is_public``), which
+        Tempest's schemas of those answers refuse."""
         d = {'id': vtype.id, 'name': vtype.name,
-             'description': vtype.description, 'is_public': vtype.is_public,
-             IS_PUBLIC: vtype.is_public}
+             'description': vtype.description, 'is_public': vtype.is_public}
+        if access:
+            d[IS_PUBLIC] = vtype.is_public
         if self.show_specs:
             d['extra_specs'] = self.specs(vtype.extra_specs)
-        if self.show_qos:
+        if qos and self.show_qos:
             d['qos_specs_id'] = None
         return d

@@ -46,7 +46,11 @@ class VolumeView:
         return {'id': volume.id, 'name': volume.name,
                 'links': _link(self.req, volume.id)}
 
-    def detail(self, volume):
+    def detail(self, volume, extended=True):
+        """The volume's detail; ``extended``: with the attributes Cinder's
+        API extensions add to what a GET shows (the project, the host,
+        the image metadata, the migration status), which the answers to
+        a create and an update do not carry."""
         metadata = volume.visible_metadata()
         d = {
             'id': volume.id,
@@ -73,15 +77,8 @@ class VolumeView:
             'metadata': metadata,
             'migration_status': None,
         }
-        if self.show_tenant:
-            d['os-vol-tenant-attr:tenant_id'] = volume.project_id
-        if self.show_host:
-            d['os-vol-host-attr:host'] = volume.host
-        if self.show_image and volume.image_metadata:
-            d['volume_image_metadata'] = dict(volume.image_metadata)
-        if self.show_mig:
-            d['os-vol-mig-status-attr:migstat'] = None
-            d['os-vol-mig-status-attr:name_id'] = None
+        if extended:
+            self._extend(d, volume)
         if self._at(versions.GROUP_ID):
             d['group_id'] = None
         if self._at(versions.PROVIDER_ID) and self.show_host:
@@ -96,3 +93,14 @@ class VolumeView:
         if self._at(versions.CONSUMES_QUOTA):
             d['consumes_quota'] = volume.use_quota
         return d
+
+    def _extend(self, d, volume):
+        if self.show_tenant:
+            d['os-vol-tenant-attr:tenant_id'] = volume.project_id
+        if self.show_host:
+            d['os-vol-host-attr:host'] = volume.host
+        if self.show_image and volume.image_metadata:
+            d['volume_image_metadata'] = dict(volume.image_metadata)
+        if self.show_mig:
+            d['os-vol-mig-status-attr:migstat'] = None
+            d['os-vol-mig-status-attr:name_id'] = None
