@@ -11,6 +11,18 @@ quota_opts = [
                     '(-1: unlimited).'),
     cfg.IntOpt('quota_per_volume_gigabytes', default=-1,
                help='Default largest volume in GiB (-1: unlimited).'),
+    cfg.IntOpt('quota_snapshots', default=10,
+               help='Default number of volume snapshots per project '
+                    '(-1: unlimited).'),
+    cfg.IntOpt('quota_backups', default=10,
+               help='Default number of volume backups per project '
+                    '(-1: unlimited).'),
+    cfg.IntOpt('quota_backup_gigabytes', default=1000,
+               help='Default total GiB of volume backups per project '
+                    '(-1: unlimited).'),
+    cfg.IntOpt('quota_groups', default=10,
+               help='Default number of volume groups per project '
+                    '(-1: unlimited).'),
     cfg.IntOpt('reservation_expire', default=86400, min=1,
                help='Seconds until an uncommitted quota reservation expires.'),
     cfg.IntOpt('reservation_clean_interval', default=600, min=1,

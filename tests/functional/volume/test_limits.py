@@ -21,7 +21,11 @@ def test_wire_format(aio):
     assert resp.status_code == 200, resp.text
     assert resp.json() == {'limits': {'rate': [], 'absolute': {
         'maxTotalVolumes': 10, 'maxTotalVolumeGigabytes': 1000,
-        'totalVolumesUsed': 0, 'totalGigabytesUsed': 0}}}
+        'maxTotalSnapshots': 10, 'maxTotalBackups': 10,
+        'maxTotalBackupGigabytes': 1000,
+        'totalVolumesUsed': 0, 'totalGigabytesUsed': 0,
+        'totalSnapshotsUsed': 0, 'totalBackupsUsed': 0,
+        'totalBackupGigabytesUsed': 0}}}
 
 
 def test_limits_follow_quota_and_usage(aio, wait):
@@ -79,7 +83,9 @@ def test_used_values_need_the_used_limits_policy(aio):
     resp = nobody.get('/limits')
     assert resp.status_code == 200, resp.text
     assert resp.json()['limits']['absolute'] == {
-        'maxTotalVolumes': 10, 'maxTotalVolumeGigabytes': 1000}
+        'maxTotalVolumes': 10, 'maxTotalVolumeGigabytes': 1000,
+        'maxTotalSnapshots': 10, 'maxTotalBackups': 10,
+        'maxTotalBackupGigabytes': 1000}
 
 
 def test_bad_query_gets_400_naming_it(aio):

@@ -8,7 +8,9 @@ import requests
 
 from tests.functional import helpers
 
-DEFAULTS = {'volumes': 10, 'gigabytes': 1000, 'per_volume_gigabytes': -1}
+DEFAULTS = {'volumes': 10, 'gigabytes': 1000, 'per_volume_gigabytes': -1,
+            'snapshots': 10, 'backups': 10, 'backup_gigabytes': 1000,
+            'groups': 10}
 
 
 def _project():
@@ -26,8 +28,7 @@ def test_show_defaults_and_usage_of_a_fresh_project(aio):
 
     qs = user.block_storage.get_quota_set(user.test_project, usage=True)
     assert _limits(qs) == DEFAULTS
-    assert qs.usage == {'volumes': 0, 'gigabytes': 0,
-                        'per_volume_gigabytes': 0}
+    assert qs.usage == dict.fromkeys(DEFAULTS, 0)
     assert qs.reservation == qs.usage
 
     defaults = user.block_storage.get_quota_set_defaults(user.test_project)
@@ -39,9 +40,9 @@ def test_wire_format_with_usage(aio):
     resp = http.get('/os-quota-sets/%s?usage=true' % http.project)
     assert resp.status_code == 200, resp.text
     body = resp.json()['quota_set']
-    # Only what tether counts: no invented snapshots or backups.
-    assert set(body) == {'id', 'volumes', 'gigabytes',
-                         'per_volume_gigabytes'}
+    # Cinder's resources, as Tempest's schema of this answer requires
+    # them (snapshots, backups and groups count what the project has).
+    assert set(body) == {'id'} | set(DEFAULTS)
     assert body['id'] == http.project
     assert body['volumes'] == {'limit': 10, 'in_use': 0, 'reserved': 0,
                                'allocated': 0}
@@ -77,8 +78,7 @@ def test_update_then_revert(aio):
     assert qs.volumes == 5
     assert qs.gigabytes == -1
     shown = admin.block_storage.get_quota_set(project)
-    assert _limits(shown) == {'volumes': 5, 'gigabytes': -1,
-                              'per_volume_gigabytes': -1}
+    assert _limits(shown) == dict(DEFAULTS, volumes=5, gigabytes=-1)
     # The owner sees the same limits.
     owner = aio.sdk(project=project)
     assert owner.block_storage.get_quota_set(project).volumes == 5
@@ -152,8 +152,8 @@ def test_sdk_update_below_usage_raises_bad_request(aio, wait):
 
 
 @pytest.mark.parametrize('quota_set, field', [
-    ({'snapshots': 5}, 'snapshots'),
-    ({'volumes': 5, 'backups': 1, 'nonsense': 2}, 'backups, nonsense'),
+    ({'instances': 5}, 'instances'),
+    ({'volumes': 5, 'cores': 1, 'nonsense': 2}, 'cores, nonsense'),
     ({'volumes': 'abc'}, 'quota_set/volumes'),
     ({'volumes': -2}, 'quota_set/volumes'),
     ({'gigabytes': '-5'}, 'quota_set/gigabytes'),

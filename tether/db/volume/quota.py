@@ -16,10 +16,17 @@ from tether.volume import exception
 db = session.VOLUME
 
 # The resources tether counts, and the option holding each default limit.
+# Snapshots, backups and groups are Cinder's resources too: their limits
+# are kept, shown and set as Cinder's are (clients and Tempest read them
+# in every quota set), and count what the project has of them.
 RESOURCES = {
     'volumes': 'quota_volumes',
     'gigabytes': 'quota_gigabytes',
     'per_volume_gigabytes': 'quota_per_volume_gigabytes',
+    'snapshots': 'quota_snapshots',
+    'backups': 'quota_backups',
+    'backup_gigabytes': 'quota_backup_gigabytes',
+    'groups': 'quota_groups',
 }
 # Limits that are checked, not counted (no usage row).
 CHECKED_ONLY = ('per_volume_gigabytes',)

@@ -8,9 +8,13 @@ from tether.api import wsgi
 from tether.policies.volume import limits as policy
 from tether.volume.api import limits as limits_api
 
-# Cinder's names for the limits tether has (snapshots and backups: none).
-_MAX = {'volumes': 'maxTotalVolumes', 'gigabytes': 'maxTotalVolumeGigabytes'}
-_USED = {'volumes': 'totalVolumesUsed', 'gigabytes': 'totalGigabytesUsed'}
+# Cinder's names of the absolute limits (groups have none).
+_MAX = {'volumes': 'maxTotalVolumes', 'gigabytes': 'maxTotalVolumeGigabytes',
+        'snapshots': 'maxTotalSnapshots', 'backups': 'maxTotalBackups',
+        'backup_gigabytes': 'maxTotalBackupGigabytes'}
+_USED = {'volumes': 'totalVolumesUsed', 'gigabytes': 'totalGigabytesUsed',
+         'snapshots': 'totalSnapshotsUsed', 'backups': 'totalBackupsUsed',
+         'backup_gigabytes': 'totalBackupGigabytesUsed'}
 
 
 def _project(req):
