@@ -6,6 +6,7 @@ from tether.api.compute.handlers import console_output
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
+from tether.api.compute.handlers import keypairs
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_external_events
 from tether.api.compute.handlers import server_shares
@@ -49,6 +50,11 @@ RESOURCES = [
     ('/flavors/detail', {'GET': flavors.list_flavors_detail}),
     ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
                               'DELETE': flavors.delete_flavor}),
+    ('/os-keypairs', {'GET': keypairs.list_keypairs,
+                      'POST': keypairs.create_keypair}),
+    ('/os-keypairs/{keypair_name}', {
+        'GET': keypairs.show_keypair,
+        'DELETE': keypairs.delete_keypair}),
     ('/os-services', {'GET': services.list_services}),
     ('/os-services/{service_id}', {'PUT': services.update_service,
                                    'DELETE': services.delete_service}),

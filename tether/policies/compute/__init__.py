@@ -8,6 +8,7 @@ from tether.policies.compute import console_output
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
+from tether.policies.compute import keypairs
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_external_events
 from tether.policies.compute import server_shares
@@ -18,7 +19,7 @@ from tether.policies.compute import volume_attachments
 _MODULES = [base, servers, server_actions, console_output,
             volume_attachments, server_shares,
             server_external_events, instance_actions, flavors, services,
-            hypervisors, availability_zones]
+            hypervisors, availability_zones, keypairs]
 
 
 def list_rules():
