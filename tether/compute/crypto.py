@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509 import oid
 
-from tether.compute import exception
+from tether.compute import keypair_exception
 
 BITS = 2048
 # Microsoft's User Principal Name, the otherName WinRM matches a
@@ -32,8 +32,8 @@ def ssh_fingerprint(public_key):
         serialization.load_ssh_public_key(public_key.encode('utf-8'))
         blob = base64.b64decode(public_key.split()[1])
     except (ValueError, IndexError, crypto_exc.UnsupportedAlgorithm):
-        raise exception.InvalidKeypair(reason='failed to generate '
-                                              'fingerprint')
+        raise keypair_exception.InvalidKeypair(
+            reason='failed to generate fingerprint')
     return _colons(hashlib.md5(blob, usedforsecurity=False).hexdigest())
 
 
@@ -42,7 +42,7 @@ def x509_fingerprint(pem):
     try:
         cert = x509.load_pem_x509_certificate(pem.encode('utf-8'))
     except (ValueError, TypeError) as exc:
-        raise exception.InvalidKeypair(
+        raise keypair_exception.InvalidKeypair(
             reason='failed to generate X509 fingerprint. Error message: %s'
                    % exc)
     return _colons(cert.fingerprint(hashes.SHA1()).hex())

@@ -41,6 +41,7 @@ class ComputeAPI:
     * 1.3 - rebuild_instance (re-images a volume-backed server's root
             volume with reimage_boot_volume), external_instance_event
     * 1.4 - allow_share, deny_share (casts)
+    * 1.5 - no new method; Instance 1.4 (key_name, key_data)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION

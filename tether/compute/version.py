@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.5'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -23,12 +23,14 @@ RPC_API_VERSION = '1.4'
 #         rebuild's task states)
 # * 1.4 - allow_share, deny_share; Instance 1.3
 #         (pinned_availability_zone)
+# * 1.5 - Instance 1.4 (key_name, key_data)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
     '1.2': {'Instance': '1.1'},
     '1.3': {'Instance': '1.2'},
     '1.4': {'Instance': '1.3'},
+    '1.5': {'Instance': '1.4'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -56,6 +58,8 @@ SERVICE_VERSION_HISTORY = (
     # 6: Manila shares attached to servers over virtio-fs (allow_share,
     #    deny_share; mounted on the host at start, unmounted at stop)
     {'compute_rpc': '1.4'},
+    # 7: Instance 1.4 (the key pair of a server: key_name, key_data)
+    {'compute_rpc': '1.5'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 

@@ -13,6 +13,7 @@ from oslo_config import cfg
 import pytest
 
 from tests.functional import cli
+from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 
 CONF = cfg.CONF
@@ -36,6 +37,11 @@ def _md5_fingerprint(public_key):
 
 def _message(resp):
     return next(iter(resp.json().values()))['message']
+
+
+@pytest.fixture
+def cloud(aio, wait):
+    yield from sh.cloud_fixture(aio, wait)
 
 
 @pytest.fixture
@@ -336,3 +342,43 @@ def test_the_openstack_cli(aio, tmp_path):
                          'imported').strip() == public_key
     openstack.run('keypair', 'delete', 'imported', 'generated')
     assert openstack.json('keypair', 'list') == []
+
+
+def test_a_server_keeps_the_key_pair_it_was_created_with(cloud):
+    user = cloud.project()
+    public_key = _public_key()
+    user.conn.compute.create_keypair(name='mine', public_key=public_key)
+    server = user.boot(key_name='mine')
+    assert server.key_name == 'mine'
+    assert user.server(server.id, version='2.1')['key_name'] == 'mine'
+    detailed = user.compute().get('/servers/detail').json()['servers']
+    assert [s['key_name'] for s in detailed] == ['mine']
+    # Deleting the key pair leaves the server's record of it.
+    user.conn.compute.delete_keypair('mine')
+    assert user.server(server.id)['key_name'] == 'mine'
+    assert user.boot().key_name is None
+
+
+def test_a_key_name_the_caller_does_not_have_is_400(cloud):
+    user = cloud.project()
+    other = cloud.project()
+    other.conn.compute.create_keypair(name='theirs',
+                                      public_key=_public_key())
+    volume = user.volume()
+    http = user.compute()
+    for key_name in ('theirs', 'nosuch'):
+        resp = http.post('/servers', json={'server': {
+            'name': 'vm', 'flavorRef': '1', 'key_name': key_name,
+            'block_device_mapping_v2': [{
+                'source_type': 'volume', 'destination_type': 'volume',
+                'uuid': volume['id'], 'boot_index': 0}]}})
+        assert resp.status_code == 400, resp.text
+        assert 'Invalid key_name provided' in _message(resp)
+        assert key_name in _message(resp)
+    for key_name in ('', ' lead', 'x' * 256, 7, None):
+        resp = http.post('/servers', json={'server': {
+            'name': 'vm', 'flavorRef': '1', 'key_name': key_name}})
+        assert resp.status_code == 400, resp.text
+        assert 'key_name' in _message(resp)
+    user.assert_free(volume['id'])
+    assert http.get('/servers').json()['servers'] == []

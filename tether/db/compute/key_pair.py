@@ -7,6 +7,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from tether.compute import exception
+from tether.compute import keypair_exception
 from tether.db.compute import models
 from tether.db.compute import quota
 from tether.db import keyset
@@ -27,7 +28,7 @@ def get(context, user_id, name):
     row = context.session.scalars(
         _query(user_id).where(KeyPair.name == name)).first()
     if row is None:
-        raise exception.KeypairNotFound(name=name, user_id=user_id)
+        raise keypair_exception.KeypairNotFound(name=name, user_id=user_id)
     return key_pair_obj.KeyPair.from_db(row)
 
 
@@ -59,13 +60,13 @@ def create(context, values, limit):
     KeyPairExists for a name the user has."""
     user_id = values['user_id']
     quota.consume(context, RESOURCE, user_id, limit,
-                  exception.KeypairLimitExceeded)
+                  keypair_exception.KeypairLimitExceeded)
     row = KeyPair(**values)
     try:
         with context.session.begin_nested():
             context.session.add(row)
     except db_exc.DBDuplicateEntry:
-        raise exception.KeyPairExists(key_name=values['name'])
+        raise keypair_exception.KeyPairExists(key_name=values['name'])
     return key_pair_obj.KeyPair.from_db(row)
 
 
@@ -75,7 +76,7 @@ def destroy(context, user_id, name):
         sa.delete(KeyPair).where(KeyPair.user_id == user_id,
                                  KeyPair.name == name))
     if result.rowcount == 0:
-        raise exception.KeypairNotFound(name=name, user_id=user_id)
+        raise keypair_exception.KeypairNotFound(name=name, user_id=user_id)
     quota.release(context, RESOURCE, user_id)
 
 

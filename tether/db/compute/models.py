@@ -137,6 +137,9 @@ class Instance(base.TimestampMixin, Base):
     terminated_at = sa.Column(sa.DateTime)
     locked = sa.Column(sa.Boolean, nullable=False, default=False)
     metadata_ = sa.Column('metadata', sa.Text)
+    # The key pair of the create: its name and its public key then.
+    key_name = sa.Column(sa.String(255))
+    key_data = sa.Column(sa.Text)
     # JSON {code, message, details, created} of the last failure.
     fault = sa.Column(sa.Text)
     deleted = sa.Column(sa.Boolean, nullable=False, default=False)
