@@ -14,6 +14,7 @@ from oslo_utils import excutils
 from oslo_utils import uuidutils
 
 from tether.compute.api import block_device_mapping
+from tether.compute.api import server_metadata
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
@@ -192,6 +193,7 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     none), recorded with its public key.
     Anything refused is refused before anything is made.
     """
+    server_metadata.check_quota(metadata)
     flavor = _flavor(context, flavor_ref)
     key_pair = (db_key_pairs.get(context, context.user_id, key_name)
                 if key_name is not None else None)
