@@ -194,7 +194,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.3-2f93578d9908119ed38ec2142dda82d9',
+        'Instance': '1.4-7391cdec929ebc7dcb06f008de486a87',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
@@ -337,7 +337,7 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
     for serializer, version in ((_serializer(pin), '1.1'),
-                                (rpc.RequestContextSerializer(), '1.3')):
+                                (rpc.RequestContextSerializer(), '1.4')):
         sent = serializer.serialize_entity(None, instance)
         assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id
@@ -357,6 +357,21 @@ def test_a_manager_before_rpc_1_4_gets_no_pinned_zone():
     sent = _serializer(new).serialize_entity(None, instance)
     assert _version(sent) == '1.3'
     assert _data(sent)['pinned_availability_zone'] == 'az1'
+
+
+def test_a_manager_before_rpc_1_5_gets_no_key_pair():
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active',
+                                     key_name='mine', key_data='ssh-ed25519 K')
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.4')
+    sent = _serializer(old).serialize_entity(None, instance)
+    assert _version(sent) == '1.3'
+    assert 'key_name' not in _data(sent) and 'key_data' not in _data(sent)
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.5')
+    sent = _serializer(new).serialize_entity(None, instance)
+    assert _version(sent) == '1.4'
+    assert (_data(sent)['key_name'], _data(sent)['key_data']) == (
+        'mine', 'ssh-ed25519 K')
 
 
 @pytest.mark.parametrize('task_state', ['rebuilding',

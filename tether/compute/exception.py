@@ -374,3 +374,14 @@ class BuildAborted(exception.TetherException):
     delete removes what it made."""
     msg_fmt = 'Build of instance %(instance_id)s aborted: %(reason)s'
     error_code = 'compute.server.build_aborted'
+
+
+class MetadataItemNotFound(exception.NotFound):
+    msg_fmt = 'Metadata item was not found'
+    error_code = 'compute.server.metadata_not_found'
+
+
+class MetadataLimitExceeded(exception.Forbidden):
+    """Nova answers metadata beyond the quota with 403, not 413."""
+    msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
+    error_code = 'compute.server.metadata_limit_exceeded'

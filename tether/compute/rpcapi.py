@@ -42,7 +42,7 @@ class ComputeAPI:
             volume with reimage_boot_volume), external_instance_event
     * 1.4 - allow_share, deny_share (casts)
     * 1.5 - rebuild_instance takes ``image``, the image the API read
-            with the caller's token
+            with the caller's token; Instance 1.4 (key_name, key_data)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION

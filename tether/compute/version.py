@@ -23,14 +23,15 @@ RPC_API_VERSION = '1.5'
 #         rebuild's task states)
 # * 1.4 - allow_share, deny_share; Instance 1.3
 #         (pinned_availability_zone)
-# * 1.5 - rebuild_instance takes the image the API read; Instance 1.3
+# * 1.5 - rebuild_instance takes the image the API read; Instance 1.4
+#         (key_name, key_data)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
     '1.2': {'Instance': '1.1'},
     '1.3': {'Instance': '1.2'},
     '1.4': {'Instance': '1.3'},
-    '1.5': {'Instance': '1.3'},
+    '1.5': {'Instance': '1.4'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -59,7 +60,8 @@ SERVICE_VERSION_HISTORY = (
     #    deny_share; mounted on the host at start, unmounted at stop)
     {'compute_rpc': '1.4'},
     # 7: rebuild_instance takes the image the compute API read, so the
-    #    host does not ask the image API again
+    #    host does not ask the image API again; Instance 1.4 (the key pair
+    #    of a server: key_name, key_data)
     {'compute_rpc': '1.5'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1

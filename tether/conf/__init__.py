@@ -12,6 +12,7 @@ from tether.conf import api
 from tether.conf import backend
 from tether.conf import base
 from tether.conf import compute
+from tether.conf import compute_quota
 from tether.conf import database
 from tether.conf import image_cache
 from tether.conf import libvirt
@@ -39,6 +40,7 @@ for _group, _opts in ((peers.volume_group, peers.volume_client_opts),
 for _group, _opts in (
         (libvirt.libvirt_group, libvirt.libvirt_opts),
         (image_cache.image_cache_group, image_cache.image_cache_opts),
+        (compute_quota.quota_group, compute_quota.quota_opts),
         (upgrade_levels.upgrade_levels_group,
          upgrade_levels.upgrade_levels_opts)):
     CONF.register_group(_group)
@@ -70,6 +72,7 @@ def list_opts():
         ('backend', backend.backend_opts),
         (libvirt.libvirt_group, libvirt.libvirt_opts),
         (image_cache.image_cache_group, image_cache.image_cache_opts),
+        (compute_quota.quota_group, compute_quota.quota_opts),
         (database.compute_database_group, db_options.database_opts),
         (peers.volume_group,
          peers.volume_client_opts + clients.keystoneauth_opts()),

@@ -156,6 +156,15 @@ class BdmStatus:
     DETACHING = 'detaching'
 
 
+class KeyPairType:
+    """What a key pair holds (``/os-keypairs`` from 2.2): an SSH public key,
+    or an X.509 certificate in PEM."""
+    SSH = 'ssh'
+    X509 = 'x509'
+
+    ALL = (SSH, X509)
+
+
 class ShareMappingStatus:
     """A share attached to a server (``/servers/{id}/shares``): attaching
     until its host was granted access, then inactive while the server is

@@ -7,6 +7,7 @@ import re
 from tether.api import actions
 from tether.api import fault
 from tether.compute import exception as compute_exception
+from tether.compute import keypair_exception
 from tether.compute import share_exception
 from tether import exception
 from tether.volume import exception as volume_exception
@@ -15,7 +16,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 DOC = ROOT / 'doc' / 'source' / 'errors.rst'
 # Each module's codes start with its prefix.
 MODULES = {exception: 'tether.', volume_exception: 'volume.',
-           compute_exception: 'compute.', share_exception: 'compute.'}
+           compute_exception: 'compute.', share_exception: 'compute.',
+           keypair_exception: 'compute.'}
 CODE = re.compile(r'^[a-z]+(\.[a-z_]+)+$')
 
 

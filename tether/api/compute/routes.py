@@ -6,8 +6,10 @@ from tether.api.compute.handlers import console_output
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
+from tether.api.compute.handlers import keypairs
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_external_events
+from tether.api.compute.handlers import server_metadata
 from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
 from tether.api.compute.handlers import services
@@ -26,6 +28,14 @@ RESOURCES = [
     ('/servers/{server_id}/action', {
         'POST': actions.Dispatcher('server', server_actions.ACTIONS,
                                    console_output.ACTIONS)}),
+    ('/servers/{server_id}/metadata', {
+        'GET': server_metadata.list_server_metadata,
+        'POST': server_metadata.create_server_metadata,
+        'PUT': server_metadata.update_all_server_metadata}),
+    ('/servers/{server_id}/metadata/{key}', {
+        'GET': server_metadata.show_server_metadata,
+        'PUT': server_metadata.update_server_metadata,
+        'DELETE': server_metadata.delete_server_metadata}),
     ('/servers/{server_id}/os-volume_attachments', {
         'GET': volume_attachments.list_volume_attachments,
         'POST': volume_attachments.create_volume_attachment}),
@@ -49,6 +59,11 @@ RESOURCES = [
     ('/flavors/detail', {'GET': flavors.list_flavors_detail}),
     ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
                               'DELETE': flavors.delete_flavor}),
+    ('/os-keypairs', {'GET': keypairs.list_keypairs,
+                      'POST': keypairs.create_keypair}),
+    ('/os-keypairs/{keypair_name}', {
+        'GET': keypairs.show_keypair,
+        'DELETE': keypairs.delete_keypair}),
     ('/os-services', {'GET': services.list_services}),
     ('/os-services/{service_id}', {'PUT': services.update_service,
                                    'DELETE': services.delete_service}),

@@ -13,8 +13,10 @@ from tether.api import microversion
 from tether.api import wsgi
 
 BASE = '2.1'                     # v2.1: strict input validation.
+KEYPAIR_TYPE = '2.2'             # keypair type; create 201, delete 204.
 EXTENDED_ATTRIBUTES = '2.3'      # more OS-EXT-SRV-ATTR: server attributes.
 LOCKED = '2.9'                   # locked in server views.
+KEYPAIR_USER_ID = '2.10'         # keypairs of another user (user_id, admins).
 FORCED_DOWN = '2.11'             # forced_down in os-services.
 HOST_STATUS = '2.16'             # host_status of servers (by policy).
 SERVER_DESCRIPTION = '2.19'      # server description: create, update, show.
@@ -22,6 +24,7 @@ DELETED_SERVER_ACTIONS = '2.21'  # instance actions of deleted servers.
 SERVER_TAGS = '2.26'             # tags (empty) in server views.
 CPU_INFO_OBJECT = '2.28'         # hypervisor cpu_info as a JSON object.
 HYPERVISOR_PAGING = '2.33'       # limit and marker on hypervisor lists.
+KEYPAIR_PAGING = '2.35'          # limit and marker on keypair lists.
 NETWORKS_REQUIRED = '2.37'       # networks required in a server create.
 STRICT_STATUS_FILTER = '2.38'    # an unknown status filter is a 400.
 BDM_TAG = '2.42'                 # tag on block_device_mapping_v2 entries.
@@ -48,6 +51,7 @@ EVENT_DETAILS = '2.84'           # details of failed instance action events.
 HYPERVISOR_UPTIME = '2.88'       # hypervisors: uptime, no capacity fields.
 ATTACHMENT_IDS = '2.89'          # attachment_id, bdm_uuid in attachments.
 SERVER_HOSTNAME = '2.90'         # hostname on server create and update.
+KEYPAIR_IMPORT_ONLY = '2.92'     # keypairs imported only; @ and . in names.
 VOLUME_REBUILD = '2.93'          # rebuild re-images a volume-backed server.
 FQDN_HOSTNAME = '2.94'           # hostname may be a fully qualified name.
 PINNED_AVAILABILITY_ZONE = '2.96'  # pinned_availability_zone of servers.

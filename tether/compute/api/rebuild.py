@@ -17,6 +17,7 @@ import types
 from oslo_log import log as logging
 
 from tether.compute.api import block_device_mapping
+from tether.compute.api import server_metadata
 from tether.compute.api import servers
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
@@ -155,6 +156,8 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
     flavor of 0 GB take the image's size)."""
     servers.check_host(instance, 'rebuild')
     _check_state(instance)
+    if 'metadata' in values:
+        server_metadata.check_quota(values['metadata'])
     image = _image(context, image_ref, instance)
     client = volume_client.for_user(context)
     read = {}

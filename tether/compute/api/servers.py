@@ -14,6 +14,7 @@ from oslo_utils import excutils
 from oslo_utils import uuidutils
 
 from tether.compute.api import block_device_mapping
+from tether.compute.api import server_metadata
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
@@ -23,6 +24,7 @@ from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import flavor as db_flavors
 from tether.db.compute import instance as db_instances
 from tether.db.compute import instance_action as db_actions
+from tether.db.compute import key_pair as db_key_pairs
 from tether.db.compute import service as db_services
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
@@ -178,7 +180,7 @@ def _volume_rows(client, boot, instance_uuid, attachments):
 
 def create(context, name, flavor_ref, devices, image_ref=None,
            availability_zone=None, metadata=None, description=None,
-           hostname=None, zero_disk_allowed=False):
+           hostname=None, zero_disk_allowed=False, key_name=None):
     """Check the images, reserve the volumes, claim a host, record the
     server, build it.
 
@@ -187,9 +189,14 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     :class:`~tether.compute.api.block_device_mapping.Device` entries of
     ``block_device_mapping_v2``. ``zero_disk_allowed``: the policy lets
     the caller boot an image onto the root disk of a flavor of 0 GB.
+    ``key_name``: a key pair of the caller's (KeypairNotFound if there is
+    none), recorded with its public key.
     Anything refused is refused before anything is made.
     """
+    server_metadata.check_quota(metadata)
     flavor = _flavor(context, flavor_ref)
+    key_pair = (db_key_pairs.get(context, context.user_id, key_name)
+                if key_name is not None else None)
     boot = block_device_mapping.plan(image_ref, devices)
     candidates = _candidates(context, availability_zone, boot)
     if boot.needs_images:
@@ -216,6 +223,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
             'vm_state': VmState.BUILDING,
             'task_state': TaskState.SCHEDULING, 'power_state': 0,
             'locked': False, 'metadata': metadata or {},
+            'key_name': key_pair.name if key_pair else None,
+            'key_data': key_pair.public_key if key_pair else None,
             'deleted': False,
         }
         instance = db_instances.create_on_host(

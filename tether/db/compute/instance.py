@@ -1,6 +1,7 @@
 """Queries on instances; every state change is a conditional UPDATE.
 Instances leave this module as Instance objects."""
 
+from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from tether.compute import exception
@@ -194,3 +195,46 @@ def soft_delete(context, instance_uuid):
     context.session.execute(
         sa.delete(models.BlockDeviceMapping)
         .where(models.BlockDeviceMapping.instance_uuid == instance_uuid))
+
+
+@db.writer
+def update_metadata(context, instance_uuid, change, expected_vm_state,
+                    action='update metadata'):
+    """Change an instance's metadata with ``change(old) -> new`` (which
+    may raise), if the instance is in ``expected_vm_state`` with no task;
+    the new metadata.
+
+    The instance's row is locked while ``change`` runs (on SQLite the
+    writer lock serializes the transaction anyway), and the UPDATE names
+    the metadata it read and the states, so that no concurrent change of
+    the metadata is lost and a server that started a task meanwhile is
+    refused (InstanceInvalidState).
+    """
+    row = context.session.execute(
+        sa.select(models.Instance.metadata_, models.Instance.vm_state,
+                  models.Instance.task_state)
+        .where(models.Instance.uuid == instance_uuid,
+               models.Instance.deleted.is_(False))
+        .with_for_update()).first()
+    if row is None:
+        raise exception.InstanceNotFound(instance_id=instance_uuid)
+    before = row.metadata_
+    new = change(jsonutils.loads(before) if before else {})
+    text = Instance.row_values({'metadata': new})['metadata_']
+    where = [models.Instance.uuid == instance_uuid,
+             models.Instance.deleted.is_(False),
+             cas.one_of(models.Instance.vm_state,
+                        _as_tuple(expected_vm_state)),
+             models.Instance.task_state.is_(None)]
+    where.append(models.Instance.metadata_.is_(None) if before is None
+                 else models.Instance.metadata_ == before)
+    if not cas.update(context, models.Instance, where,
+                      {'metadata_': text}):
+        if row.vm_state not in _as_tuple(expected_vm_state):
+            attr, value = 'vm_state', row.vm_state
+        else:
+            attr, value = 'task_state', row.task_state
+        raise exception.InstanceInvalidState(
+            action=action, instance_id=instance_uuid, attr=attr,
+            state=value)
+    return new

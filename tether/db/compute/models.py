@@ -31,6 +31,43 @@ class Flavor(base.TimestampMixin, Base):
     extra_specs = sa.Column(sa.Text)
 
 
+class KeyPair(base.TimestampMixin, Base):
+    """A user's key pair (``/os-keypairs``): names are per user, as in
+    Nova; a key pair belongs to no project."""
+    __tablename__ = 'key_pairs'
+    __table_args__ = (
+        # Of two creates of one name, the second loses here (409).
+        sa.UniqueConstraint('user_id', 'name',
+                            name='uniq_key_pairs0user_id0name'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    name = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    fingerprint = sa.Column(sa.String(255), nullable=False)
+    public_key = sa.Column(sa.Text, nullable=False)
+    # ssh or x509 (fields.KeyPairType).
+    type = sa.Column(sa.String(16), nullable=False, default='ssh',
+                     server_default='ssh')
+
+
+class QuotaUsage(base.TimestampMixin, Base):
+    """What one user or project has of a counted resource (``key_pairs``
+    per user): a create adds one within the limit in one conditional
+    UPDATE, in the transaction that inserts the row it counts."""
+    __tablename__ = 'quota_usages'
+    __table_args__ = (
+        sa.UniqueConstraint('resource', 'scope',
+                            name='uniq_quota_usages0resource0scope'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    resource = sa.Column(sa.String(255), nullable=False)
+    # The user (key_pairs) or project the usage is counted for.
+    scope = sa.Column(sa.String(255), nullable=False)
+    in_use = sa.Column(sa.Integer, nullable=False, default=0)
+
+
 class ComputeService(base.TimestampMixin, Base):
     """A compute host's service record (tether-compute) and its node."""
     __tablename__ = 'services'
@@ -100,6 +137,9 @@ class Instance(base.TimestampMixin, Base):
     terminated_at = sa.Column(sa.DateTime)
     locked = sa.Column(sa.Boolean, nullable=False, default=False)
     metadata_ = sa.Column('metadata', sa.Text)
+    # The key pair of the create: its name and its public key then.
+    key_name = sa.Column(sa.String(255))
+    key_data = sa.Column(sa.Text)
     # JSON {code, message, details, created} of the last failure.
     fault = sa.Column(sa.Text)
     deleted = sa.Column(sa.Boolean, nullable=False, default=False)

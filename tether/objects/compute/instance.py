@@ -26,7 +26,8 @@ class Instance(base.TetherObject):
     #              rebuild_block_device_mapping, rebuild_spawning)
     # Version 1.3: pinned_availability_zone (the zone the server was asked
     #              for at create)
-    VERSION = '1.3'
+    # Version 1.4: key_name, key_data (the key pair of the create)
+    VERSION = '1.4'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -57,6 +58,10 @@ class Instance(base.TetherObject):
         'terminated_at': fields.DateTimeField(nullable=True),
         'locked': fields.BooleanField(),
         'metadata': t_fields.JSONObjectField(),
+        # The key pair the server was created with: its name, and its
+        # public key as it was then (None: none).
+        'key_name': fields.StringField(nullable=True, default=None),
+        'key_data': fields.StringField(nullable=True, default=None),
         'fault': t_fields.JSONObjectField(nullable=True),
         'deleted': fields.BooleanField(),
         'deleted_at': fields.DateTimeField(nullable=True),
@@ -96,6 +101,9 @@ class Instance(base.TetherObject):
             primitive.pop('image_ref', None)
         if target < (1, 3):
             primitive.pop('pinned_availability_zone', None)
+        if target < (1, 4):
+            primitive.pop('key_name', None)
+            primitive.pop('key_data', None)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

@@ -8,8 +8,10 @@ from tether.policies.compute import console_output
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
+from tether.policies.compute import keypairs
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_external_events
+from tether.policies.compute import server_metadata
 from tether.policies.compute import server_shares
 from tether.policies.compute import servers
 from tether.policies.compute import services
@@ -18,7 +20,7 @@ from tether.policies.compute import volume_attachments
 _MODULES = [base, servers, server_actions, console_output,
             volume_attachments, server_shares,
             server_external_events, instance_actions, flavors, services,
-            hypervisors, availability_zones]
+            hypervisors, availability_zones, keypairs, server_metadata]
 
 
 def list_rules():

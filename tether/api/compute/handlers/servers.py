@@ -16,6 +16,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import block_device_mapping
 from tether.compute.api import servers as servers_api
+from tether.compute import keypair_exception
 from tether.objects import fields
 from tether.policies.compute import servers as policy
 
@@ -93,13 +94,12 @@ def create_server(req):
             400, 'Invalid input for field/attribute availability_zone. '
                  'Value: %s. tether does not place servers on a named '
                  'host; give a zone name.' % zone)
-    instance = servers_api.create(
-        ctx, body['name'], body['flavorRef'], devices, image_ref=image_ref,
-        availability_zone=zone, metadata=body.get('metadata'),
-        description=body.get('description'),
-        hostname=body.get('hostname'),
-        zero_disk_allowed=ctx.can(policy.CREATE_ZERO_DISK_FLAVOR, target,
-                                  fatal=False))
+    try:
+        instance = _create(ctx, body, devices, image_ref, zone, target)
+    except keypair_exception.KeypairNotFound:
+        raise fault.HTTPError(
+            400, 'Invalid key_name provided: you have no key pair %s.'
+                 % body['key_name'])
     view = _view(req)
     server = {'id': instance.uuid,
               'links': view.links('servers', instance.uuid,
@@ -108,6 +108,16 @@ def create_server(req):
     resp = wsgi.json_response({'server': server}, status=202)
     resp.headers['Location'] = server['links'][0]['href']
     return resp
+
+
+def _create(ctx, body, devices, image_ref, zone, target):
+    return servers_api.create(
+        ctx, body['name'], body['flavorRef'], devices, image_ref=image_ref,
+        availability_zone=zone, metadata=body.get('metadata'),
+        description=body.get('description'),
+        hostname=body.get('hostname'), key_name=body.get('key_name'),
+        zero_disk_allowed=ctx.can(policy.CREATE_ZERO_DISK_FLAVOR, target,
+                                  fatal=False))
 
 
 # List ------------------------------------------------------------------------

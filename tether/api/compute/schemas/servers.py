@@ -78,6 +78,8 @@ _server = {
         'availability_zone': {'type': 'string', 'minLength': 1,
                               'maxLength': 255},
         'metadata': metadata,
+        # A key pair of the caller's (/os-keypairs).
+        'key_name': name,
         'OS-DCF:diskConfig': {'type': 'string',
                               'enum': ['AUTO', 'MANUAL']},
         'config_drive': {'type': ['boolean', 'string'],

@@ -122,7 +122,7 @@ class ServerView:
             'OS-DCF:diskConfig': 'MANUAL',
             'OS-EXT-AZ:availability_zone': instance.availability_zone or '',
             'config_drive': '',
-            'key_name': None,
+            'key_name': instance.key_name,
             'OS-SRV-USG:launched_at': _usage_time(instance.launched_at),
             'OS-SRV-USG:terminated_at': _usage_time(
                 instance.terminated_at),
