@@ -17,6 +17,8 @@ Spec = collections.namedtuple('Spec', 'body use fresh creates',
                               defaults=(None, None, None, None))
 
 _IMAGE = str(uuid.UUID(int=7))
+# The server with no task (k=v): writes of what is there already.
+_META = {'server_id': 'metadata_server_id'}
 
 
 def _new_name(prefix):
@@ -104,6 +106,25 @@ SPECS = {
     'compute POST /servers/{server_id}/os-volume_attachments': Spec(
         body=lambda ids: {'volumeAttachment': {
             'volumeId': ids['reserved_id']}}),
+    'compute GET /servers/{server_id}/metadata': Spec(use=_META),
+    'compute POST /servers/{server_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}, use=_META),
+    'compute PUT /servers/{server_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}, use=_META),
+    'compute GET /servers/{server_id}/metadata/{key}': Spec(use=_META),
+    'compute PUT /servers/{server_id}/metadata/{key}': Spec(
+        body={'meta': {'k': 'v'}}, use=_META),
+    'compute DELETE /servers/{server_id}/metadata/{key}': Spec(
+        fresh='server', use=_META),
+    # Each persona's own key pair; project A's member's is deleted from
+    # a throwaway one.
+    'compute POST /os-keypairs': Spec(
+        body=lambda ids: {'keypair': {
+            'name': _new_name('pm-kp')(ids),
+            'public_key': world_mod.PUBLIC_KEY}}),
+    'compute DELETE /os-keypairs/{keypair_name}': Spec(fresh='keypair'),
+    'compute DELETE /os-keypairs/{keypair_name}?user_id={keypair_user_id}':
+        Spec(fresh='keypair'),
     'compute POST /servers/{server_id}/shares': Spec(
         body={'share': {'share_id': str(uuid.UUID(int=9))}}),
     'compute POST /os-server-external-events': Spec(

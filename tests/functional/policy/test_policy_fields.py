@@ -124,3 +124,66 @@ def test_a_service_token_alone_grants_nothing(aio, world):
     resp = world.http('mB').get('/volumes/%s' % world.ids['volume_id'],
                                 headers=token)
     assert resp.status_code == 404, resp.text
+
+
+@pytest.mark.parametrize('column', ('aA', 'mA', 'aB'))
+def test_key_pair_fields(world, column):
+    """Project A's member's key pair, to whom may see it (its owner, any
+    administrator with user_id): its user_id when shown, not listed; no
+    private key ever after its creation."""
+    query = '?user_id=%s' % world.ids['keypair_user_id']
+    shown = _get(world, column, '/os-keypairs/%s%s' % (
+        world.ids['keypair_name'], query), 'keypair', 'compute')
+    assert shown['user_id'] == world.ids['keypair_user_id']
+    assert shown['public_key'] == world_mod.PUBLIC_KEY
+    assert 'private_key' not in shown
+    listed = [k['keypair'] for k in _get(world, column, '/os-keypairs'
+                                         + query, 'keypairs', 'compute')]
+    assert world.ids['keypair_name'] in [k['name'] for k in listed]
+    for keypair in listed:
+        assert not {'user_id', 'private_key'} & set(keypair), keypair
+
+
+def test_a_generated_private_key_is_given_once(aio, world):
+    """Before 2.92 a key pair may be generated: its private key is in the
+    answer to its creator, and in no later answer (its owner's, an
+    administrator's)."""
+    user = world.ids['keypair_user_id']
+    member = aio.compute_http(user, world.projects['A'], ['member'], '2.91')
+    admin = aio.compute_http(world.user('aA'), world.projects['A'],
+                             ['admin'], '2.91')
+    name = 'pm-gen-%s' % uuid.uuid4().hex[:8]
+    resp = member.post('/os-keypairs', json={'keypair': {'name': name}})
+    assert resp.status_code == 201, resp.text
+    assert resp.json()['keypair']['private_key'].startswith('-----BEGIN')
+    assert resp.json()['keypair']['user_id'] == user
+    for http, query in ((member, ''), (admin, '?user_id=' + user)):
+        for path, key in (('/os-keypairs/' + name, 'keypair'),
+                          ('/os-keypairs', 'keypairs')):
+            resp = http.get(path + query)
+            assert resp.status_code == 200, resp.text
+            assert 'private_key' not in resp.text
+            assert resp.json()[key]
+
+
+def test_a_key_pair_for_another_user(world):
+    """A key pair for another user (``user_id`` in the body, 2.10): an
+    administrator's (for a user of any project), nobody else's."""
+    owner = world.user('rA')
+
+    def create(column):
+        return world.http(column, 'compute').post('/os-keypairs', json={
+            'keypair': {'name': 'pm-for-%s' % uuid.uuid4().hex[:8],
+                        'public_key': world_mod.PUBLIC_KEY,
+                        'user_id': owner}})
+    for column in ('mA', 'mB', 'svc'):
+        resp = create(column)
+        assert resp.status_code == 403, (column, resp.text)
+    for column in ('aA', 'aB'):
+        resp = create(column)
+        assert resp.status_code == 201, (column, resp.text)
+        made = resp.json()['keypair']
+        assert made['user_id'] == owner
+        owned = world.http('rA', 'compute').get('/os-keypairs/%s'
+                                                % made['name'])
+        assert owned.status_code == 200, owned.text

@@ -72,6 +72,10 @@ def snapshot(world):
                                   set(world.servers)),
         'shares': get(cadmin, '/servers/%s/shares' % ids['server_id'],
                       'shares'),
+        'metadata': get(cadmin, '/servers/%s/metadata'
+                        % ids['metadata_server_id'], 'metadata'),
+        'keypairs': get(cadmin, '/os-keypairs?user_id=%s'
+                        % ids['keypair_user_id'], 'keypairs'),
         'flavors': sorted(f['id'] for f in get(cadmin, '/flavors/detail',
                                                'flavors')),
         'services': sorted((s['id'], s['status']) for s in get(

@@ -9,6 +9,8 @@ would change it are refused (409) once the policy let them through.
 
 import uuid
 
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from cryptography.hazmat.primitives import serialization
 import sqlalchemy as sa
 
 from tests.functional import helpers
@@ -26,6 +28,9 @@ VOLUME_VERSION = '3.71'
 COMPUTE_VERSION = '2.97'
 CONNECTOR = {'host': 'pm-host', 'initiator': 'iqn.2024-01.pm:host',
              'platform': 'x86_64', 'os_type': 'linux', 'multipath': False}
+PUBLIC_KEY = ed25519.Ed25519PrivateKey.generate().public_key().public_bytes(
+    serialization.Encoding.OpenSSH,
+    serialization.PublicFormat.OpenSSH).decode() + ' pm@example.org'
 
 
 def _admin():
@@ -84,6 +89,11 @@ class World:
         server = self.server(task_state='rebooting')
         self.ids['server_id'] = server['server_id']
         self.ids['request_id'] = server['request_id']
+        # A server with no task, whose metadata may change (k=v).
+        self.ids['metadata_server_id'] = self.server()['server_id']
+        # Key pairs are per user: one of project A's member.
+        self.ids['keypair_user_id'] = self.user('mA')
+        self.ids['keypair_name'] = self.keypair()['keypair_name']
         self.ids['share_id'] = str(uuid.uuid4())
         ctx = _admin()
         with session.COMPUTE.writing(ctx):
@@ -107,6 +117,9 @@ class World:
         resp = self.http('aA', 'compute').get('/os-hypervisors')
         assert resp.status_code == 200, resp.text
         self.ids['hypervisor_id'] = resp.json()['hypervisors'][0]['id']
+
+    def user(self, column):
+        return 'pm-%s-%s' % (column, self.tag)
 
     def a_ids(self):
         """Every ID of project A (or made for it) the matrix knows of."""
@@ -159,7 +172,7 @@ class World:
         return {'target_project_id': project}
 
     def server(self, task_state=None):
-        ctx = t_context.RequestContext(user_id='pm-mA-' + self.tag,
+        ctx = t_context.RequestContext(user_id=self.user('mA'),
                                        project_id=self.projects['A'],
                                        roles=['member'])
         server_id = str(uuid.uuid4())
@@ -172,11 +185,18 @@ class World:
             'hostname': 'pm-srv', 'availability_zone': 'nova',
             'flavor': flavor, 'memory_mb': 64, 'vcpus': 1,
             'vm_state': 'active', 'task_state': task_state,
-            'power_state': 1, 'locked': False, 'metadata': {},
+            'power_state': 1, 'locked': False, 'metadata': {'k': 'v'},
             'deleted': False}, [], [],
             db_actions.action_values(ctx, server_id, 'create'))
         self.servers.append(server_id)
         return {'server_id': server_id, 'request_id': ctx.request_id}
+
+    def keypair(self):
+        name = 'pm-kp-%s' % uuid.uuid4().hex[:8]
+        resp = self.http('mA', 'compute').post('/os-keypairs', json={
+            'keypair': {'name': name, 'public_key': PUBLIC_KEY}})
+        assert resp.status_code == 201, resp.text
+        return {'keypair_name': name}
 
     def flavor(self):
         resp = self.http('aA', 'compute').post('/flavors', json={'flavor': {
@@ -217,6 +237,13 @@ class World:
         for flavor_id in self.flavors + [i for _a, k, i in created
                                          if k == 'flavor']:
             cadmin.delete('/flavors/%s' % flavor_id)
+        # Every persona's key pairs (each may create its own).
+        for column in table.COLUMNS:
+            query = '?user_id=' + self.user(column)
+            resp = cadmin.get('/os-keypairs' + query)
+            for keypair in resp.json().get('keypairs', []):
+                cadmin.delete('/os-keypairs/%s%s'
+                              % (keypair['keypair']['name'], query))
         ctx = _admin()
         with session.COMPUTE.writing(ctx):
             ids = sa.select(models.InstanceAction.id).where(
