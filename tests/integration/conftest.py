@@ -29,10 +29,14 @@ from tests.integration import clients  # noqa: E402
 def pytest_collection_modifyitems(config, items):
     # The resilience tests restart the broker and the services: they run
     # last, so that a failure there cannot take the others with it.
-    items.sort(key=lambda item: 'test_resilience' in item.nodeid)
+    # Tempest runs before them, on the deployment as it started.
+    items.sort(key=lambda item: ('test_resilience' in item.nodeid,
+                                 'test_tempest' in item.nodeid))
 
 
 TIMINGS = {}
+# The summary line of each Tempest run (test_tempest.py).
+TEMPEST = []
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -40,6 +44,8 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             'integration deployment: ' + ', '.join(
                 '%s %.1fs' % item for item in TIMINGS.items()))
+    for line in TEMPEST:
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope='session')

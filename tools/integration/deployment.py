@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A tether deployment on one machine, as an operator runs it.
 
-RabbitMQ, PostgreSQL (tether's two databases and Glance's), Keystone
-(from PyPI, in a virtualenv of its own, under gunicorn), Glance (the
+RabbitMQ, PostgreSQL (tether's two databases, Glance's and Keystone's),
+Keystone (from PyPI, in a virtualenv of its own, under gunicorn), Glance (the
 image service, started as tether-aio starts it, tether/cmd/glance/, but
 with Keystone's auth_token and its database on PostgreSQL) and libvirt,
 then every tether daemon as a process of its own: tether-volume-api and
@@ -83,7 +83,8 @@ class Deployment(identity.IdentityMixin):
         self.rabbit = services.RabbitMQ(self.dir, ports, self.env, self.tag)
         self.db = services.PostgreSQL(self.dir, ports, self.env, self.tag)
         self.keystone = services.Keystone(self.dir, ports, self.env,
-                                          self.tag, self.keystone_venv)
+                                          self.tag, self.keystone_venv,
+                                          self.db.url('keystone'))
         self.libvirt = services.Libvirt(self.env)
         self.volume_port = ports()
         self.compute_port = ports()

@@ -132,12 +132,12 @@ class RabbitMQ:
 
 class PostgreSQL:
     """A PostgreSQL 15 cluster of its own (initdb), with the two databases
-    of tether and Glance's, each service's own role owning its
-    databases."""
+    of tether, Glance's and Keystone's, each service's own role owning
+    its databases."""
 
     # database: the role that owns it
     DATABASES = {'tether_volume': 'tether', 'tether_compute': 'tether',
-                 'glance': 'glance'}
+                 'glance': 'glance', 'keystone': 'keystone'}
 
     def __init__(self, root, ports, env, tag):
         self.dir = os.path.join(root, 'postgresql')
@@ -197,11 +197,14 @@ class PostgreSQL:
 
 class Keystone:
     """Keystone from PyPI, in a virtualenv of its own, under gunicorn, with
-    SQLite and fernet tokens."""
+    its database on the deployment's PostgreSQL (``database_url``; on
+    SQLite, two Tempest workers made it answer 500 "database is locked")
+    and fernet tokens."""
 
     REQUIREMENTS = os.path.join(HERE, 'keystone-requirements.txt')
 
-    def __init__(self, root, ports, env, tag, venv):
+    def __init__(self, root, ports, env, tag, venv, database_url):
+        self.database_url = database_url
         self.dir = os.path.join(root, 'keystone')
         self.port = ports()
         self.env = dict(env, OS_KEYSTONE_CONFIG_DIR=self.dir)
@@ -228,7 +231,8 @@ class Keystone:
     def setup(self):
         os.makedirs(os.path.join(self.dir, 'log'), exist_ok=True)
         with open(os.path.join(self.dir, 'keystone.conf'), 'w') as f:
-            f.write(KEYSTONE_CONF.format(dir=self.dir))
+            f.write(KEYSTONE_CONF.format(dir=self.dir,
+                                         connection=self.database_url))
         with open(os.path.join(self.dir, 'gunicorn.conf.py'), 'w') as f:
             f.write(KEYSTONE_GUNICORN.format(dir=self.dir, port=self.port))
         self.manage('db_sync')
@@ -266,7 +270,7 @@ KEYSTONE_CONF = """\
 [DEFAULT]
 log_file = {dir}/log/keystone.log
 [database]
-connection = sqlite:///{dir}/keystone.db
+connection = {connection}
 [token]
 provider = fernet
 [fernet_tokens]
