@@ -1,0 +1,243 @@
+"""Rebuilds that fail (the volume API refusing, a re-image failing or not
+answering in time) and races (two rebuilds, a delete or a restart of
+tether-compute during the wait), with the real volume service, Glance
+and guests (rebuild_helpers.py has what the rebuild tests share)."""
+
+import contextlib
+import io
+import os
+import threading
+import time
+import types
+
+from oslo_concurrency import lockutils
+import pytest
+from tests.functional.compute import rebuild_helpers
+from tests.functional.compute.rebuild_helpers import (
+    CONF, FLAVOR, MiB, TINY_A, TINY_B, V2_93, booted_from_image,
+    no_os_image, rebuild, volume_from)
+from tests.functional import guest_console
+from tests.functional import helpers
+
+from tether.volume.ops import reimage as reimage_ops
+
+
+# The fixtures of rebuild_helpers.
+cloud = rebuild_helpers.cloud
+tiny = rebuild_helpers.tiny
+
+
+# Failures ----------------------------------------------------------------
+
+@contextlib.contextmanager
+def holding_the_host(server_id):
+    """The compute host's lock of the server (tether-compute runs in this
+    process): its rebuild waits until the block ends."""
+    with lockutils.lock('tether-instance-%s' % server_id):
+        yield
+
+
+def test_a_reimage_the_volume_api_refuses_puts_the_server_back(
+        cloud, tiny, notifications):
+    """The image is deactivated after the compute API looked at it and
+    before the host asks for the re-image: the volume API refuses (400),
+    the root volume is as it was, and so is the server."""
+    user = cloud.project()
+    admin = cloud.admin()
+    image = admin.conn.image.create_image(
+        name='soon-inactive', data=io.BytesIO(helpers.disk_bytes(b'b')),
+        disk_format='raw', container_format='bare', visibility='public')
+    root = volume_from(user, tiny[TINY_A])
+    server = user.boot(root, flavor=FLAVOR)
+    console = guest_console.GuestConsole(user.conn, server)
+    console.wait_up(TINY_A)
+    assert console.command('tether-guest stamp-write kept')[0] == 0
+    with holding_the_host(server.id):
+        resp = rebuild(user, server.id, image.id)
+        assert resp.status_code == 202, resp.text
+        admin.conn.image.deactivate_image(image)
+    request_id = resp.headers['x-openstack-request-id']
+    action = user.wait_events(server.id, request_id, [
+        ('compute_reimage_boot_volume', 'Error'),
+        ('compute_rebuild_instance', 'Error')])
+    assert action['message'] == 'Error'
+    shown = user.wait_server(server.id)
+    assert shown.fault is None
+    console.wait_up(TINY_A)
+    _, bootdisk, _ = console.wait_word('BOOTDISK')
+    assert bootdisk['stamps'] == 'kept'
+    volume = user.show_volume(root['id'])
+    assert volume['status'] == 'in-use'
+    assert volume['volume_image_metadata']['image_id'] == tiny[TINY_A]
+    assert len(user.attachments(root['id'])) == 1
+    sent = [m['event_type'] for m in notifications()
+            if m['payload'].get('instance_id') == server.id]
+    assert sent == ['instance.rebuild.start', 'instance.rebuild.error']
+    admin.conn.image.delete_image(image)
+
+
+def test_a_reimage_that_fails_is_error_at_once_and_a_rebuild_fixes_it(
+        cloud, aio, tiny, guest_images):
+    """The image's data in Glance's store no longer matches its hash:
+    the volume service fails the re-image and says so at once
+    (volume-reimaged, failed), so the server is in ERROR long before
+    [DEFAULT] reimage_timeout_per_gb; once the cause is fixed (the data
+    back, the root volume reset to reserved), a rebuild works."""
+    CONF.set_override('reimage_timeout_per_gb', 120)
+    user = cloud.project()
+    admin = cloud.admin()
+    with open(guest_images[TINY_B], 'rb') as f:
+        good = f.read()
+    image = admin.conn.image.create_image(
+        name='breaks', data=io.BytesIO(good), disk_format='raw',
+        container_format='bare', visibility='public')
+    stored = os.path.join(aio.impl.glance.state_dir, 'images', image.id)
+    root = volume_from(user, tiny[TINY_A])
+    server = user.boot(root, flavor=FLAVOR)
+    usage = helpers.usage(user.project)
+    with open(stored, 'r+b') as f:
+        f.seek(MiB)
+        f.write(b'broken')
+    started = time.monotonic()
+    resp = rebuild(user, server.id, image.id)
+    assert resp.status_code == 202, resp.text
+    shown = user.wait_server(server.id, 'ERROR')
+    assert time.monotonic() - started < 60
+    assert 'with status failed' in shown.fault['message']
+    volume = user.show_volume(root['id'])
+    assert volume['status'] == 'error'
+    assert len(user.attachments(root['id'])) == 1
+    assert helpers.usage(user.project) == usage
+
+    with open(stored, 'wb') as f:
+        f.write(good)
+    resp = admin.volumes('3.71').post(
+        '/volumes/%s/action' % root['id'],
+        json={'os-reset_status': {'status': 'reserved'}})
+    assert resp.status_code == 202, resp.text
+    resp = rebuild(user, server.id, image.id)
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id)
+    guest_console.GuestConsole(user.conn, server).wait_up(TINY_B)
+    assert user.show_volume(root['id'])['volume_image_metadata'][
+        'image_id'] == image.id
+    assert len(user.attachments(root['id'])) == 1
+    admin.conn.image.delete_image(image)
+    CONF.clear_override('reimage_timeout_per_gb')
+
+
+@pytest.fixture
+def held_reimage(monkeypatch):
+    """The volume host's re-images wait until ``release`` is set, then
+    run as they would (a pass-through spy on
+    tether.volume.ops.reimage.reimage): a slow volume service, whose API
+    and attachments still answer. ``started`` is set when one waits."""
+    held = types.SimpleNamespace(started=threading.Event(),
+                                 release=threading.Event())
+    real = reimage_ops.reimage
+
+    def reimage(*args, **kwargs):
+        held.started.set()
+        assert held.release.wait(300), 'the re-image was never released'
+        return real(*args, **kwargs)
+    monkeypatch.setattr(reimage_ops, 'reimage', reimage)
+    yield held
+    held.release.set()
+
+
+def test_a_reimage_that_does_not_answer_in_time(cloud, held_reimage):
+    """The volume service is slow: the rebuild gives up after
+    reimage_timeout_per_gb x 1 GiB (never 0 s) and the server is in
+    ERROR; when the volume service is done it re-images the volume
+    (nobody waits any more), and a rebuild works again."""
+    CONF.set_override('reimage_timeout_per_gb', 1)
+    user = cloud.project()
+    server, root = booted_from_image(user)
+    image = no_os_image(user.conn, b'second')
+    try:
+        resp = rebuild(user, server.id, image)
+        assert resp.status_code == 202, resp.text
+        shown = user.wait_server(server.id, 'ERROR')
+        assert ('did not answer with volume-reimaged within 1 seconds'
+                in shown.fault['message'])
+        assert user.show_volume(root['id'])['status'] == 'downloading'
+    finally:
+        CONF.clear_override('reimage_timeout_per_gb')
+    held_reimage.release.set()
+    volume = user.wait_volume(root['id'], 'reserved')
+    assert volume['volume_image_metadata']['image_id'] == image
+    resp = rebuild(user, server.id, image)
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id)
+    assert user.show_volume(root['id'])['status'] == 'in-use'
+    assert len(user.attachments(root['id'])) == 1
+
+
+# Races -------------------------------------------------------------------
+
+def test_two_rebuilds_at_once(cloud):
+    user = cloud.project()
+    server, root = booted_from_image(user)
+    image = no_os_image(user.conn, b'racing')
+    results = helpers.race([lambda: rebuild(user, server.id, image)
+                            for _ in range(2)])
+    assert sorted(r.status_code for r in results) == [202, 409], [
+        r.text for r in results]
+    user.wait_server(server.id)
+    assert user.show_volume(root['id'])['volume_image_metadata'][
+        'image_id'] == image
+    actions = user.compute(V2_93).get(
+        '/servers/%s/os-instance-actions' % server.id).json()
+    assert [a['action'] for a in actions['instanceActions']] == [
+        'rebuild', 'create']
+
+
+def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
+    """The delete ends the wait; the server goes, its root volume comes
+    back available with no attachment (once the volume service is
+    done)."""
+    CONF.set_override('reimage_timeout_per_gb', 120)
+    user = cloud.project()
+    server, root = booted_from_image(user)
+    image = no_os_image(user.conn, b'deleted')
+    try:
+        resp = rebuild(user, server.id, image)
+        assert resp.status_code == 202, resp.text
+        assert held_reimage.started.wait(60)
+        started = time.monotonic()
+        user.conn.compute.delete_server(server)
+        user.wait_gone(server.id)
+        assert time.monotonic() - started < 60
+    finally:
+        CONF.clear_override('reimage_timeout_per_gb')
+    held_reimage.release.set()
+    user.wait_volume(root['id'], 'available')
+    user.assert_free(root['id'])
+
+
+def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
+                                                     held_reimage):
+    """The instance settles in ERROR (never stuck rebuilding), and a
+    rebuild brings it back."""
+    CONF.set_override('reimage_timeout_per_gb', 120)
+    user = cloud.project()
+    server, root = booted_from_image(user)
+    image = no_os_image(user.conn, b'restarted')
+    try:
+        resp = rebuild(user, server.id, image)
+        assert resp.status_code == 202, resp.text
+        assert held_reimage.started.wait(60)
+        assert user.server(server.id)['OS-EXT-STS:task_state'] == \
+            'rebuilding'
+        aio.restart_compute_service()
+        shown = user.wait_server(server.id, 'ERROR')
+        assert 'interrupted by a restart of tether-compute' in \
+            shown.fault['message']
+    finally:
+        CONF.clear_override('reimage_timeout_per_gb')
+    held_reimage.release.set()
+    user.wait_volume(root['id'], 'reserved')
+    resp = rebuild(user, server.id, image)
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id)
+    assert len(user.attachments(root['id'])) == 1
