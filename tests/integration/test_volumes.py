@@ -65,6 +65,6 @@ def test_the_services_report_up(cloud):
                               '-f', 'json')
     host = cloud.deployment.host
     assert [(s['Binary'], s['Host'], s['State']) for s in volume] == [
-        ('tether-volume', host + '@int', 'up')]
+        ('cinder-volume', host + '@int', 'up')]
     assert [(s['Binary'], s['Host'], s['State']) for s in compute] == [
         ('tether-compute', host, 'up')]

@@ -13,7 +13,9 @@ def list_services(req):
     ctx = req.context
     ctx.can(policy.INDEX)
     params = req.validated_query
-    services = volume_services.get_all(ctx, host=params.get('host'),
-                                       binary=params.get('binary'))
+    binary = params.get('binary')
+    services = volume_services.get_all(
+        ctx, host=params.get('host'),
+        binary=views.stored_name(binary) if binary else binary)
     return wsgi.json_response({'services': [views.service(req, s)
                                             for s in services]})

@@ -5,9 +5,25 @@ from tether.api.volume import versions
 from tether.objects import fields
 
 
+# The name each service has on the wire: Cinder's, which its clients
+# and Tempest look for (``openstack volume service list``, ``binary=
+# cinder-volume`` filters), for the service tether records as
+# tether-volume.
+WIRE_NAMES = {fields.ServiceBinary.VOLUME: 'cinder-volume'}
+
+
+def stored_name(wire_name):
+    """The recorded binary a ``binary`` filter names: Cinder's name of a
+    tether service, or the recorded name itself."""
+    for stored, wire in WIRE_NAMES.items():
+        if wire_name == wire:
+            return stored
+    return wire_name
+
+
 def service(req, svc):
     d = {
-        'binary': svc.binary,
+        'binary': WIRE_NAMES.get(svc.binary, svc.binary),
         'host': svc.host,
         'zone': svc.zone,
         'status': 'disabled' if svc.disabled else 'enabled',
