@@ -8,7 +8,7 @@ import pytest
 from tests.functional import cli
 from tests.functional.compute import rebuild_helpers
 from tests.functional.compute.rebuild_helpers import (
-    FLAVOR, GiB, TINY_A, TINY_B, V2_93, rebuild, volume_from)
+    FLAVOR, GiB, TINY_A, TINY_B, V2_93, no_os_image, rebuild, volume_from)
 from tests.functional.compute import server_helpers as sh
 from tests.functional import guest_console
 from tests.functional import helpers
@@ -222,3 +222,48 @@ def test_openstacksdk_rebuilds_a_server_from_an_image_at_2_93(cloud):
         sh.cached(other.id)
     with open(sh.cached(other.id), 'rb') as f:
         assert f.read() == helpers.disk_bytes(b'other')
+
+
+# The server's key pair on a rebuild (2.54) ----------------------------------
+
+def test_a_rebuild_sets_and_unsets_the_key_pair(cloud):
+    """From 2.54 a rebuild takes ``key_name``: the caller's key pair of
+    that name, or null to take it away; one the caller does not have is
+    a 400 and the server is left as it was. (The root volume is kept:
+    below 2.93, with the image it was made from.)"""
+    user = cloud.project()
+    image_id = no_os_image(user.conn)
+    root = volume_from(user, image_id)
+    server = user.boot(root)
+    resp = user.compute('2.2').post('/os-keypairs', json={
+        'keypair': {'name': 'rebuild-key'}})
+    assert resp.status_code == 201, resp.text
+    public_key = resp.json()['keypair']['public_key']
+
+    resp = rebuild(user, server.id, image_id, '2.53',
+                   key_name='rebuild-key')
+    assert resp.status_code == 400, resp.text
+    assert 'key_name' in resp.json()['badRequest']['message']
+    resp = rebuild(user, server.id, image_id, '2.54', key_name='nokey')
+    assert resp.status_code == 400, resp.text
+    assert 'Invalid key_name provided' in resp.json()['badRequest'][
+        'message']
+    assert user.server(server.id, '2.54')['key_name'] is None
+    for body in ({'key_name': ''}, {'key_name': 'k' * 256},
+                 {'key_name': 5}):
+        resp = rebuild(user, server.id, image_id, '2.54', **body)
+        assert resp.status_code == 400, (body, resp.text)
+
+    resp = rebuild(user, server.id, image_id, '2.54',
+                   key_name='rebuild-key')
+    assert resp.status_code == 202, resp.text
+    assert resp.json()['server']['key_name'] == 'rebuild-key'
+    user.wait_server(server.id)
+    assert user.server(server.id, '2.54')['key_name'] == 'rebuild-key'
+    assert db_instances.get(helpers.admin_context(),
+                            server.id).key_data == public_key
+
+    resp = rebuild(user, server.id, image_id, '2.54', key_name=None)
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id)
+    assert user.server(server.id, '2.54')['key_name'] is None

@@ -4,11 +4,14 @@ rebuild (os-getConsoleOutput is in console_output.py, as in Nova)."""
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_actions as schema
 from tether.api.compute import versions
+from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
+from tether.compute.api import keypairs as keypairs_api
 from tether.compute.api import rebuild as rebuild_api
 from tether.compute.api import server_actions as actions_api
+from tether.compute import keypair_exception
 from tether.policies.compute import server_actions as policy
 from tether.policies.compute import servers as servers_policy
 
@@ -61,6 +64,8 @@ def rebuild_server(req):
     body = req.validated['rebuild']
     values = {column: body[key] for key, column in _REBUILD_VALUES.items()
               if key in body}
+    if 'key_name' in body:
+        values.update(_key_pair(req.context, body['key_name']))
     instance = rebuild_api.rebuild(
         req.context, instance, body['imageRef'], values,
         reimage_boot_volume=body.get('reimage_boot_volume'),
@@ -71,6 +76,21 @@ def rebuild_server(req):
             {'project_id': instance.project_id, 'user_id': instance.user_id},
             fatal=False))
     return servers.show(req, instance, status=202)
+
+
+def _key_pair(ctx, name):
+    """The server's key pair after a rebuild with ``key_name`` (2.54): the
+    caller's key pair of that name (the caller's, as Nova takes it: users
+    own key pairs, projects own servers), or none for null."""
+    if name is None:
+        return {'key_name': None, 'key_data': None}
+    try:
+        key_pair = keypairs_api.get(ctx, ctx.user_id, name)
+    except keypair_exception.KeypairNotFound:
+        raise fault.HTTPError(
+            400, 'Invalid key_name provided: you have no key pair %s.'
+                 % name)
+    return {'key_name': key_pair.name, 'key_data': key_pair.public_key}
 
 
 ACTIONS = {

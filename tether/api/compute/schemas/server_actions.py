@@ -60,7 +60,9 @@ def _with(base, **properties):
 
 _null = {'type': 'null', 'description': 'null (tether has none)'}
 _rebuild_v219 = _with(_rebuild, description=servers.description)
-_rebuild_v254 = _with(_rebuild_v219, key_name=_null)
+# A key pair of the caller's, or null to take the server's away (2.54).
+_rebuild_v254 = _with(_rebuild_v219, key_name={
+    'oneOf': [servers.name, {'type': 'null'}]})
 _rebuild_v257 = _with(_rebuild_v254, user_data=_null)
 _rebuild_v263 = _with(_rebuild_v257, trusted_image_certificates=_null)
 _rebuild_v290 = _with(_rebuild_v263,
