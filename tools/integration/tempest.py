@@ -179,10 +179,18 @@ class Tempest:
 
     def configure(self):
         if not os.path.isdir(self.workspace):
-            subprocess.run([self._bin('tempest'), 'init', self.workspace],
-                           check=True, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL,
-                           stderr=subprocess.STDOUT, timeout=120)
+            # The registry of workspaces in the deployment's directory,
+            # not ~/.tempest (where the name of an earlier run's
+            # workspace would make this one fail).
+            proc = subprocess.run(
+                [self._bin('tempest'), 'init', '--name', 'tether',
+                 '--workspace-path',
+                 os.path.join(self.deployment.dir, 'tempest-workspaces.yaml'),
+                 self.workspace],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True, timeout=120)
+            if proc.returncode != 0:
+                raise RuntimeError('tempest init failed:\n' + proc.stdout)
         with open(os.path.join(self.workspace, 'etc', 'tempest.conf'),
                   'w') as f:
             f.write(CONF.format(
