@@ -218,7 +218,10 @@ class Tempest:
                               timeout=timeout,
                               env=dict(self.deployment.env,
                                        PATH=os.path.dirname(self._bin('x'))
-                                       + os.pathsep + os.environ['PATH']))
+                                       + os.pathsep + os.environ['PATH'],
+                                       # stestr starts its workers with
+                                       # $PYTHON (tox sets it to its own).
+                                       PYTHON=self._bin('python')))
         passed, failed, skipped, failures = parse(proc.stdout)
         if proc.returncode != 0 and not failed:
             # Tempest itself failed (no totals): that is a failure too.
