@@ -135,6 +135,8 @@ SPECS = {
                                      'ram': 64, 'vcpus': 1, 'disk': 1}},
         creates='flavor'),
     'compute DELETE /flavors/{flavor_id}': Spec(fresh='flavor'),
+    'compute PUT /flavors/{flavor_id}': Spec(
+        body={'flavor': {'description': 'pm'}}, fresh='flavor'),
     'compute PUT /os-services/{service_id}': Spec(
         body={'status': 'enabled'}),
     'compute DELETE /os-services/{service_id}': Spec(

@@ -58,6 +58,7 @@ RESOURCES = [
                   'POST': flavors.create_flavor}),
     ('/flavors/detail', {'GET': flavors.list_flavors_detail}),
     ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
+                              'PUT': flavors.update_flavor,
                               'DELETE': flavors.delete_flavor}),
     ('/os-keypairs', {'GET': keypairs.list_keypairs,
                       'POST': keypairs.create_keypair}),

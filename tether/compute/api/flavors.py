@@ -51,6 +51,11 @@ def create(context, name, memory_mb, vcpus, root_gb=0, ephemeral_gb=0,
     })
 
 
+def update_description(context, flavorid, description):
+    """Change a flavor's description (2.55); the flavor after."""
+    return db_flavors.update_description(context, flavorid, description)
+
+
 def delete(context, flavorid):
     """Delete a flavor; the servers made of it keep their copy of it."""
     db_flavors.destroy(context, flavorid)

@@ -4,6 +4,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from tether.compute import exception
+from tether.db import cas
 from tether.db.compute import models
 from tether.db import keyset
 from tether.db import session
@@ -65,3 +66,13 @@ def destroy(context, flavorid):
         sa.delete(Flavor).where(Flavor.flavorid == flavorid))
     if result.rowcount == 0:
         raise exception.FlavorNotFound(flavor_id=flavorid)
+
+
+@db.writer
+def update_description(context, flavorid, description):
+    """Set a flavor's description (one UPDATE); the flavor after."""
+    if not cas.update(context, Flavor, [Flavor.flavorid == flavorid],
+                      {'description': description}):
+        raise exception.FlavorNotFound(flavor_id=flavorid)
+    return flavor_obj.Flavor.from_db(context.session.scalars(
+        sa.select(Flavor).where(Flavor.flavorid == flavorid)).one())
