@@ -5,6 +5,8 @@ import uuid
 import openstack
 import pytest
 
+from tests.functional import cli
+
 ADMIN = ('admin', 'admin')
 
 
@@ -281,7 +283,7 @@ def test_description_needs_2_55(aio, flavors):
     assert flavor['description'] is None
 
 
-def test_update_the_description(aio, flavors):
+def test_update_the_description(aio, flavors, tmp_path):
     flavor = _create(aio, flavors, version='2.55', description='old')
     admin = aio.admin()
     updated = admin.compute.update_flavor(flavor['id'], description='new')
@@ -293,6 +295,11 @@ def test_update_the_description(aio, flavors):
     shown = resp.json()['flavor']
     assert (shown['description'], shown['extra_specs'], shown['ram']) == (
         None, {}, 512)
+    osc = cli.CLI(aio, tmp_path, 'admin', 'admin')
+    osc.run('--os-compute-api-version', '2.55', 'flavor', 'set',
+            '--description', 'from the CLI', flavor['name'])
+    assert osc.json('flavor', 'show', flavor['name'])['description'] == (
+        'from the CLI')
     # Not before 2.55; not for members; an unknown flavor is 404.
     old = aio.compute_http(*ADMIN, version='2.54')
     assert old.put(path, json={'flavor': {'description': 'x'}}
@@ -302,7 +309,7 @@ def test_update_the_description(aio, flavors):
                       ).status_code == 403
     assert http.put('/flavors/nope', json={'flavor': {'description': 'x'}}
                     ).status_code == 404
-    assert http.get(path).json()['flavor']['description'] is None
+    assert http.get(path).json()['flavor']['description'] == 'from the CLI'
 
 
 @pytest.mark.parametrize('body,field', [

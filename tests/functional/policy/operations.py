@@ -19,6 +19,10 @@ Spec = collections.namedtuple('Spec', 'body use fresh creates',
 _IMAGE = str(uuid.UUID(int=7))
 # The server with no task (k=v): writes of what is there already.
 _META = {'server_id': 'metadata_server_id'}
+# The flavor with the extra spec k=v.
+_SPECS = {'flavor_id': 'specs_flavor_id'}
+_SPEC_KEY = ('compute %s /flavors/{flavor_id}/os-extra_specs/'
+             '{flavor_extra_spec_key}')
 
 
 def _new_name(prefix):
@@ -137,6 +141,14 @@ SPECS = {
     'compute DELETE /flavors/{flavor_id}': Spec(fresh='flavor'),
     'compute PUT /flavors/{flavor_id}': Spec(
         body={'flavor': {'description': 'pm'}}, fresh='flavor'),
+    'compute GET /flavors/{flavor_id}/os-extra_specs': Spec(use=_SPECS),
+    'compute POST /flavors/{flavor_id}/os-extra_specs': Spec(
+        body={'extra_specs': {'k': 'v'}}, use=_SPECS,
+        fresh='specs_flavor'),
+    _SPEC_KEY % 'GET': Spec(use=_SPECS),
+    _SPEC_KEY % 'PUT': Spec(body={'k': 'v'}, use=_SPECS,
+                            fresh='specs_flavor'),
+    _SPEC_KEY % 'DELETE': Spec(use=_SPECS, fresh='specs_flavor'),
     'compute PUT /os-services/{service_id}': Spec(
         body={'status': 'enabled'}),
     'compute DELETE /os-services/{service_id}': Spec(

@@ -3,6 +3,7 @@
 from tether.api import actions
 from tether.api.compute.handlers import availability_zones
 from tether.api.compute.handlers import console_output
+from tether.api.compute.handlers import flavor_extra_specs
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
@@ -60,6 +61,13 @@ RESOURCES = [
     ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
                               'PUT': flavors.update_flavor,
                               'DELETE': flavors.delete_flavor}),
+    ('/flavors/{flavor_id}/os-extra_specs', {
+        'GET': flavor_extra_specs.list_flavor_extra_specs,
+        'POST': flavor_extra_specs.create_flavor_extra_specs}),
+    ('/flavors/{flavor_id}/os-extra_specs/{flavor_extra_spec_key}', {
+        'GET': flavor_extra_specs.show_flavor_extra_spec,
+        'PUT': flavor_extra_specs.update_flavor_extra_spec,
+        'DELETE': flavor_extra_specs.delete_flavor_extra_spec}),
     ('/os-keypairs', {'GET': keypairs.list_keypairs,
                       'POST': keypairs.create_keypair}),
     ('/os-keypairs/{keypair_name}', {

@@ -1,9 +1,11 @@
 """Queries on flavors; rows leave this module as Flavor objects."""
 
 from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from tether.compute import exception
+from tether.compute import flavor_exception
 from tether.db import cas
 from tether.db.compute import models
 from tether.db import keyset
@@ -76,3 +78,30 @@ def update_description(context, flavorid, description):
         raise exception.FlavorNotFound(flavor_id=flavorid)
     return flavor_obj.Flavor.from_db(context.session.scalars(
         sa.select(Flavor).where(Flavor.flavorid == flavorid)).one())
+
+
+@db.writer
+def update_extra_specs(context, flavorid, change):
+    """Change a flavor's extra specs with ``change(old) -> new`` (which
+    may raise); the new extra specs.
+
+    The row is locked while ``change`` runs (on SQLite the writer lock
+    serializes the transaction anyway), and the UPDATE names the extra
+    specs it read, so that no concurrent change is lost: if they changed
+    meanwhile, FlavorExtraSpecUpdateCreateFailed (409, as Nova).
+    """
+    row = context.session.execute(
+        sa.select(Flavor.id, Flavor.extra_specs)
+        .where(Flavor.flavorid == flavorid).with_for_update()).first()
+    if row is None:
+        raise exception.FlavorNotFound(flavor_id=flavorid)
+    before = row.extra_specs
+    new = change(jsonutils.loads(before) if before else {})
+    where = [Flavor.id == row.id,
+             Flavor.extra_specs.is_(None) if before is None
+             else Flavor.extra_specs == before]
+    if not cas.update(context, Flavor, where,
+                      {'extra_specs': jsonutils.dumps(new)}):
+        raise flavor_exception.FlavorExtraSpecUpdateCreateFailed(
+            flavor_id=flavorid)
+    return new

@@ -21,9 +21,10 @@ rules = [
     base.rule(UPDATE, base.ADMIN, 'Update the description of a flavor.',
               [('PUT', '/flavors/{flavor_id}')]),
     base.rule(EXTRA_SPECS_INDEX, base.PROJECT_READER_OR_ADMIN,
-              'Show the extra specs of flavors (in the flavor detail, '
-              'show, create and update responses from 2.61).',
-              [('GET', '/flavors/detail'), ('GET', '/flavors/{flavor_id}'),
+              'List the extra specs of a flavor; show them in the flavor '
+              'detail, show, create and update responses from 2.61.',
+              [('GET', '/flavors/{flavor_id}/os-extra_specs'),
+               ('GET', '/flavors/detail'), ('GET', '/flavors/{flavor_id}'),
                ('POST', '/flavors'), ('PUT', '/flavors/{flavor_id}')]),
 ]
 
