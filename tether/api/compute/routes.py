@@ -3,6 +3,7 @@
 from tether.api import actions
 from tether.api.compute.handlers import availability_zones
 from tether.api.compute.handlers import console_output
+from tether.api.compute.handlers import flavor_access
 from tether.api.compute.handlers import flavor_extra_specs
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
@@ -61,6 +62,10 @@ RESOURCES = [
     ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
                               'PUT': flavors.update_flavor,
                               'DELETE': flavors.delete_flavor}),
+    ('/flavors/{flavor_id}/action', {
+        'POST': actions.Dispatcher('flavor', flavor_access.ACTIONS)}),
+    ('/flavors/{flavor_id}/os-flavor-access', {
+        'GET': flavor_access.list_flavor_access}),
     ('/flavors/{flavor_id}/os-extra_specs', {
         'GET': flavor_extra_specs.list_flavor_extra_specs,
         'POST': flavor_extra_specs.create_flavor_extra_specs}),
