@@ -5,6 +5,8 @@ import uuid
 import openstack
 import pytest
 
+from tests.functional import cli
+
 ADMIN = ('admin', 'admin')
 
 
@@ -279,6 +281,49 @@ def test_description_needs_2_55(aio, flavors):
     assert 'description' in resp.json()['badRequest']['message']
     flavor = _create(aio, flavors, version='2.55', description=None)
     assert flavor['description'] is None
+
+
+def test_update_the_description(aio, flavors, tmp_path):
+    flavor = _create(aio, flavors, version='2.55', description='old')
+    admin = aio.admin()
+    updated = admin.compute.update_flavor(flavor['id'], description='new')
+    assert (updated.id, updated.description) == (flavor['id'], 'new')
+    http = aio.compute_http(*ADMIN, version='2.61')
+    path = '/flavors/%s' % flavor['id']
+    resp = http.put(path, json={'flavor': {'description': None}})
+    assert resp.status_code == 200, resp.text
+    shown = resp.json()['flavor']
+    assert (shown['description'], shown['extra_specs'], shown['ram']) == (
+        None, {}, 512)
+    osc = cli.CLI(aio, tmp_path, 'admin', 'admin')
+    osc.run('--os-compute-api-version', '2.55', 'flavor', 'set',
+            '--description', 'from the CLI', flavor['name'])
+    assert osc.json('flavor', 'show', flavor['name'])['description'] == (
+        'from the CLI')
+    # Not before 2.55; not for members; an unknown flavor is 404.
+    old = aio.compute_http(*ADMIN, version='2.54')
+    assert old.put(path, json={'flavor': {'description': 'x'}}
+                   ).status_code == 404
+    member = aio.compute_http(version='2.55')
+    assert member.put(path, json={'flavor': {'description': 'x'}}
+                      ).status_code == 403
+    assert http.put('/flavors/nope', json={'flavor': {'description': 'x'}}
+                    ).status_code == 404
+    assert http.get(path).json()['flavor']['description'] == 'from the CLI'
+
+
+@pytest.mark.parametrize('body,field', [
+    ({'flavor': {}}, 'description'),
+    ({'flavor': {'description': 'x', 'name': 'y'}}, 'name'),
+    ({'flavor': {'description': 'x' * 65536}}, 'description'),
+    ({'flavor': {'description': 'bell\x07'}}, 'description'),
+    ({'description': 'x'}, 'flavor'),
+])
+def test_bad_updates_name_the_field(aio, body, field):
+    resp = aio.compute_http(*ADMIN, version='2.55').put('/flavors/1',
+                                                        json=body)
+    assert resp.status_code == 400, resp.text
+    assert field in resp.json()['badRequest']['message']
 
 
 @pytest.mark.parametrize('values,field', [

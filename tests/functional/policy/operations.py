@@ -19,6 +19,12 @@ Spec = collections.namedtuple('Spec', 'body use fresh creates',
 _IMAGE = str(uuid.UUID(int=7))
 # The server with no task (k=v): writes of what is there already.
 _META = {'server_id': 'metadata_server_id'}
+# The flavor with the extra spec k=v; the private flavor another project
+# has access to.
+_SPECS = {'flavor_id': 'specs_flavor_id'}
+_ACCESS = {'flavor_id': 'access_flavor_id'}
+_SPEC_KEY = ('compute %s /flavors/{flavor_id}/os-extra_specs/'
+             '{flavor_extra_spec_key}')
 
 
 def _new_name(prefix):
@@ -135,6 +141,25 @@ SPECS = {
                                      'ram': 64, 'vcpus': 1, 'disk': 1}},
         creates='flavor'),
     'compute DELETE /flavors/{flavor_id}': Spec(fresh='flavor'),
+    'compute PUT /flavors/{flavor_id}': Spec(
+        body={'flavor': {'description': 'pm'}}, fresh='flavor'),
+    'compute POST /flavors/{flavor_id}/action addTenantAccess': Spec(
+        body=lambda ids: {'addTenantAccess': {
+            'tenant': ids['access_project_id']}},
+        use=_ACCESS, fresh='private_flavor'),
+    'compute POST /flavors/{flavor_id}/action removeTenantAccess': Spec(
+        body=lambda ids: {'removeTenantAccess': {
+            'tenant': ids['access_project_id']}},
+        use=_ACCESS, fresh='shared_flavor'),
+    'compute GET /flavors/{flavor_id}/os-flavor-access': Spec(use=_ACCESS),
+    'compute GET /flavors/{flavor_id}/os-extra_specs': Spec(use=_SPECS),
+    'compute POST /flavors/{flavor_id}/os-extra_specs': Spec(
+        body={'extra_specs': {'k': 'v'}}, use=_SPECS,
+        fresh='specs_flavor'),
+    _SPEC_KEY % 'GET': Spec(use=_SPECS),
+    _SPEC_KEY % 'PUT': Spec(body={'k': 'v'}, use=_SPECS,
+                            fresh='specs_flavor'),
+    _SPEC_KEY % 'DELETE': Spec(use=_SPECS, fresh='specs_flavor'),
     'compute PUT /os-services/{service_id}': Spec(
         body={'status': 'enabled'}),
     'compute DELETE /os-services/{service_id}': Spec(

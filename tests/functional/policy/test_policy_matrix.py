@@ -78,6 +78,10 @@ def snapshot(world):
                         % ids['keypair_user_id'], 'keypairs'),
         'flavors': sorted(f['id'] for f in get(cadmin, '/flavors/detail',
                                                'flavors')),
+        'flavor extra specs': get(cadmin, '/flavors/%s/os-extra_specs'
+                                  % ids['specs_flavor_id'], 'extra_specs'),
+        'flavor access': get(cadmin, '/flavors/%s/os-flavor-access'
+                             % ids['access_flavor_id'], 'flavor_access'),
         'services': sorted((s['id'], s['status']) for s in get(
             cadmin, '/os-services', 'services')),
     }

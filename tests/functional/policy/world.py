@@ -114,6 +114,12 @@ class World:
             self.ids['volume_id'], status='attached', device_name='/dev/sdb',
             source_type='volume', destination_type='volume'))
         self.ids['service_id'] = self.compute_service()['service_id']
+        # Flavors: one with an extra spec (k=v), one private that another
+        # project has access to.
+        self.ids['flavor_extra_spec_key'] = 'k'
+        self.ids['specs_flavor_id'] = self.specs_flavor()['flavor_id']
+        self.ids['access_project_id'] = 'pm-o-' + self.tag
+        self.ids['access_flavor_id'] = self.shared_flavor()['flavor_id']
         resp = self.http('aA', 'compute').get('/os-hypervisors')
         assert resp.status_code == 200, resp.text
         self.ids['hypervisor_id'] = resp.json()['hypervisors'][0]['id']
@@ -125,6 +131,8 @@ class World:
         """Every ID of project A (or made for it) the matrix knows of."""
         values = [v for k, v in self.ids.items()
                   if k not in ('key', 'spec_key', 'flavor_id', 'image_id',
+                               'flavor_extra_spec_key', 'specs_flavor_id',
+                               'access_flavor_id', 'access_project_id',
                                'hypervisor_id', 'service_id', 'type_id')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)
@@ -198,14 +206,35 @@ class World:
         assert resp.status_code == 201, resp.text
         return {'keypair_name': name}
 
-    def flavor(self):
+    def flavor(self, public=True):
         resp = self.http('aA', 'compute').post('/flavors', json={'flavor': {
             'name': 'pm-%s' % uuid.uuid4().hex[:8], 'ram': 64, 'vcpus': 1,
-            'disk': 1}})
+            'disk': 1, 'os-flavor-access:is_public': public}})
         assert resp.status_code == 200, resp.text
         flavor_id = resp.json()['flavor']['id']
         self.flavors.append(flavor_id)
         return {'flavor_id': flavor_id}
+
+    def specs_flavor(self):
+        """A flavor with the extra spec k=v."""
+        made = self.flavor()
+        resp = self.http('aA', 'compute').post(
+            '/flavors/%s/os-extra_specs' % made['flavor_id'],
+            json={'extra_specs': {'k': 'v'}})
+        assert resp.status_code == 200, resp.text
+        return made
+
+    def private_flavor(self):
+        return self.flavor(public=False)
+
+    def shared_flavor(self):
+        """A private flavor that ``access_project_id`` has access to."""
+        made = self.flavor(public=False)
+        resp = self.http('aA', 'compute').post(
+            '/flavors/%s/action' % made['flavor_id'], json={
+                'addTenantAccess': {'tenant': self.ids['access_project_id']}})
+        assert resp.status_code == 200, resp.text
+        return made
 
     def compute_service(self):
         host = 'pm-host-%s' % uuid.uuid4().hex[:8]

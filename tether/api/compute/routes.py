@@ -3,6 +3,8 @@
 from tether.api import actions
 from tether.api.compute.handlers import availability_zones
 from tether.api.compute.handlers import console_output
+from tether.api.compute.handlers import flavor_access
+from tether.api.compute.handlers import flavor_extra_specs
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
@@ -58,7 +60,19 @@ RESOURCES = [
                   'POST': flavors.create_flavor}),
     ('/flavors/detail', {'GET': flavors.list_flavors_detail}),
     ('/flavors/{flavor_id}', {'GET': flavors.show_flavor,
+                              'PUT': flavors.update_flavor,
                               'DELETE': flavors.delete_flavor}),
+    ('/flavors/{flavor_id}/action', {
+        'POST': actions.Dispatcher('flavor', flavor_access.ACTIONS)}),
+    ('/flavors/{flavor_id}/os-flavor-access', {
+        'GET': flavor_access.list_flavor_access}),
+    ('/flavors/{flavor_id}/os-extra_specs', {
+        'GET': flavor_extra_specs.list_flavor_extra_specs,
+        'POST': flavor_extra_specs.create_flavor_extra_specs}),
+    ('/flavors/{flavor_id}/os-extra_specs/{flavor_extra_spec_key}', {
+        'GET': flavor_extra_specs.show_flavor_extra_spec,
+        'PUT': flavor_extra_specs.update_flavor_extra_spec,
+        'DELETE': flavor_extra_specs.delete_flavor_extra_spec}),
     ('/os-keypairs', {'GET': keypairs.list_keypairs,
                       'POST': keypairs.create_keypair}),
     ('/os-keypairs/{keypair_name}', {

@@ -14,6 +14,7 @@ from tether.api import wsgi
 
 BASE = '2.1'                     # v2.1: strict input validation.
 KEYPAIR_TYPE = '2.2'             # keypair type; create 201, delete 204.
+FLAVOR_ACCESS_PUBLIC_CONFLICT = '2.7'  # addTenantAccess to public: 409.
 EXTENDED_ATTRIBUTES = '2.3'      # more OS-EXT-SRV-ATTR: server attributes.
 LOCKED = '2.9'                   # locked in server views.
 KEYPAIR_USER_ID = '2.10'         # keypairs of another user (user_id, admins).

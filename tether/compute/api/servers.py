@@ -88,7 +88,10 @@ def volumes_of_instance(context, instance):
 
 def _flavor(context, flavor_ref):
     try:
-        return db_flavors.get(context, str(flavor_ref))
+        # A private flavor boots for admins and the projects with access.
+        return db_flavors.get(
+            context, str(flavor_ref),
+            project_id=None if context.is_admin else context.project_id)
     except exception.FlavorNotFound as exc:
         raise exception.InvalidInput(reason=str(exc))
 

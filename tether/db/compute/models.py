@@ -31,6 +31,23 @@ class Flavor(base.TimestampMixin, Base):
     extra_specs = sa.Column(sa.Text)
 
 
+class FlavorProject(base.TimestampMixin, Base):
+    """A project given access to a private flavor (Nova's
+    ``flavor_projects``); the flavor's rows go with it."""
+    __tablename__ = 'flavor_projects'
+    __table_args__ = (
+        # Of two adds of one project, the second loses here (409).
+        sa.UniqueConstraint('flavor_id', 'project_id',
+                            name='uniq_flavor_projects0flavor_id0project_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    flavor_id = sa.Column(sa.Integer,
+                          sa.ForeignKey('flavors.id', ondelete='CASCADE'),
+                          nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+
+
 class KeyPair(base.TimestampMixin, Base):
     """A user's key pair (``/os-keypairs``): names are per user, as in
     Nova; a key pair belongs to no project."""

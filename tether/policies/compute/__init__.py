@@ -5,6 +5,8 @@ import itertools
 from tether.policies.compute import availability_zones
 from tether.policies.compute import base
 from tether.policies.compute import console_output
+from tether.policies.compute import flavor_access
+from tether.policies.compute import flavor_extra_specs
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
@@ -19,7 +21,8 @@ from tether.policies.compute import volume_attachments
 
 _MODULES = [base, servers, server_actions, console_output,
             volume_attachments, server_shares,
-            server_external_events, instance_actions, flavors, services,
+            server_external_events, instance_actions, flavors,
+            flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata]
 
 

@@ -1,4 +1,5 @@
-"""Handlers of /flavors: list, detail, show, create, delete."""
+"""Handlers of /flavors: list, detail, show, create, update (the
+description, 2.55), delete."""
 
 import math
 
@@ -112,6 +113,16 @@ def create_flavor(req):
         flavorid=_flavorid(body.get('id')),
         description=body.get('description'))
     return _one(req, flavor)
+
+
+@microversion.version_window(versions.FLAVOR_DESCRIPTION)
+@validation.body(schema.UPDATE_V2_55, versions.FLAVOR_DESCRIPTION)
+def update_flavor(req):
+    ctx = req.context
+    ctx.can(policy.UPDATE, {})
+    return _one(req, compute_flavors.update_description(
+        ctx, req.urlvars['flavor_id'],
+        req.validated['flavor']['description']))
 
 
 @validation.query(schema.ANY_QUERY)

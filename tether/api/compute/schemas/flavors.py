@@ -89,11 +89,12 @@ _flavor = {
 }
 
 _flavor_v2_55 = copy.deepcopy(_flavor)
-_flavor_v2_55['properties']['description'] = {
+_description = {
     'type': ['string', 'null'], 'maxLength': 65535,
     'pattern': r'^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$',
     'description': 'a text of up to 65535 printable characters',
 }
+_flavor_v2_55['properties']['description'] = _description
 
 
 def _create(flavor):
@@ -103,3 +104,8 @@ def _create(flavor):
 
 CREATE = _create(_flavor)
 CREATE_V2_55 = _create(_flavor_v2_55)
+
+# The description is all that changes (and so is required), as in Nova.
+UPDATE_V2_55 = _create({
+    'type': 'object', 'properties': {'description': _description},
+    'required': ['description'], 'additionalProperties': False})
