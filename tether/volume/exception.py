@@ -83,6 +83,32 @@ class VolumeTypeExists(exception.Conflict):
     error_code = 'volume.type.exists'
 
 
+class VolumeTypeAccessExists(exception.Conflict):
+    msg_fmt = ('Project %(project_id)s already has access to volume type '
+               '%(volume_type_id)s.')
+    error_code = 'volume.type.access_exists'
+
+
+class VolumeTypeAccessNotFound(exception.NotFound):
+    msg_fmt = ('Project %(project_id)s has no access to volume type '
+               '%(volume_type_id)s.')
+    error_code = 'volume.type.access_not_found'
+
+
+class VolumeTypeIsPublic(exception.Invalid):
+    """Cinder's InvalidVolumeType (400) for access changes; its listing of
+    a public type's access is a 404 (VolumeTypeAccessNotFound there)."""
+    msg_fmt = ('Volume type %(volume_type_id)s is public: %(what)s.')
+    error_code = 'volume.type.is_public'
+
+
+class VolumeTypeAccessListNotFound(exception.NotFound):
+    """As Cinder: a public type has no access list to show (404)."""
+    msg_fmt = ('Volume type %(volume_type_id)s is public: it has no access '
+               'list.')
+    error_code = 'volume.type.no_access_list'
+
+
 class AttachmentConflict(exception.Conflict):
     msg_fmt = 'Attachment %(attachment_id)s cannot be updated: %(reason)s'
     error_code = 'volume.attachment.conflict'

@@ -6,6 +6,7 @@ from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
+from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
@@ -46,6 +47,10 @@ RESOURCES = [
     ('/types/{type_id}', {'GET': types.show_type,
                           'PUT': types.update_type,
                           'DELETE': types.delete_type}),
+    ('/types/{type_id}/action', {
+        'POST': actions.Dispatcher('volume type', type_access.ACTIONS)}),
+    ('/types/{type_id}/os-volume-type-access', {
+        'GET': type_access.list_type_access}),
     ('/types/{type_id}/extra_specs', {
         'GET': type_extra_specs.list_extra_specs,
         'POST': type_extra_specs.create_extra_specs}),
