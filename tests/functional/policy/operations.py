@@ -74,6 +74,17 @@ SPECS = {
         body={'multiattach': '<is> False'}, use={'key': 'spec_key'}),
     'volume DELETE /types/{type_id}/extra_specs/{key}': Spec(
         fresh='volume_type', use={'key': 'spec_key'}),
+    # The private type project A may use; an add names a new project.
+    'volume GET /types/{type_id}/os-volume-type-access': Spec(
+        use={'type_id': 'private_type_id'}),
+    'volume POST /types/{type_id}/action addProjectAccess': Spec(
+        body=lambda ids: {'addProjectAccess': {
+            'project': _new_name('pm-p')(ids)}},
+        use={'type_id': 'private_type_id'}),
+    'volume POST /types/{type_id}/action removeProjectAccess': Spec(
+        body=lambda ids: {'removeProjectAccess': {
+            'project': ids['target_project_id']}},
+        use={'type_id': 'private_type_id'}, fresh='private_type'),
     'volume POST /attachments': Spec(
         body=lambda ids: {'attachment': {
             'volume_uuid': ids['volume_id'],
