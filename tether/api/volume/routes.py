@@ -3,6 +3,7 @@
 from tether.api import actions
 from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
+from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
@@ -59,6 +60,7 @@ RESOURCES = [
         'PUT': type_extra_specs.update_extra_spec,
         'DELETE': type_extra_specs.delete_extra_spec}),
     ('/os-services', {'GET': services.list_services}),
+    ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),
     ('/attachments', {'GET': attachments.list_attachments,
