@@ -30,6 +30,11 @@ class VolumeMetadataNotFound(exception.NotFound):
     error_code = 'volume.metadata.not_found'
 
 
+class VolumeImageMetadataNotFound(exception.NotFound):
+    msg_fmt = 'Volume %(volume_id)s has no image metadata with key %(key)s.'
+    error_code = 'volume.image_metadata.not_found'
+
+
 class VolumeTypeNotFound(exception.NotFound):
     msg_fmt = 'Volume type %(volume_type_id)s could not be found.'
     error_code = 'volume.type.not_found'

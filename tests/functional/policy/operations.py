@@ -46,6 +46,13 @@ SPECS = {
     'volume POST /volumes/{volume_id}/action os-volume_upload_image': Spec(
         body={'os-volume_upload_image': {'image_name': 'pm'}},
         use={'volume_id': 'reserved_id'}),
+    'volume POST /volumes/{volume_id}/action os-set_image_metadata': Spec(
+        body={'os-set_image_metadata': {'metadata': {'k': 'v'}}}),
+    'volume POST /volumes/{volume_id}/action os-show_image_metadata': Spec(
+        body={'os-show_image_metadata': {}}),
+    'volume POST /volumes/{volume_id}/action os-unset_image_metadata': Spec(
+        body={'os-unset_image_metadata': {'key': 'k'}},
+        fresh='image_metadata_volume'),
     # Writes of what is there already: nothing changes.
     'volume POST /volumes/{volume_id}/metadata': Spec(
         body={'metadata': {'k': 'v'}}),

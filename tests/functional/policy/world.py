@@ -139,6 +139,15 @@ class World:
         self.volumes.append(('mA', volume['id']))
         return {'volume_id': volume['id']}
 
+    def image_metadata_volume(self):
+        """A volume of project A with image metadata k=v."""
+        ids = self.volume()
+        resp = self.http('mA').post(
+            '/volumes/%s/action' % ids['volume_id'],
+            json={'os-set_image_metadata': {'metadata': {'k': 'v'}}})
+        assert resp.status_code == 200, resp.text
+        return ids
+
     def _attachment(self, http, volume_id):
         resp = http.post('/attachments', json={'attachment': {
             'volume_uuid': volume_id, 'instance_uuid': str(uuid.uuid4())}})

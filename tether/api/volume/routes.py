@@ -11,6 +11,7 @@ from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
+from tether.api.volume.handlers import volume_image_metadata
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
 
@@ -25,7 +26,8 @@ RESOURCES = [
                               'PUT': volumes.update_volume,
                               'DELETE': volumes.delete_volume}),
     ('/volumes/{volume_id}/action', {
-        'POST': actions.Dispatcher('volume', volume_actions.ACTIONS)}),
+        'POST': actions.Dispatcher('volume', volume_actions.ACTIONS,
+                                   volume_image_metadata.ACTIONS)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,
         'POST': volume_metadata.create_metadata,
