@@ -30,6 +30,11 @@ class VolumeMetadataNotFound(exception.NotFound):
     error_code = 'volume.metadata.not_found'
 
 
+class VolumeImageMetadataNotFound(exception.NotFound):
+    msg_fmt = 'Volume %(volume_id)s has no image metadata with key %(key)s.'
+    error_code = 'volume.image_metadata.not_found'
+
+
 class VolumeTypeNotFound(exception.NotFound):
     msg_fmt = 'Volume type %(volume_type_id)s could not be found.'
     error_code = 'volume.type.not_found'
@@ -81,6 +86,32 @@ class VolumeAttachedToMany(exception.Conflict):
 class VolumeTypeExists(exception.Conflict):
     msg_fmt = 'A volume type named %(name)s already exists.'
     error_code = 'volume.type.exists'
+
+
+class VolumeTypeAccessExists(exception.Conflict):
+    msg_fmt = ('Project %(project_id)s already has access to volume type '
+               '%(volume_type_id)s.')
+    error_code = 'volume.type.access_exists'
+
+
+class VolumeTypeAccessNotFound(exception.NotFound):
+    msg_fmt = ('Project %(project_id)s has no access to volume type '
+               '%(volume_type_id)s.')
+    error_code = 'volume.type.access_not_found'
+
+
+class VolumeTypeIsPublic(exception.Invalid):
+    """Cinder's InvalidVolumeType (400) for access changes; its listing of
+    a public type's access is a 404 (VolumeTypeAccessNotFound there)."""
+    msg_fmt = ('Volume type %(volume_type_id)s is public: %(what)s.')
+    error_code = 'volume.type.is_public'
+
+
+class VolumeTypeAccessListNotFound(exception.NotFound):
+    """As Cinder: a public type has no access list to show (404)."""
+    msg_fmt = ('Volume type %(volume_type_id)s is public: it has no access '
+               'list.')
+    error_code = 'volume.type.no_access_list'
 
 
 class AttachmentConflict(exception.Conflict):

@@ -52,6 +52,13 @@ SPECS = {
     'volume POST /volumes/{volume_id}/action os-volume_upload_image': Spec(
         body={'os-volume_upload_image': {'image_name': 'pm'}},
         use={'volume_id': 'reserved_id'}),
+    'volume POST /volumes/{volume_id}/action os-set_image_metadata': Spec(
+        body={'os-set_image_metadata': {'metadata': {'k': 'v'}}}),
+    'volume POST /volumes/{volume_id}/action os-show_image_metadata': Spec(
+        body={'os-show_image_metadata': {}}),
+    'volume POST /volumes/{volume_id}/action os-unset_image_metadata': Spec(
+        body={'os-unset_image_metadata': {'key': 'k'}},
+        fresh='image_metadata_volume'),
     # Writes of what is there already: nothing changes.
     'volume POST /volumes/{volume_id}/metadata': Spec(
         body={'metadata': {'k': 'v'}}),
@@ -80,6 +87,17 @@ SPECS = {
         body={'multiattach': '<is> False'}, use={'key': 'spec_key'}),
     'volume DELETE /types/{type_id}/extra_specs/{key}': Spec(
         fresh='volume_type', use={'key': 'spec_key'}),
+    # The private type project A may use; an add names a new project.
+    'volume GET /types/{type_id}/os-volume-type-access': Spec(
+        use={'type_id': 'private_type_id'}),
+    'volume POST /types/{type_id}/action addProjectAccess': Spec(
+        body=lambda ids: {'addProjectAccess': {
+            'project': _new_name('pm-p')(ids)}},
+        use={'type_id': 'private_type_id'}),
+    'volume POST /types/{type_id}/action removeProjectAccess': Spec(
+        body=lambda ids: {'removeProjectAccess': {
+            'project': ids['target_project_id']}},
+        use={'type_id': 'private_type_id'}, fresh='private_type'),
     'volume POST /attachments': Spec(
         body=lambda ids: {'attachment': {
             'volume_uuid': ids['volume_id'],

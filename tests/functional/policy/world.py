@@ -86,6 +86,7 @@ class World:
                            json={'os-complete': None})
         assert resp.status_code == 204, resp.text
         self.ids['type_id'] = self.volume_type()['type_id']
+        self.ids['private_type_id'] = self.private_type()['type_id']
         server = self.server(task_state='rebooting')
         self.ids['server_id'] = server['server_id']
         self.ids['request_id'] = server['request_id']
@@ -146,6 +147,15 @@ class World:
         self.volumes.append(('mA', volume['id']))
         return {'volume_id': volume['id']}
 
+    def image_metadata_volume(self):
+        """A volume of project A with image metadata k=v."""
+        ids = self.volume()
+        resp = self.http('mA').post(
+            '/volumes/%s/action' % ids['volume_id'],
+            json={'os-set_image_metadata': {'metadata': {'k': 'v'}}})
+        assert resp.status_code == 200, resp.text
+        return ids
+
     def _attachment(self, http, volume_id):
         resp = http.post('/attachments', json={'attachment': {
             'volume_uuid': volume_id, 'instance_uuid': str(uuid.uuid4())}})
@@ -168,6 +178,20 @@ class World:
         resp = admin.post('/types/%s/extra_specs' % type_id,
                           json={'extra_specs': {'multiattach': '<is> False'}})
         assert resp.status_code == 200, resp.text
+        return {'type_id': type_id}
+
+    def private_type(self):
+        """A private type that project A may use."""
+        admin = self.http('aA')
+        resp = admin.post('/types', json={'volume_type': {
+            'name': 'pm-p-%s-%s' % (self.tag, uuid.uuid4().hex[:6]),
+            'os-volume-type-access:is_public': False}})
+        assert resp.status_code == 200, resp.text
+        type_id = resp.json()['volume_type']['id']
+        self.types.append(type_id)
+        resp = admin.post('/types/%s/action' % type_id, json={
+            'addProjectAccess': {'project': self.projects['A']}})
+        assert resp.status_code == 202, resp.text
         return {'type_id': type_id}
 
     def quota(self, project=None):

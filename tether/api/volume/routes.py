@@ -3,12 +3,15 @@
 from tether.api import actions
 from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
+from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
+from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
+from tether.api.volume.handlers import volume_image_metadata
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
 
@@ -23,7 +26,8 @@ RESOURCES = [
                               'PUT': volumes.update_volume,
                               'DELETE': volumes.delete_volume}),
     ('/volumes/{volume_id}/action', {
-        'POST': actions.Dispatcher('volume', volume_actions.ACTIONS)}),
+        'POST': actions.Dispatcher('volume', volume_actions.ACTIONS,
+                                   volume_image_metadata.ACTIONS)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,
         'POST': volume_metadata.create_metadata,
@@ -46,6 +50,10 @@ RESOURCES = [
     ('/types/{type_id}', {'GET': types.show_type,
                           'PUT': types.update_type,
                           'DELETE': types.delete_type}),
+    ('/types/{type_id}/action', {
+        'POST': actions.Dispatcher('volume type', type_access.ACTIONS)}),
+    ('/types/{type_id}/os-volume-type-access', {
+        'GET': type_access.list_type_access}),
     ('/types/{type_id}/extra_specs', {
         'GET': type_extra_specs.list_extra_specs,
         'POST': type_extra_specs.create_extra_specs}),
@@ -54,6 +62,7 @@ RESOURCES = [
         'PUT': type_extra_specs.update_extra_spec,
         'DELETE': type_extra_specs.delete_extra_spec}),
     ('/os-services', {'GET': services.list_services}),
+    ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),
     ('/attachments', {'GET': attachments.list_attachments,

@@ -109,6 +109,22 @@ class VolumeType(base.TimestampMixin, Base):
         passive_deletes=True)
 
 
+class VolumeTypeProject(base.TimestampMixin, Base):
+    """A project that may use a private volume type (Cinder's
+    volume_type_projects, the os-volume-type-access lists)."""
+    __tablename__ = 'volume_type_projects'
+    __table_args__ = (
+        sa.UniqueConstraint(
+            'volume_type_id', 'project_id',
+            name='uniq_volume_type_projects0volume_type_id0project_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    volume_type_id = sa.Column(
+        sa.String(36), sa.ForeignKey('volume_types.id', ondelete='CASCADE'),
+        nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+
+
 # The type's name, read in the same SELECT as the volume (a correlated
 # subquery): responses show it, and a second query per request would cost
 # more than the volume itself.

@@ -8,6 +8,7 @@ from tether.db import base
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
+from tether.db.volume import volume_type_access
 from tether.objects.volume import volume_type as volume_type_obj
 from tether.volume import exception
 
@@ -48,11 +49,23 @@ def _get_row(context, type_id):
 @db.reader
 def get_page(context, is_public=None, marker=None, limit=None,
              sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
-             offset=None):
-    """One page of types; ``is_public`` None means public and private."""
-    q = sa.select(models.VolumeType)
-    if is_public is not None:
-        q = q.where(models.VolumeType.is_public == is_public)
+             offset=None, project_id=None, all_private=True):
+    """One page of types; ``is_public`` None means public and private.
+
+    As Cinder's: ``project_id`` adds the private types on its access list
+    to the public ones; ``all_private`` false leaves out the other
+    private types (readers who are not administrators).
+    """
+    vt = models.VolumeType
+    q = sa.select(vt)
+    mine = (volume_type_access.accessible(project_id)
+            if project_id is not None else sa.false())
+    if not all_private:
+        q = q.where(sa.or_(vt.is_public == sa.true(), mine))
+    if is_public:
+        q = q.where(sa.or_(vt.is_public == sa.true(), mine))
+    elif is_public is not None:
+        q = q.where(vt.is_public == sa.false())
     rows = keyset.page(
         context.session, q, models.VolumeType, sort_keys, sort_dirs,
         marker=marker,

@@ -7,6 +7,7 @@ from tether.policies.volume import availability_zones
 from tether.policies.volume import limits
 from tether.policies.volume import quota_sets
 from tether.policies.volume import services
+from tether.policies.volume import type_access
 from tether.policies.volume import type_extra_specs
 from tether.policies.volume import types
 from tether.policies.volume import volume_actions
@@ -14,7 +15,7 @@ from tether.policies.volume import volume_metadata
 from tether.policies.volume import volumes
 
 _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
-            types, type_extra_specs, services, availability_zones,
+            types, type_extra_specs, type_access, services, availability_zones,
             attachments]
 
 

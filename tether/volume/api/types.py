@@ -4,6 +4,7 @@ from oslo_config import cfg
 from oslo_utils import uuidutils
 
 from tether.db.volume import volume_type as db_types
+from tether.db.volume import volume_type_access as db_access
 from tether.volume import exception
 
 CONF = cfg.CONF
@@ -16,14 +17,16 @@ USER_VISIBLE_EXTRA_SPECS = ('RESKEY:availability_zones', 'multiattach',
                             'replication_enabled')
 
 
-def _visible(context, vtype):
-    # tether has no type-access table yet: a private type is for admins.
-    return context.is_admin or vtype.is_public
+def visible(context, vtype):
+    """Whether the caller may see and use ``vtype``: a private type is for
+    administrators and the projects on its access list."""
+    return (context.is_admin or vtype.is_public or
+            db_access.has_access(context, vtype.id, context.project_id))
 
 
 def _lookup(context, name_or_id):
     vtype = db_types.get_by_name_or_id(context, name_or_id)
-    if not _visible(context, vtype):
+    if not visible(context, vtype):
         raise exception.VolumeTypeNotFound(volume_type_id=name_or_id)
     return vtype
 
@@ -45,14 +48,17 @@ def get_default(context):
 
 def get_all(context, is_public=True, marker=None, limit=None, offset=None,
             sort_keys=None, sort_dirs=None):
-    """One page of types. Non-admins see public types only.
+    """One page of types, as Cinder lists them: non-admins see the public
+    types and the private ones their project has access to.
 
-    ``is_public``: True public, False private, None both (admins).
+    ``is_public``: True public (and those of the caller's access lists),
+    False private, None both (admins).
     """
     if not context.is_admin:
         is_public = True
     return db_types.get_page(
-        context, is_public=is_public, marker=marker, limit=limit,
+        context, is_public=is_public, project_id=context.project_id,
+        all_private=context.is_admin, marker=marker, limit=limit,
         offset=offset, sort_keys=sort_keys or ('created_at', 'id'),
         sort_dirs=sort_dirs or ('desc', 'desc'))
 

@@ -18,6 +18,7 @@ from tether.db.volume import volume_type as db_types
 from tether import images
 from tether.objects import fields
 from tether.volume.api import services
+from tether.volume.api import types as volume_types
 from tether.volume.api import volume_metadata
 from tether.volume import exception
 from tether.volume import quota
@@ -116,8 +117,7 @@ def create(context, size, name=None, description=None, metadata=None,
             raise exception.InvalidAvailabilityZone(az=availability_zone)
         vtype = db_types.get_by_name_or_id(
             context, volume_type or CONF.default_volume_type)
-        if not (vtype.is_public or context.is_admin):
-            # Private types have no access lists yet: admins only.
+        if not volume_types.visible(context, vtype):
             raise exception.VolumeTypeNotFound(volume_type_id=volume_type)
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)

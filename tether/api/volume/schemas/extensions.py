@@ -1,0 +1,3 @@
+"""Schemas of /extensions: its query (none)."""
+
+NO_QUERY = {'type': 'object', 'properties': {}, 'additionalProperties': False}
