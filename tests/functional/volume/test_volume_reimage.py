@@ -400,13 +400,16 @@ def test_two_reimages_at_once(aio, wait):
     the winner left."""
     conn = aio.sdk()
     http = aio.http(conn.test_user, conn.test_project, version=REIMAGE)
+    # A session of its own for each racer: requests' sessions are not
+    # made for two threads at once.
+    other = aio.http(conn.test_user, conn.test_project, version=REIMAGE)
     first = upload(conn, disk_bytes(b'first'))
     second = upload(conn, disk_bytes(b'second'))
     for _ in range(3):
         volume = _volume(http, wait)
         results = helpers.race([
             lambda: _reimage(http, volume['id'], first.id),
-            lambda: _reimage(http, volume['id'], second.id)])
+            lambda: _reimage(other, volume['id'], second.id)])
         codes = sorted(r.status_code for r in results)
         assert codes == [202, 400], [r.text for r in results]
         winner = first if results[0].status_code == 202 else second
