@@ -179,6 +179,17 @@ def query_dict(req):
     return params
 
 
+def action(name, inner):
+    """The body of an action: ``{name: <inner>}`` and nothing else (the
+    action routes of both APIs)."""
+    return {
+        'type': 'object',
+        'properties': {name: inner},
+        'required': [name],
+        'additionalProperties': False,
+    }
+
+
 # Parameter types -----------------------------------------------------------
 
 # jsonschema's draft 7 does not check format "uuid": a pattern does.

@@ -1,6 +1,7 @@
 """Schemas of private volume types' access lists: addProjectAccess and
 removeProjectAccess (POST /types/{id}/action), the list's query."""
 
+from tether.api import validation
 from tether.api.volume.schemas import types
 
 _PROJECT = {
@@ -13,16 +14,7 @@ _PROJECT = {
 }
 
 
-def _action(name):
-    return {
-        'type': 'object',
-        'properties': {name: _PROJECT},
-        'required': [name],
-        'additionalProperties': False,
-    }
-
-
-ADD_PROJECT_ACCESS = _action('addProjectAccess')
-REMOVE_PROJECT_ACCESS = _action('removeProjectAccess')
+ADD_PROJECT_ACCESS = validation.action('addProjectAccess', _PROJECT)
+REMOVE_PROJECT_ACCESS = validation.action('removeProjectAccess', _PROJECT)
 
 NO_QUERY = types.NO_QUERY

@@ -7,23 +7,14 @@ from tether.objects import fields
 from tether.volume import volume_image
 
 
-def _action(name, inner):
-    return {
-        'type': 'object',
-        'properties': {name: inner},
-        'required': [name],
-        'additionalProperties': False,
-    }
-
-
-EXTEND = _action('os-extend', {
+EXTEND = v.action('os-extend', {
     'type': 'object',
     'properties': {'new_size': v.positive_integer},
     'required': ['new_size'],
     'additionalProperties': False,
 })
 
-RESET_STATUS = _action('os-reset_status', {
+RESET_STATUS = v.action('os-reset_status', {
     'type': 'object',
     'properties': {
         'status': {'type': 'string',
@@ -38,7 +29,7 @@ RESET_STATUS = _action('os-reset_status', {
 
 # Cinder takes a string or null here and treats "false" as true; tether
 # takes exactly a JSON boolean.
-EXTEND_VOLUME_COMPLETION = _action('os-extend_volume_completion', {
+EXTEND_VOLUME_COMPLETION = v.action('os-extend_volume_completion', {
     'type': 'object',
     'properties': {'error': {'type': 'boolean'}},
     'required': ['error'],
@@ -49,7 +40,7 @@ EXTEND_VOLUME_COMPLETION = _action('os-extend_volume_completion', {
 # vdi, vhd, vhdx and ploop) and the container format whose data is the
 # disk (Cinder takes any string: the image API then stores a raw disk as
 # "ovf" or "docker").
-UPLOAD_IMAGE = _action('os-volume_upload_image', {
+UPLOAD_IMAGE = v.action('os-volume_upload_image', {
     'type': 'object',
     'properties': {
         'image_name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
@@ -82,7 +73,7 @@ UPLOAD_IMAGE_V3_1['properties']['os-volume_upload_image'][
 # Cinder takes Cinder's boolean strings ("true", "yes", "1" ...) for
 # reimage_reserved; tether takes a JSON boolean only, as Nova and
 # python-cinderclient send it.
-REIMAGE = _action('os-reimage', {
+REIMAGE = v.action('os-reimage', {
     'type': 'object',
     'properties': {
         'image_id': v.uuid,

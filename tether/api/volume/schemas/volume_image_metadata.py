@@ -4,26 +4,17 @@ os-set_image_metadata, os-unset_image_metadata, os-show_image_metadata."""
 from tether.api import validation as v
 
 
-def _action(name, inner):
-    return {
-        'type': 'object',
-        'properties': {name: inner},
-        'required': [name],
-        'additionalProperties': False,
-    }
-
-
 # Cinder's keys; values of at most 255 characters (Cinder takes up to
 # 65535, a MySQL TEXT) as the volume metadata's, since an upload makes
 # them image properties.
-SET_IMAGE_METADATA = _action('os-set_image_metadata', {
+SET_IMAGE_METADATA = v.action('os-set_image_metadata', {
     'type': 'object',
     'properties': {'metadata': v.metadata},
     'required': ['metadata'],
     'additionalProperties': False,
 })
 
-UNSET_IMAGE_METADATA = _action('os-unset_image_metadata', {
+UNSET_IMAGE_METADATA = v.action('os-unset_image_metadata', {
     'type': 'object',
     'properties': {
         'key': {'type': 'string', 'minLength': 1, 'maxLength': 255},
@@ -34,7 +25,7 @@ UNSET_IMAGE_METADATA = _action('os-unset_image_metadata', {
 
 # Cinder takes any value here (python-cinderclient sends null, Tempest
 # {}); tether takes those two.
-SHOW_IMAGE_METADATA = _action('os-show_image_metadata', {
+SHOW_IMAGE_METADATA = v.action('os-show_image_metadata', {
     'oneOf': [{'type': 'null'},
               {'type': 'object', 'properties': {},
                'additionalProperties': False}],
