@@ -35,6 +35,20 @@ def _notify():
         _ARRIVED.notify_all()
 
 
+def puts():
+    """How many messages were put so far (for :func:`wait_for_put`)."""
+    with _ARRIVED:
+        return _put_count
+
+
+def wait_for_put(seen, timeout):
+    """Wait until a message is put after ``puts()`` returned ``seen``, or
+    ``timeout`` seconds (None: for ever) pass."""
+    with _ARRIVED:
+        if _put_count == seen:
+            _ARRIVED.wait(timeout)
+
+
 class Channel(memory.Channel):
 
     def _put(self, queue, message, **kwargs):
@@ -52,8 +66,7 @@ class Transport(memory.Transport):
     def drain_events(self, connection, timeout=None):
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            with _ARRIVED:
-                seen = _put_count
+            seen = puts()
             try:
                 self.cycle.get(self._deliver, timeout=timeout)
                 return
@@ -62,9 +75,7 @@ class Transport(memory.Transport):
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise socket.timeout()
-            with _ARRIVED:
-                if _put_count == seen:
-                    _ARRIVED.wait(left)
+            wait_for_put(seen, left)
 
 
 def install():
