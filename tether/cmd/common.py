@@ -1,6 +1,7 @@
 """What every tether command does first, and the built-in WSGI server."""
 
 import signal
+import socket
 import sys
 import threading
 
@@ -23,18 +24,46 @@ def parse_args(argv, description=None, cli_opts=()):
     logging.setup(CONF, 'tether')
 
 
-class WSGIServer:
-    """A threaded HTTP server (cheroot) for one WSGI app, in a thread."""
+class _SharedSocketServer(cheroot_wsgi.Server):
+    """cheroot on a socket that listens already: one that another process
+    (tether-aio) made and shares with every worker, which each accept
+    from it."""
 
-    def __init__(self, name, app, host, port, threads):
+    def __init__(self, sock, *args, **kwargs):
+        self._shared_socket = sock
+        super().__init__(sock.getsockname(), *args, **kwargs)
+
+    def bind(self, family, type, proto=0):
+        self.socket = self._shared_socket
+        self.bind_addr = self.socket.getsockname()
+        return self.socket
+
+
+def listening_socket(host, port, backlog=128):
+    """A TCP socket listening on ``host``:``port`` (0: a free port), set
+    up as cheroot sets up its own, to share with worker processes."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(backlog)
+    return sock
+
+
+class WSGIServer:
+    """A threaded HTTP server (cheroot) for one WSGI app, in a thread; on
+    ``host``:``port``, or on ``sock``, a socket that listens already."""
+
+    def __init__(self, name, app, host, port, threads, sock=None):
         self.name = name
-        self.server = cheroot_wsgi.Server((host, port), app,
-                                          numthreads=threads,
-                                          server_name='tether',
-                                          # cheroot's default listen
-                                          # backlog, 5, resets a burst of
-                                          # new connections.
-                                          request_queue_size=128)
+        kwargs = dict(numthreads=threads, server_name='tether',
+                      # cheroot's default listen backlog, 5, resets a
+                      # burst of new connections.
+                      request_queue_size=128)
+        if sock is None:
+            self.server = cheroot_wsgi.Server((host, port), app, **kwargs)
+        else:
+            self.server = _SharedSocketServer(sock, app, **kwargs)
         # Its own answers (to malformed HTTP) in the APIs' fault format.
         self.server.ConnectionClass = http_errors.Connection
         self.thread = None
@@ -55,9 +84,10 @@ class WSGIServer:
             self.thread.join(10)
 
 
-def wait_for_signal():
-    """Block until SIGINT or SIGTERM."""
-    stop = threading.Event()
+def wait_for_signal(stop=None):
+    """Block until SIGINT or SIGTERM (or until ``stop``, an Event, is
+    set)."""
+    stop = stop or threading.Event()
 
     def _handler(signum, frame):
         LOG.info('Caught signal %s, stopping', signum)

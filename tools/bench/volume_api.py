@@ -97,6 +97,13 @@ class OwnServer:
         raise SystemExit('tether-aio did not become ready; its log ends:\n'
                          + tail)
 
+    def pids(self):
+        """The main process and its API workers (--api-workers)."""
+        pids = {'tether-aio main': self.pid}
+        for i, pid in enumerate(sorted(children(self.pid, 'aio_worker'))):
+            pids['tether-aio API worker %d' % (i + 1)] = pid
+        return pids
+
     def stop(self):
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -154,6 +161,21 @@ class DeploymentServer:
 
     def cleanup(self):
         pass
+
+
+def children(pid, marker):
+    """The child processes of ``pid`` whose command line has ``marker``."""
+    found = []
+    for task in os.listdir('/proc/%d/task' % pid):
+        with open('/proc/%d/task/%s/children' % (pid, task)) as f:
+            for child in f.read().split():
+                try:
+                    with open('/proc/%s/cmdline' % child, 'rb') as c:
+                        if marker.encode() in c.read():
+                            found.append(int(child))
+                except OSError:
+                    continue
+    return found
 
 
 def memory_of(pid):
@@ -254,7 +276,7 @@ def main(argv=None):
         print('starting tether-aio ...', flush=True)
         server = OwnServer(args.state_dir, args.server_arg)
         base_url = server.url
-        pids['server'] = server.pid
+        pids.update(server.pids())
         print('tether-aio pid %d at %s (state %s)'
               % (server.pid, base_url, server.state_dir), flush=True)
     run_tag = uuid.uuid4().hex[:8]

@@ -8,15 +8,13 @@ rules are those of the docstring of ``tether.volume.ops.volumes.reconcile``.
 
 import datetime
 import os
-import queue
-import signal
 import subprocess
-import threading
 
 from oslo_config import cfg
 from oslo_utils import timeutils
 import requests
 
+from tests.functional import aio_subprocess
 from tests.functional import helpers
 from tests.functional.helpers import GiB
 from tether.db.volume import quota as db_quotas
@@ -142,47 +140,11 @@ def test_reset_status_of_an_abandoned_extend_gives_its_quota_back(aio, wait):
 
 # A whole tether-aio, stopped and started again -------------------------------
 
-def _start_aio(state_dir):
-    """tether-aio in a subprocess; (process, volume URL) once it is ready."""
-    proc = subprocess.Popen(
-        ['tether-aio', '--state-dir', str(state_dir), '--volume-port', '0',
-         '--compute-port', '0', '--image-port', '0'],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    lines = queue.Queue()
-
-    def read():
-        for line in proc.stdout:
-            lines.put(line)
-        lines.put(None)
-
-    threading.Thread(target=read, daemon=True).start()
-    while True:
-        try:
-            line = lines.get(timeout=60)
-        except queue.Empty:
-            line = None
-        if line is None:
-            proc.kill()
-            raise AssertionError('tether-aio did not become ready')
-        if line.startswith('tether ready: volume='):
-            url = line.split('volume=', 1)[1].split()[0]
-            return proc, url
-
-
-def _stop_aio(proc):
-    proc.send_signal(signal.SIGTERM)
-    try:
-        assert proc.wait(30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-
-
 def test_restarting_the_aio_keeps_every_volume(tmp_path, wait):
     state_dir = tmp_path / 'state'
     session = requests.Session()
     session.headers['X-Auth-Token'] = 'demo:demo'
-    proc, url = _start_aio(state_dir)
+    proc, url = aio_subprocess.start(state_dir)
     try:
         sizes = {}
         for size in (1, 2, 3):
@@ -196,9 +158,9 @@ def test_restarting_the_aio_keeps_every_volume(tmp_path, wait):
             return all(v['status'] == 'available' for v in body['volumes'])
         wait(all_available, what='volumes available')
     finally:
-        _stop_aio(proc)
+        aio_subprocess.stop(proc)
 
-    proc, url = _start_aio(state_dir)
+    proc, url = aio_subprocess.start(state_dir)
     try:
         volumes = session.get(url + '/demo/volumes/detail').json()['volumes']
         assert {v['id']: v['size'] for v in volumes} == sizes
@@ -215,7 +177,7 @@ def test_restarting_the_aio_keeps_every_volume(tmp_path, wait):
         wait(lambda: session.get(url + '/demo/volumes/%s' % some['id']).json()
              ['volume']['size'] == some['size'] + 1, what='extend')
     finally:
-        _stop_aio(proc)
+        aio_subprocess.stop(proc)
 
 
 def test_deleting_a_create_that_never_recorded_its_share(aio, wait):
