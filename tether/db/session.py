@@ -1,7 +1,9 @@
 """The oslo.db enginefacades of the tether databases, tuned for SQLite."""
 
 import contextlib
+import fcntl
 import functools
+import os
 import threading
 
 from oslo_db.sqlalchemy import enginefacade
@@ -70,6 +72,50 @@ def _sqlite_tuning(engine, immediate):
                 conn.info['in_transaction'] = True
 
 
+class WriterTurn:
+    """One writer at a time on a SQLite file, across threads and processes.
+
+    Threads of this process queue on a re-entrant lock (writer
+    transactions nest: an inner one joins the outer). The thread that
+    holds it then takes an exclusive ``flock`` on a file beside the
+    database, which queues the writers of other processes (tether-aio's
+    API workers) in the kernel: the one waiting wakes as the lock is let
+    go. SQLite's own busy handler, which the lock leaves as a safety net
+    for other programs, polls in sleeps of up to 100 ms; oslo.concurrency's
+    inter-process locks (fasteners) poll too.
+    """
+
+    def __init__(self, database):
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._fd = None
+        if database and database != ':memory:':
+            self._fd = os.open(database + '.writer-lock',
+                               os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+    def __enter__(self):
+        self._lock.acquire()
+        if self._depth == 0 and self._fd is not None:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+            except BaseException:
+                self._lock.release()
+                raise
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        self._lock.release()
+
+    def close(self):
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 def _configure(connection):
     """An enginefacade for ``connection`` and its SQLite writer lock."""
     ctx = enginefacade.transaction_context()
@@ -89,11 +135,11 @@ def _configure(connection):
         _sqlite_tuning(writer, immediate=True)
         if reader is not writer:
             _sqlite_tuning(reader, immediate=False)
-    # SQLite takes one writer at a time. Writers of this process queue here
-    # rather than in SQLite's busy handler, which polls in sleeps of up to
-    # 25 ms; re-entrant, as writer transactions nest (an inner one joins
-    # the outer).
-    return ctx, threading.RLock() if is_sqlite else None
+    # SQLite takes one writer at a time: writers queue on a WriterTurn
+    # rather than in SQLite's busy handler.
+    if not is_sqlite:
+        return ctx, None
+    return ctx, WriterTurn(sqlalchemy.engine.make_url(connection).database)
 
 
 class Database:
@@ -127,6 +173,8 @@ class Database:
         with self._lock:
             if self._context_manager is not None:
                 self._context_manager.dispose_pool()
+            if self._writer_lock is not None:
+                self._writer_lock.close()
             self._context_manager = None
             self._writer_lock = None
 
