@@ -36,7 +36,7 @@ class Aio:
     """A tether-aio subprocess on free ports; its stdout and stderr go to
     a log in its state directory."""
 
-    def __init__(self, state_dir, timeout=180):
+    def __init__(self, state_dir, timeout=180, extra_args=()):
         self.tmp = None
         if state_dir is None:
             # Under /var/tmp, mode 0755: QEMU runs as libvirt-qemu and
@@ -55,7 +55,7 @@ class Aio:
             [sys.executable, '-c', 'import sys; from tether.cmd.aio import '
              'main; sys.exit(main())', '--config-file', config,
              '--state-dir', state_dir, '--volume-port', '0',
-             '--compute-port', '0', '--image-port', '0'],
+             '--compute-port', '0', '--image-port', '0'] + list(extra_args),
             stdout=self.log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, cwd=ROOT)
         try:
@@ -95,6 +95,29 @@ class Aio:
     def cleanup(self):
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def children(pid, marker):
+    """The child processes of ``pid`` whose command line has ``marker``."""
+    found = []
+    try:
+        tasks = os.listdir('/proc/%d/task' % pid)
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open('/proc/%d/task/%s/children' % (pid, task)) as f:
+                kids = f.read().split()
+        except OSError:
+            continue
+        for child in kids:
+            try:
+                with open('/proc/%s/cmdline' % child, 'rb') as c:
+                    if marker.encode() in c.read():
+                        found.append(int(child))
+            except OSError:
+                continue
+    return sorted(found)
 
 
 def connect(aio, project):

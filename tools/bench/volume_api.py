@@ -35,6 +35,7 @@ import tempfile
 import time
 import uuid
 
+import aio_process
 from volume_load import (
     FACTORIES, Project, make_volumes, percentile, run_once, wait_settled)
 
@@ -100,7 +101,8 @@ class OwnServer:
     def pids(self):
         """The main process and its API workers (--api-workers)."""
         pids = {'tether-aio main': self.pid}
-        for i, pid in enumerate(sorted(children(self.pid, 'aio_worker'))):
+        workers = aio_process.children(self.pid, 'aio_worker')
+        for i, pid in enumerate(workers):
             pids['tether-aio API worker %d' % (i + 1)] = pid
         return pids
 
@@ -161,21 +163,6 @@ class DeploymentServer:
 
     def cleanup(self):
         pass
-
-
-def children(pid, marker):
-    """The child processes of ``pid`` whose command line has ``marker``."""
-    found = []
-    for task in os.listdir('/proc/%d/task' % pid):
-        with open('/proc/%d/task/%s/children' % (pid, task)) as f:
-            for child in f.read().split():
-                try:
-                    with open('/proc/%s/cmdline' % child, 'rb') as c:
-                        if marker.encode() in c.read():
-                            found.append(int(child))
-                except OSError:
-                    continue
-    return found
 
 
 def memory_of(pid):
