@@ -99,8 +99,12 @@ def page(session, query, model, sort_keys, sort_dirs, *, not_found,
             marker_query = sa.select(model)
         if marker_key is None:
             marker_key = model.id
+        # Only its sort keys are read: none of the relations that a
+        # row of the list loads with it (a volume's metadata, admin
+        # metadata, image metadata and attachments: four SELECTs).
         marker_row = session.scalars(
-            marker_query.where(marker_key == marker)).first()
+            marker_query.where(marker_key == marker)
+            .options(orm.lazyload('*'))).first()
         if marker_row is None:
             raise not_found(marker)
     sort_keys, sort_dirs = with_tiebreak(sort_keys, sort_dirs, tiebreak)

@@ -88,3 +88,22 @@ def test_a_server_page_after_a_marker_starts_at_the_marker(aio):
         ctx, project, marker=uuids[2], limit=2))
     plan = page_plan(session.COMPUTE, caught)
     assert 'created_at<' in plan, plan
+
+
+def test_a_volume_page_runs_the_same_statements_whatever_its_size(aio):
+    """A page of 2 and a page of 20 volumes run as many statements, and a
+    page after a marker one more than the first page (the marker's sort
+    keys). Regression: the marker's row was read with the relations of a
+    listed volume, four SELECTs more (metadata, admin metadata, image
+    metadata, attachments)."""
+    project = 'paging-' + uuid.uuid4().hex[:8]
+    ids = _volumes(project, 30)
+    ctx = helpers.admin_context()
+
+    def count(**kwargs):
+        return len(statements(session.VOLUME, lambda: db_volumes.get_all(
+            ctx, project, **kwargs)))
+    first = count(limit=2)
+    assert count(limit=20) == first
+    assert count(marker=ids[25], limit=2) == first + 1
+    assert count(marker=ids[25], limit=20) == first + 1
