@@ -10,7 +10,8 @@ p50/p99 latency and req/s at concurrency 1 of:
 * volume show:   GET /v3/{project}/volumes/{id}
 * all_tenants:   the same list as admin with all_tenants=1, across the
                  projects
-* attachments:   GET /v3/{project}/attachments?limit=100 (3.27), walking
+* attachments:   GET /v3/{project}/attachments?limit=100 (3.27), walking,
+                 and the same as admin with all_tenants=1
 * server list:   GET /v2.1/servers?limit=100, walking (Nova's anchor)
 * server detail: GET /v2.1/servers/detail?limit=100, walking
 * server show:   GET /v2.1/servers/{id}
@@ -149,6 +150,8 @@ class Cloud:
         self.admin = Api(root, '/v3/admin', ADMIN_TOKEN)
         self.attach = Api(root, '/v3/' + ATTACH, 'scale:' + ATTACH,
                           'volume 3.27')
+        self.attach_admin = Api(root, '/v3/admin', ADMIN_TOKEN,
+                                'volume 3.27')
         self.servers = Api(self.croot, self.cprefix, 'scale:' + SERVERS)
         self.events = Api(self.croot, self.cprefix, ADMIN_TOKEN)
         template = self._template_volume()
@@ -206,6 +209,9 @@ def attachment_steps(cloud, sizes, args, report):
               % (size, ATTACH, time.monotonic() - t0), flush=True)
         report('attachments list', size, walker(
             cloud.attach, '/attachments?limit=100', 'attachments_links'))
+        report('attachments all', size, walker(
+            cloud.attach_admin, '/attachments?all_tenants=1&limit=100',
+            'attachments_links'))
 
 
 def server_steps(cloud, sizes, args, report):
