@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from tests.functional import helpers
 from tether.db.compute import instance as db_instances
 from tether.db import session
+from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 from tether.db.volume import volume_type as volume_types
 
@@ -107,3 +108,14 @@ def test_a_volume_page_runs_the_same_statements_whatever_its_size(aio):
     assert count(limit=20) == first
     assert count(marker=ids[25], limit=2) == first + 1
     assert count(marker=ids[25], limit=20) == first + 1
+
+
+def test_every_projects_attachments_are_read_in_the_order_of_an_index(aio):
+    """Regression: an admin's list of every project's attachments sorted
+    all of them (``USE TEMP B-TREE FOR ORDER BY``) for each page."""
+    ctx = helpers.admin_context()
+    caught = statements(session.VOLUME, lambda: db_attachments.get_all(
+        ctx, None, limit=2))
+    plan = page_plan(session.VOLUME, caught)
+    assert 'volume_attachment_created_idx' in plan, plan
+    assert 'TEMP B-TREE' not in plan, plan

@@ -223,6 +223,8 @@ class VolumeAttachment(base.TimestampMixin, Base):
         sa.Index('volume_attachment_volume_idx', 'volume_id'),
         sa.Index('volume_attachment_instance_idx', 'instance_uuid'),
         sa.Index('volume_attachment_host_idx', 'attached_host'),
+        # The order of a list (newest first, id breaking ties).
+        sa.Index('volume_attachment_created_idx', 'created_at', 'id'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True)
