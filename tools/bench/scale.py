@@ -50,7 +50,6 @@ asserts nothing about speed; it exits 1 if a request failed.
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 import urllib.parse
@@ -105,7 +104,7 @@ def cycler(api, paths):
     return one
 
 
-def poster(api, path, bodies, expected=200):
+def poster(api, path, bodies):
     state = {'i': 0}
 
     def one():
@@ -227,12 +226,12 @@ def server_steps(cloud, sizes, args, report):
             cloud.servers, '/servers/detail?limit=100', 'servers_links'))
         report('server show', size, cycler(
             cloud.servers, ['/servers/' + i for i in ids]))
-        report('events', size, poster(cloud.events,
-                                      '/os-server-external-events', [
-            json.dumps({'events': [{
-                'name': 'network-changed', 'server_uuid': i,
-                'tag': scale_seed.seeded_uuid('port', n)}]}).encode()
-            for n, i in enumerate(ids)]))
+        bodies = [json.dumps({'events': [{
+            'name': 'network-changed', 'server_uuid': i,
+            'tag': scale_seed.seeded_uuid('port', n)}]}).encode()
+            for n, i in enumerate(ids)]
+        report('events', size, poster(
+            cloud.events, '/os-server-external-events', bodies))
 
 
 # Output ------------------------------------------------------------------
@@ -259,9 +258,9 @@ def print_tables(rows):
         runs = [r for r in by_workload.get(workload, ())
                 if r['size'] == 1000]
         if runs:
+            rps = runs[0]['rps']
             print('%s at 1,000 servers: tether %.1f req/s, Nova %.1f: '
-                  '%.1fx' % (workload, runs[0]['rps'], nova,
-                              runs[0]['rps'] / nova))
+                  '%.1fx' % (workload, rps, nova, rps / nova))
 
 
 def parse_args(argv):
