@@ -108,7 +108,7 @@ class VolumeSeeder:
             volumes.append(volume)
             attachments.append({
                 'id': seeded_uuid('attachment', i),
-                'volume_id': volume['id'],
+                'volume_id': volume['id'], 'project_id': project,
                 'instance_uuid': seeded_uuid('server', i),
                 'attached_host': host, 'mountpoint': '/dev/vda',
                 'attach_time': now, 'attach_status': 'attached',

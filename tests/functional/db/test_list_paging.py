@@ -119,3 +119,26 @@ def test_every_projects_attachments_are_read_in_the_order_of_an_index(aio):
     plan = page_plan(session.VOLUME, caught)
     assert 'volume_attachment_created_idx' in plan, plan
     assert 'TEMP B-TREE' not in plan, plan
+
+
+def test_a_projects_attachments_are_read_in_the_order_of_an_index(aio):
+    """Regression: a project's list of attachments joined them with every
+    volume of the project, then sorted them all, for each page."""
+    project = 'paging-' + uuid.uuid4().hex[:8]
+    ctx = helpers.admin_context()
+    volume_ids = _volumes(project, 3)
+    made = []
+    for volume_id in volume_ids:
+        with session.VOLUME.writing(ctx):
+            made.append(db_attachments.insert(ctx, {
+                'id': str(uuid.uuid4()), 'volume_id': volume_id,
+                'attach_status': 'reserved'}))
+    assert {a.project_id for a in made} == {project}
+    caught = statements(session.VOLUME, lambda: db_attachments.get_all(
+        ctx, project, marker=made[1].id, limit=1))
+    plan = page_plan(session.VOLUME, caught)
+    assert 'volume_attachment_project_created_idx' in plan, plan
+    assert 'TEMP B-TREE' not in plan, plan
+    assert 'volumes' not in plan, plan
+    assert [a.id for a in db_attachments.get_all(ctx, project)] == [
+        a.id for a in reversed(made)]
