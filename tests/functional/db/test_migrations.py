@@ -116,3 +116,32 @@ def test_tether_manage_db_sync_and_version(tmp_path):
     result = manage('db', 'sync', '--database', 'nova')
     assert result.returncode != 0
     assert 'nova' in result.stderr
+
+
+def test_attachments_take_the_project_of_their_volume(tmp_path):
+    """Volume migration 0006 copies each attachment's project from its
+    volume, and the column is NOT NULL afterwards."""
+    engine = _engine(tmp_path)
+    migration.db_sync('0005', engine=engine, database='volume')
+    with engine.begin() as conn:
+        type_id = conn.exec_driver_sql(
+            'SELECT id FROM volume_types').scalar()
+        for volume_id, project in (('v1', 'p1'), ('v2', 'p2')):
+            conn.exec_driver_sql(
+                "INSERT INTO volumes (id, project_id, size, status, "
+                "attach_status, volume_type_id, bootable, multiattach, "
+                "use_quota, created_at) VALUES (?, ?, 1, 'in-use', "
+                "'attached', ?, 0, 0, 1, '2026-11-24')",
+                (volume_id, project, type_id))
+            conn.exec_driver_sql(
+                "INSERT INTO volume_attachment (id, volume_id, "
+                "attach_status, created_at) VALUES (?, ?, 'attached', "
+                "'2026-11-24')", ('a-' + volume_id, volume_id))
+    migration.db_sync(engine=engine, database='volume')
+    with engine.connect() as conn:
+        rows = dict(conn.exec_driver_sql(
+            'SELECT id, project_id FROM volume_attachment').all())
+    assert rows == {'a-v1': 'p1', 'a-v2': 'p2'}
+    columns = {c['name']: c for c in
+               sa.inspect(engine).get_columns('volume_attachment')}
+    assert columns['project_id']['nullable'] is False

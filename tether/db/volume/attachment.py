@@ -25,8 +25,8 @@ SORT_KEYS = ('id', 'created_at', 'attach_status', 'volume_id')
 def _query(project_id=None):
     q = sa.select(A)
     if project_id is not None:
-        # An attachment belongs to the project of its volume.
-        q = q.join(V, V.id == A.volume_id).where(V.project_id == project_id)
+        # The project of its volume, copied into the row at the insert.
+        q = q.where(A.project_id == project_id)
     return q
 
 
@@ -157,7 +157,11 @@ def never_connected():
 
 
 def insert(context, values):
-    row = A(**values)
+    # An attachment belongs to the project of its volume (the caller
+    # holds the volume's row lock).
+    project_id = context.session.scalar(
+        sa.select(V.project_id).where(V.id == values['volume_id']))
+    row = A(project_id=project_id, **values)
     context.session.add(row)
     context.session.flush()
     return _obj(row)

@@ -223,12 +223,21 @@ class VolumeAttachment(base.TimestampMixin, Base):
         sa.Index('volume_attachment_volume_idx', 'volume_id'),
         sa.Index('volume_attachment_instance_idx', 'instance_uuid'),
         sa.Index('volume_attachment_host_idx', 'attached_host'),
+        # The order of a list (newest first, id breaking ties), of every
+        # project's and of one project's.
+        sa.Index('volume_attachment_created_idx', 'created_at', 'id'),
+        sa.Index('volume_attachment_project_created_idx', 'project_id',
+                 'created_at', 'id'),
     )
 
     id = sa.Column(sa.String(36), primary_key=True)
     volume_id = sa.Column(
         sa.String(36), sa.ForeignKey('volumes.id', ondelete='RESTRICT'),
         nullable=False)
+    # The project of its volume, copied when the attachment is made (a
+    # volume never changes project): a project's list of attachments
+    # reads its own index rather than every volume of the project.
+    project_id = sa.Column(sa.String(255), nullable=False)
     instance_uuid = sa.Column(sa.String(36))
     attached_host = sa.Column(sa.String(255))
     mountpoint = sa.Column(sa.String(255))
@@ -249,11 +258,3 @@ Volume.attached = orm.relationship(
     primaryjoin=sa.and_(VolumeAttachment.volume_id == Volume.id,
                         VolumeAttachment.attach_status == 'attached'),
     order_by=VolumeAttachment.attach_time)
-
-# The project of an attachment is its volume's (a correlated subquery in the
-# attachment's SELECT), for policy targets and views.
-VolumeAttachment.project_id = orm.column_property(
-    sa.select(Volume.project_id)
-    .where(Volume.id == VolumeAttachment.volume_id)
-    .correlate_except(Volume)
-    .scalar_subquery())
