@@ -76,11 +76,18 @@ def _claim_extend(context, volume, new_size, limits, statuses):
                          limits=limits, resource_id=volume.id)
 
 
-def complete_extend(context, volume_id, error):
+def complete_extend(context, volume_id, error, project_id=None,
+                    authorize=None):
     """os-extend_volume_completion: the compute host grew the volume (or
     could not). Unlike the manager's own settlement, a volume with nothing
-    to settle is the caller's error (VolumeNotExtending)."""
-    outcome = extend_state.settle(context, volume_id, error, waiting=True)
+    to settle is the caller's error (VolumeNotExtending).
+
+    One transaction reads the volume (of ``project_id``, if given), lets
+    ``authorize`` refuse the caller, and settles it.
+    """
+    outcome = extend_state.settle(context, volume_id, error, waiting=True,
+                                  project_id=project_id,
+                                  authorize=authorize)
     extend_state.report(
         context, outcome,
         why='its compute host could not grow it' if error else None)
