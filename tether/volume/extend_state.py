@@ -74,7 +74,7 @@ def stored_target(admin_metadata, volume_id, size):
 
 @session.VOLUME.writer
 def settle(context, volume_id, error, new_size=None, reservations=None,
-           waiting=None):
+           waiting=None, project_id=None, authorize=None):
     """Take the volume out of ``extending``; returns an :class:`Outcome`.
 
     ``new_size``/``reservations`` are the manager's, for an extend that
@@ -83,8 +83,15 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     ``waiting`` True requires them, False refuses a waiting extend (the
     manager's own settle must not overtake the compute host), None takes
     either. Raises VolumeNotExtending when there is nothing to settle.
+
+    The volume is read once, under its lock: ``project_id`` limits the
+    look-up to a project (VolumeNotFound otherwise), and ``authorize``,
+    called with the volume before anything changes, may refuse the
+    caller (the completion action's policy, on the volume it settles).
     """
-    volume = db_attachments.lock_volume(context, volume_id)
+    volume = db_attachments.lock_volume(context, volume_id, project_id)
+    if authorize is not None:
+        authorize(volume)
     if volume.status != S.EXTENDING:
         raise exception.VolumeNotExtending(
             volume_id=volume_id, reason='its status is %s' % volume.status)
@@ -108,10 +115,12 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     values['previous_status'] = S.EXTENDING
     db_volumes.admin_metadata_remove(context, volume_id,
                                      (NEW_SIZE, RESERVATIONS))
-    db_volumes.transition(context, volume_id, values, [S.EXTENDING])
-    # The rows as the updates left them (they bypass the session's copies).
-    context.session.expire_all()
-    volume = db_volumes.get(context, volume_id)
+    db_volumes.transition(context, volume_id, values, [S.EXTENDING],
+                          read_back=False)
+    # The volume as the update left it, without reading it again: its
+    # lock held, nothing else changed it.
+    for field, value in values.items():
+        setattr(volume, field, value)
     return Outcome(volume, old_size, new_size, error)
 
 

@@ -335,6 +335,33 @@ def test_completion_codes(cloud):
     assert _gigabytes(user) == (used[0] + 2, 0)
 
 
+def test_completion_refused_changes_nothing(cloud):
+    """The completion reads the volume and checks its policy in the
+    transaction that settles it: a refused caller leaves the extend
+    waiting, its quota reserved and its keys in place."""
+    user = cloud.project()
+    other = cloud.project()
+    vid = user.volume(size=1)['id']
+    _waiting(user, vid, 2)
+    used = _gigabytes(user)
+    # Another project's member does not see the volume (404), its own
+    # project's member may not complete it (403).
+    resp = _complete(other, vid, {'error': False})
+    assert resp.status_code == 404, resp.text
+    for body in ({'error': False}, {'error': True}):
+        resp = _complete(user, vid, body)
+        assert resp.status_code == 403, resp.text
+    shown = user.show_volume(vid)
+    assert (shown['status'], shown['size']) == ('extending', 1)
+    assert shown['metadata']['extend_new_size'] == '2'
+    assert _gigabytes(user) == used
+    # The answer that counts still settles it.
+    service = cloud.project(roles=['service'])
+    assert _complete(service, vid, {'error': False}).status_code == 202
+    shown = user.show_volume(vid)
+    assert (shown['status'], shown['size']) == ('available', 2)
+
+
 def test_reset_status_from_extending_rolls_the_extend_back(cloud):
     user = cloud.project()
     admin = cloud.admin()

@@ -167,18 +167,22 @@ def conditional_update(context, volume_id, values, expected_statuses,
 
 @db.writer
 def transition(context, volume_id, values, expected_statuses,
-               project_id=None, expected_size=None):
+               project_id=None, expected_size=None, read_back=True):
     """Conditional update that raises InvalidVolumeStatus when it loses.
 
     The error names the status the volume had when the update lost, read
     inside the same transaction. With ``expected_size`` the volume must
-    also still have the size the caller read (and computed from).
+    also still have the size the caller read (and computed from). Returns
+    the volume as the update left it, or None with ``read_back`` False
+    (for a caller that knows what it wrote: one read less).
     """
     extra = ()
     if expected_size is not None:
         extra = (models.Volume.size == expected_size,)
     if _conditional_update(context, volume_id, values, expected_statuses,
                            project_id, extra):
+        if not read_back:
+            return None
         return volume_obj.Volume.from_db(_get(context, volume_id))
     current = _get(context, volume_id, project_id)
     if current.status in expected_statuses:

@@ -39,11 +39,8 @@ def extend(context, volume, new_size, allow_attached=False):
         raise exception.InvalidInput(
             reason='new size %(new)sG must be greater than the current size '
                    '%(size)sG' % {'new': new_size, 'size': volume.size})
-    limits = quota.check_per_volume_size(context, volume.project_id,
-                                         new_size)
     statuses = [S.AVAILABLE, S.IN_USE] if allow_attached else [S.AVAILABLE]
-    reservations = _claim_extend(context, volume, new_size, limits,
-                                 statuses)
+    reservations = _claim_extend(context, volume, new_size, statuses)
     volume.status = S.EXTENDING
     try:
         rpcapi.get().extend_volume(context, volume, new_size, reservations)
@@ -54,33 +51,43 @@ def extend(context, volume, new_size, allow_attached=False):
 
 @db_quotas.retry_on_duplicate
 @session.VOLUME.writer
-def _claim_extend(context, volume, new_size, limits, statuses):
+def _claim_extend(context, volume, new_size, statuses):
     """Claim ``extending`` (from one of ``statuses``) and reserve the
     quota, at once.
 
-    One transaction: no writer (an os-reset_status) can come between the
-    claim and the reservation and leave the reservation behind; over quota,
-    the claim is undone with it. The size was read before: the claim holds
-    only if it is unchanged, or the reservation would be for the wrong
-    delta.
+    One transaction, with the read of the project's limits: no writer (an
+    os-reset_status) can come between the claim and the reservation and
+    leave the reservation behind; over quota, the claim is undone with it.
+    The size was read before: the claim holds only if it is unchanged, or
+    the reservation would be for the wrong delta.
     """
+    limits = quota.check_per_volume_size(context, volume.project_id,
+                                         new_size)
     # From the status read before (if it changed since, the claim fails
     # naming the new one): it is where a rolled-back extend returns.
     expected = [volume.status] if volume.status in statuses else statuses
     db_volumes.transition(
         context, volume.id,
         {'status': S.EXTENDING, 'previous_status': volume.status},
-        expected, context.project_scope, expected_size=volume.size)
+        expected, context.project_scope, expected_size=volume.size,
+        read_back=False)
     return quota.reserve(context, volume.project_id,
                          {'gigabytes': new_size - volume.size},
                          limits=limits, resource_id=volume.id)
 
 
-def complete_extend(context, volume_id, error):
+def complete_extend(context, volume_id, error, project_id=None,
+                    authorize=None):
     """os-extend_volume_completion: the compute host grew the volume (or
     could not). Unlike the manager's own settlement, a volume with nothing
-    to settle is the caller's error (VolumeNotExtending)."""
-    outcome = extend_state.settle(context, volume_id, error, waiting=True)
+    to settle is the caller's error (VolumeNotExtending).
+
+    One transaction reads the volume (of ``project_id``, if given), lets
+    ``authorize`` refuse the caller, and settles it.
+    """
+    outcome = extend_state.settle(context, volume_id, error, waiting=True,
+                                  project_id=project_id,
+                                  authorize=authorize)
     extend_state.report(
         context, outcome,
         why='its compute host could not grow it' if error else None)

@@ -48,17 +48,21 @@ def extend_volume_completion(req):
     # 404 for their volumes, not 403. Whoever passes the rule (the
     # service role, an administrator) reaches every project's volumes,
     # as the compute service must.
-    volume_id = req.urlvars['volume_id']
-    if ctx.can(policy.EXTEND_COMPLETION, {'project_id': ctx.project_id},
-               fatal=False):
-        volume = volume_api.get_any(ctx, volume_id)
-    else:
-        volume = volume_api.get(ctx, volume_id)
-    ctx.can(policy.EXTEND_COMPLETION, {'project_id': volume.project_id,
-                                       'user_id': volume.user_id})
+    # The policy is checked on the volume as the completion reads it, in
+    # its transaction: one read of the volume.
+    project_id = None
+    if not ctx.can(policy.EXTEND_COMPLETION, {'project_id': ctx.project_id},
+                   fatal=False):
+        project_id = ctx.project_scope
+
+    def authorize(volume):
+        ctx.can(policy.EXTEND_COMPLETION, {'project_id': volume.project_id,
+                                           'user_id': volume.user_id})
+
     actions_api.complete_extend(
-        ctx, volume.id,
-        req.validated['os-extend_volume_completion']['error'])
+        ctx, req.urlvars['volume_id'],
+        req.validated['os-extend_volume_completion']['error'],
+        project_id=project_id, authorize=authorize)
     return wsgi.empty_response(202)
 
 
