@@ -38,6 +38,14 @@ class _SharedSocketServer(cheroot_wsgi.Server):
         self.bind_addr = self.socket.getsockname()
         return self.socket
 
+    def prepare(self):
+        super().prepare()
+        # Every worker wakes for a new connection and one takes it. cheroot
+        # gives its socket a 1 s timeout, so the others would then wait in
+        # accept() for a second while their open connections go unserved;
+        # without one, accept() finds nothing at once and cheroot goes on.
+        self.socket.settimeout(0)
+
 
 def listening_socket(host, port, backlog=128):
     """A TCP socket listening on ``host``:``port`` (0: a free port), set
