@@ -13,6 +13,7 @@ from tether.cmd import aio_workers
 from tether.cmd.glance import child as glance
 from tether.compute import volume_client
 from tether.conf import backend as conf_backend
+from tether import file_access
 from tether.volume import compute_client
 
 CONF = cfg.CONF
@@ -26,18 +27,6 @@ def _default_state_dir():
     if os.geteuid() == 0:
         return '/var/lib/tether-aio'
     return platformdirs.user_data_dir('tether')
-
-
-def reachable_by_others(path):
-    """True if every directory above ``path`` lets others through (o+x)."""
-    path = os.path.abspath(path)
-    while True:
-        if not os.stat(path).st_mode & 0o001:
-            return False
-        parent = os.path.dirname(path)
-        if parent == path:
-            return True
-        path = parent
 
 
 # [libvirt] file_backed_memory of an aio with a Manila (--share-url).
@@ -112,7 +101,7 @@ def configure(state_dir, quiet=False):
         CONF.set_override('nfs_shares', [share_dir], group=BACKEND)
     share_dir = CONF[BACKEND].nfs_shares[0]
     os.chmod(share_dir, 0o755)
-    if not quiet and not reachable_by_others(share_dir):
+    if not quiet and not file_access.reachable_by_others(share_dir):
         LOG.warning('QEMU (user libvirt-qemu) cannot reach the volume files '
                     'in %s: a directory above it is closed to others. '
                     'Servers will fail to start; choose a --state-dir '

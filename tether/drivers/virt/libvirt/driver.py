@@ -23,6 +23,7 @@ from tether.drivers.virt.libvirt import imagebackend
 from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.virt.power_state import PowerState
+from tether import file_access
 
 LOG = logging.getLogger(__name__)
 
@@ -39,18 +40,6 @@ _CAPABILITY_TRAITS = {
 
 def _device(target):
     return '/dev/' + target
-
-
-def _passable_by_others(path):
-    """Whether every directory down to ``path`` lets others through."""
-    path = os.path.abspath(path)
-    while True:
-        if not os.stat(path).st_mode & 0o001:
-            return False
-        parent = os.path.dirname(path)
-        if parent == path:
-            return True
-        path = parent
 
 
 def _target(device):
@@ -104,7 +93,7 @@ class LibvirtDriver(driver_shares.SharesMixin, driver.ComputeDriver):
                           '.'.join(map(str, MIN_QEMU_VERSION))))
         if self.instances_path:
             os.makedirs(self.instances_path, mode=0o755, exist_ok=True)
-            if not _passable_by_others(self.instances_path):
+            if not file_access.reachable_by_others(self.instances_path):
                 LOG.warning('QEMU (libvirt-qemu) cannot reach the root disks '
                             'under %s: a directory above it is closed to '
                             'others. Servers booted from images will not '
