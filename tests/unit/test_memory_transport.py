@@ -10,6 +10,7 @@ import kombu
 from kombu.transport import memory
 import pytest
 
+from tests.unit import kombu_queues
 from tether import memory_transport
 
 
@@ -20,26 +21,6 @@ def installed():
     yield
     kombu.transport.TRANSPORT_ALIASES.clear()
     kombu.transport.TRANSPORT_ALIASES.update(before)
-
-
-def _consumer(name, received, transport=None):
-    conn = kombu.Connection('memory://', transport=transport)
-    # As oslo.messaging sets up a memory transport: no pause between
-    # polls (kombu's own is 1 s).
-    conn.transport.polling_interval = 0.0
-    queue = kombu.Queue(name, kombu.Exchange(name, 'direct'), name)
-    consumer = kombu.Consumer(
-        conn, [queue], callbacks=[lambda body, msg: (received.append(
-            (body, time.monotonic())), msg.ack())])
-    consumer.consume()
-    return conn
-
-
-def _publish(name, body):
-    with kombu.Connection('memory://') as conn:
-        conn.Producer().publish(body, exchange=kombu.Exchange(
-            name, 'direct'), routing_key=name, declare=[kombu.Queue(
-                name, kombu.Exchange(name, 'direct'), name)])
 
 
 def _polls_while_idle(conn, seconds):
@@ -59,7 +40,7 @@ def _polls_while_idle(conn, seconds):
 
 
 def test_a_waiting_consumer_does_not_ask_over_and_over(installed):
-    conn = _consumer('idle', [])
+    conn = kombu_queues.consumer('memory://', 'idle', [])
     assert isinstance(conn.transport, memory_transport.Transport)
     assert _polls_while_idle(conn, 0.5) <= 3
 
@@ -69,19 +50,20 @@ def test_kombus_own_memory_transport_spins_as_oslo_sets_it_up():
     module): thousands of polls in half a second on a quiet machine, and
     still dozens on a busy one (43 with two pytest workers and a Tempest
     run on two cores), against at most 3."""
-    conn = _consumer('spin', [], transport=memory.Transport)
+    conn = kombu_queues.consumer('memory://', 'spin', [],
+                                 transport=memory.Transport)
     assert _polls_while_idle(conn, 0.5) > 20
 
 
 def test_a_message_is_taken_as_soon_as_it_is_put(installed):
     received = []
-    conn = _consumer('prompt', received)
+    conn = kombu_queues.consumer('memory://', 'prompt', received)
     sent = []
 
     def later():
         time.sleep(0.2)
         sent.append(time.monotonic())
-        _publish('prompt', {'n': 1})
+        kombu_queues.publish('prompt', {'n': 1})
     threading.Thread(target=later).start()
     conn.drain_events(timeout=5)
     assert [body for body, _ in received] == [{'n': 1}]
@@ -92,8 +74,8 @@ def test_a_message_is_taken_as_soon_as_it_is_put(installed):
 
 def test_a_message_put_before_the_wait_is_not_missed(installed):
     received = []
-    conn = _consumer('early', received)
-    _publish('early', {'n': 2})
+    conn = kombu_queues.consumer('memory://', 'early', received)
+    kombu_queues.publish('early', {'n': 2})
     started = time.monotonic()
     conn.drain_events(timeout=5)
     assert received and time.monotonic() - started < 1

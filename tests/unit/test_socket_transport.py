@@ -15,6 +15,7 @@ from oslo_config import cfg
 import oslo_messaging as messaging
 import pytest
 
+from tests.unit import kombu_queues
 from tether import memory_transport
 from tether import socket_transport
 
@@ -102,20 +103,8 @@ def test_a_fanout_cast_reaches_the_server(rpc):
 
 
 def _socket_consumer(name, received):
-    conn = kombu.Connection(socket_transport.URL.replace('kombu+', ''))
-    queue = kombu.Queue(name, kombu.Exchange(name, 'direct'), name)
-    consumer = kombu.Consumer(
-        conn, [queue], callbacks=[lambda body, msg: (received.append(
-            (body, time.monotonic())), msg.ack())])
-    consumer.consume()
-    return conn
-
-
-def _memory_publish(name, body):
-    with kombu.Connection('memory://') as conn:
-        conn.Producer().publish(body, exchange=kombu.Exchange(
-            name, 'direct'), routing_key=name, declare=[kombu.Queue(
-                name, kombu.Exchange(name, 'direct'), name)])
+    return kombu_queues.consumer(socket_transport.URL.replace('kombu+', ''),
+                                 name, received)
 
 
 def test_a_waiting_consumer_asks_the_broker_once(broker, monkeypatch):
@@ -144,7 +133,7 @@ def test_a_message_is_taken_as_soon_as_it_is_put(broker):
     def publish():
         time.sleep(0.3)
         sent.append(time.monotonic())
-        _memory_publish('prompt', 'hello')
+        kombu_queues.publish('prompt', 'hello')
     threading.Thread(target=publish).start()
     conn.drain_events(timeout=5)
     assert [body for body, _ in received] == ['hello']
