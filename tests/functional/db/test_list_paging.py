@@ -6,6 +6,7 @@ Stated without timing: the SQL statements a list runs, caught on the
 engines, and SQLite's plan of the page's SELECT (tools/bench/scale.py
 measures the times)."""
 
+import threading
 import uuid
 
 import sqlalchemy as sa
@@ -19,13 +20,16 @@ from tether.db.volume import volume_type as volume_types
 
 
 def statements(database, fn):
-    """[(statement, parameters)] that ``fn()`` runs on ``database``."""
+    """[(statement, parameters)] that ``fn()`` runs on ``database`` (in
+    this thread: the aio's services write their own rows meanwhile)."""
     caught = []
     manager = database.get_context_manager()
     engines = {manager.writer.get_engine(), manager.reader.get_engine()}
+    caller = threading.get_ident()
 
     def listener(conn, cursor, statement, parameters, context, many):
-        caught.append((statement, parameters))
+        if threading.get_ident() == caller:
+            caught.append((statement, parameters))
     for engine in engines:
         sa.event.listen(engine, 'before_cursor_execute', listener)
     try:
