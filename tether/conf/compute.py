@@ -16,6 +16,18 @@ compute_opts = [
                default='tether.drivers.virt.libvirt.driver.LibvirtDriver',
                help='Python path of the hypervisor driver class of '
                     'tether-compute.'),
+    cfg.BoolOpt('enable_instance_password', default=True,
+                help='Whether a server create and a rebuild answer with '
+                     'the server\'s administrative password (adminPass), '
+                     'the one the request gave or one made up, as Nova '
+                     'does by default. tether\'s guests run no agent and '
+                     'have no config drive, so the password is never set '
+                     'inside a guest (Nova\'s libvirt driver does not set '
+                     'it either without one); Nova\'s clients and Tempest '
+                     'expect the field while this is true.'),
+    cfg.IntOpt('password_length', default=12, min=8, max=255,
+               help='Length of the administrative passwords tether makes '
+                    'up (enable_instance_password).'),
     cfg.StrOpt('default_availability_zone', default='nova',
                help='Availability zone of the compute hosts.'),
     cfg.FloatOpt('ram_allocation_ratio', default=1.5, min=0.0,

@@ -48,9 +48,12 @@ def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications,
     usage = helpers.usage(user.project)
     looked_up = image_helpers.lookups(monkeypatch)
 
-    resp = rebuild(user, server.id, tiny[TINY_B], name='rebuilt')
+    resp = rebuild(user, server.id, tiny[TINY_B], name='rebuilt',
+                   adminPass='Rebuild-pass-1')
     assert resp.status_code == 202, resp.text
     assert resp.json()['server']['status'] == 'REBUILD'
+    # Answered back as Nova does (and set nowhere: no agent in a guest).
+    assert resp.json()['server']['adminPass'] == 'Rebuild-pass-1'
     assert resp.json()['server']['image'] == ''
     request_id = resp.headers['x-openstack-request-id']
     user.wait_server(server.id)

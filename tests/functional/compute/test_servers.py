@@ -70,7 +70,10 @@ def test_create_answers_202_with_a_location(cloud):
     assert resp.status_code == 202, resp.text
     body = resp.json()['server']
     user.track(body['id'])
-    assert set(body) == {'id', 'links', 'OS-DCF:diskConfig'}
+    assert set(body) == {'id', 'links', 'OS-DCF:diskConfig', 'adminPass'}
+    # Made up, as Nova makes it up when the request gave none.
+    assert len(body['adminPass']) == 12
+    assert not set(body['adminPass']) & set('0O1lI')
     assert resp.headers['Location'] == body['links'][0]['href']
     assert body['links'][0]['href'].endswith(
         '/v2.1/%s/servers/%s' % (user.project, body['id']))
@@ -82,6 +85,43 @@ def test_create_answers_202_with_a_location(cloud):
     assert (action['action'], action['request_id'], action['user_id'],
             action['project_id']) == ('create', request_id, user.user,
                                       user.project)
+
+
+def test_create_answers_with_the_admin_password_it_was_given(cloud):
+    user = cloud.project()
+    body = sh.server_body(user.volume()['id'])
+    body['server']['adminPass'] = 'Given-pass-1'
+    resp = user.compute(sh.LATEST).post('/servers', json=body)
+    assert resp.status_code == 202, resp.text
+    user.track(resp.json()['server']['id'])
+    assert resp.json()['server']['adminPass'] == 'Given-pass-1'
+    # Answered once, shown never again.
+    shown = user.compute(sh.LATEST).get(
+        '/servers/%s' % resp.json()['server']['id']).json()['server']
+    assert 'adminPass' not in shown
+
+
+def test_no_admin_password_while_the_option_is_off(cloud):
+    user = cloud.project()
+    CONF.set_override('enable_instance_password', False)
+    try:
+        body = sh.server_body(user.volume()['id'])
+        body['server']['adminPass'] = 'Given-pass-1'
+        resp = user.compute(sh.LATEST).post('/servers', json=body)
+    finally:
+        CONF.clear_override('enable_instance_password')
+    assert resp.status_code == 202, resp.text
+    user.track(resp.json()['server']['id'])
+    assert 'adminPass' not in resp.json()['server']
+
+
+def test_an_admin_password_that_is_not_a_string_is_refused(cloud):
+    user = cloud.project()
+    body = sh.server_body(user.volume()['id'])
+    body['server']['adminPass'] = 12345
+    resp = user.compute(sh.LATEST).post('/servers', json=body)
+    assert resp.status_code == 400, resp.text
+    assert 'adminPass' in resp.json()['badRequest']['message']
 
 
 # Shapes per microversion -----------------------------------------------------

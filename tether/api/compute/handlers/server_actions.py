@@ -8,6 +8,7 @@ from tether.api import fault
 from tether.api import microversion
 from tether.api import validation
 from tether.api import wsgi
+from tether.compute.api import admin_password
 from tether.compute.api import keypairs as keypairs_api
 from tether.compute.api import rebuild as rebuild_api
 from tether.compute.api import server_actions as actions_api
@@ -75,7 +76,9 @@ def rebuild_server(req):
             servers_policy.CREATE_ZERO_DISK_FLAVOR,
             {'project_id': instance.project_id, 'user_id': instance.user_id},
             fatal=False))
-    return servers.show(req, instance, status=202)
+    return servers.show(
+        req, instance, status=202,
+        admin_pass=admin_password.for_response(body.get('adminPass')))
 
 
 def _key_pair(ctx, name):

@@ -14,6 +14,7 @@ from tether.api import microversion
 from tether.api import query
 from tether.api import validation
 from tether.api import wsgi
+from tether.compute.api import admin_password
 from tether.compute.api import block_device_mapping
 from tether.compute.api import servers as servers_api
 from tether.compute import keypair_exception
@@ -37,10 +38,14 @@ def _view(req):
         servers_api.host_statuses, req.context))
 
 
-def show(req, instance, status=200):
+def show(req, instance, status=200, admin_pass=None):
+    """The server's full view; with ``admin_pass`` as ``adminPass`` (the
+    answer to a rebuild)."""
     devices = servers_api.block_devices_of_instance(req.context, instance)
-    return wsgi.json_response({'server': _view(req).show(instance, devices)},
-                              status=status)
+    server = _view(req).show(instance, devices)
+    if admin_pass is not None:
+        server['adminPass'] = admin_pass
+    return wsgi.json_response({'server': server}, status=status)
 
 
 # Create ----------------------------------------------------------------------
@@ -105,6 +110,9 @@ def create_server(req):
               'links': view.links('servers', instance.uuid,
                                   instance.project_id),
               'OS-DCF:diskConfig': body.get('OS-DCF:diskConfig', 'MANUAL')}
+    admin_pass = admin_password.for_response(body.get('adminPass'))
+    if admin_pass is not None:
+        server['adminPass'] = admin_pass
     resp = wsgi.json_response({'server': server}, status=202)
     resp.headers['Location'] = server['links'][0]['href']
     return resp

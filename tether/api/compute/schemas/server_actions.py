@@ -26,7 +26,8 @@ REBOOT = {
 
 # rebuild: Nova's fields at each version, as tether takes them. tether
 # has no passwords to set, no ephemeral disks, no networks, no keypairs,
-# no user data and no signed images: adminPass and preserve_ephemeral are
+# no user data and no signed images: adminPass (answered back, see
+# tether.compute.api.admin_password) and preserve_ephemeral are
 # accepted and change nothing (Nova's clients and Tempest send them);
 # key_name, user_data and trusted_image_certificates may only be null.
 _image_ref = {'type': 'string', 'minLength': 1, 'maxLength': 255,

@@ -80,6 +80,8 @@ _server = {
         'metadata': metadata,
         # A key pair of the caller's (/os-keypairs).
         'key_name': name,
+        # Answered back and kept nowhere (tether.compute.api.admin_password).
+        'adminPass': {'type': 'string', 'maxLength': 255},
         'OS-DCF:diskConfig': {'type': 'string',
                               'enum': ['AUTO', 'MANUAL']},
         'config_drive': {'type': ['boolean', 'string'],
