@@ -1,5 +1,6 @@
 """A running tether-compute: the manager, its RPC server, its heartbeat."""
 
+import os
 import socket
 
 from oslo_config import cfg
@@ -24,6 +25,19 @@ def _host_ip():
         return socket.gethostbyname(CONF.host)
     except OSError:
         return '127.0.0.1'
+
+
+def _boot_time():
+    """When this host booted (seconds since the epoch; the kernel's
+    ``btime``), or None where /proc/stat does not say."""
+    try:
+        with open('/proc/stat') as f:
+            for line in f:
+                if line.startswith('btime '):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def _version_number(version):
@@ -87,6 +101,9 @@ class ComputeService:
             'hypervisor_type': stats.hypervisor_type,
             'hypervisor_version': _version_number(stats.hypervisor_version),
             'cpu_info': {'arch': stats.cpu_arch},
+            # The hypervisors' uptime (tether.compute.api.hypervisors).
+            'boot_time': _boot_time(),
+            'load_average': [round(v, 2) for v in os.getloadavg()],
         }, traits=self.manager.traits())
 
     def stop(self):

@@ -29,6 +29,10 @@ STATS = {
 }
 
 
+# The address of the hosts made here (the aio's own has another).
+HOST_IP = '192.0.2.10'
+
+
 def admin_context():
     return t_context.get_admin_context()
 
@@ -44,7 +48,7 @@ class Hosts:
         self.ids = []
 
     def add(self, host=None, zone=None, stats=STATS, traits=(),
-            down=False, disabled=False, host_ip='192.0.2.10'):
+            down=False, disabled=False, host_ip=HOST_IP):
         host = host or unique('fake-compute')
         ctx = admin_context()
         row = db_services.register(

@@ -84,8 +84,16 @@ RESOURCES = [
     ('/os-hypervisors', {'GET': hypervisors.list_hypervisors}),
     ('/os-hypervisors/detail', {
         'GET': hypervisors.list_hypervisors_detail}),
+    ('/os-hypervisors/statistics', {
+        'GET': hypervisors.show_hypervisor_statistics}),
     ('/os-hypervisors/{hypervisor_id}', {
         'GET': hypervisors.show_hypervisor}),
+    ('/os-hypervisors/{hypervisor_id}/uptime', {
+        'GET': hypervisors.show_hypervisor_uptime}),
+    ('/os-hypervisors/{hypervisor_hostname_pattern}/search', {
+        'GET': hypervisors.search_hypervisors}),
+    ('/os-hypervisors/{hypervisor_hostname_pattern}/servers', {
+        'GET': hypervisors.list_hypervisor_servers}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),
     ('/os-availability-zone/detail', {

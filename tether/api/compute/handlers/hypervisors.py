@@ -1,10 +1,11 @@
-"""Handlers of /os-hypervisors: list, detail, show.
+"""Handlers of /os-hypervisors: list, detail, show, and the routes Nova
+serves up to a microversion: statistics and uptime (to 2.87, then
+uptime is in the hypervisor itself), search and servers (to 2.52, then
+``hypervisor_hostname_pattern`` and ``with_servers`` do what they did).
 
-A hypervisor is the node of one tether-compute. Not served: the routes
-Nova dropped or replaced (``/os-hypervisors/statistics``,
-``/{id}/uptime``, ``/{pattern}/search``, ``/{pattern}/servers``; from
-2.53 ``hypervisor_hostname_pattern`` and ``with_servers`` do what the last
-two did). ``uptime`` (2.88) is null: tether-compute does not report it.
+A hypervisor is the node of one tether-compute. Its uptime is worded as
+the ``uptime`` command words it, from the boot time and load its host
+reported with its last heartbeat (tether.compute.api.hypervisors).
 """
 
 from oslo_utils import strutils
@@ -92,6 +93,18 @@ def list_hypervisors_detail(req):
 def show_hypervisor(req):
     ctx = req.context
     ctx.can(policy.SHOW, {})
+    hyp = _hypervisor(req)
+    with_servers = _with_servers(req)
+    servers = (hypervisors_api.instances_on(ctx, hyp.host) if with_servers
+               else None)
+    return wsgi.json_response({'hypervisor': views.HypervisorView(
+        req, with_servers).detail(hyp, servers)})
+
+
+def _hypervisor(req):
+    """The hypervisor of the URL (an integer id before 2.53: these routes
+    end before then, or at 2.87 for uptime, which takes a UUID from
+    2.53)."""
     hypervisor_id = req.urlvars['hypervisor_id']
     if microversion.at_least(req, versions.SERVICE_UUIDS):
         if not services_api.is_uuid(hypervisor_id):
@@ -99,9 +112,60 @@ def show_hypervisor(req):
     elif not services_api.is_integer_id(hypervisor_id):
         raise fault.HTTPError(404, "Hypervisor with ID '%s' could not be "
                                    "found." % hypervisor_id)
-    hyp = hypervisors_api.get(ctx, hypervisor_id)
-    with_servers = _with_servers(req)
-    servers = (hypervisors_api.instances_on(ctx, hyp.host) if with_servers
-               else None)
-    return wsgi.json_response({'hypervisor': views.HypervisorView(
-        req, with_servers).detail(hyp, servers)})
+    return hypervisors_api.get(req.context, hypervisor_id)
+
+
+@microversion.version_window(versions.BASE,
+                             microversion.before(versions.HYPERVISOR_UPTIME))
+@validation.query(schema.SHOW_QUERY)
+def show_hypervisor_statistics(req):
+    req.context.can(policy.STATISTICS, {})
+    return wsgi.json_response({
+        'hypervisor_statistics': hypervisors_api.statistics(req.context)})
+
+
+@microversion.version_window(versions.BASE,
+                             microversion.before(versions.HYPERVISOR_UPTIME))
+@validation.query(schema.SHOW_QUERY)
+def show_hypervisor_uptime(req):
+    req.context.can(policy.UPTIME, {})
+    hyp = _hypervisor(req)
+    if not hyp.is_up:
+        raise fault.HTTPError(400, 'Compute service of %s is unavailable '
+                                   'at this time.' % hyp.host)
+    uptime = hypervisors_api.uptime(hyp)
+    if uptime is None:
+        raise fault.HTTPError(501, 'The compute service of %s has not '
+                                   'reported its uptime (it is older than '
+                                   'this API).' % hyp.host)
+    return wsgi.json_response({
+        'hypervisor': views.HypervisorView(req).uptime(hyp, uptime)})
+
+
+def _matching(req, action):
+    req.context.can(action, {})
+    pattern = req.urlvars['hypervisor_hostname_pattern']
+    found = hypervisors_api.get_all(req.context, hostname_pattern=pattern)
+    if not found:
+        raise fault.HTTPError(404, "No hypervisor matching '%s' could be "
+                                   "found." % pattern)
+    return found
+
+
+@microversion.version_window(versions.BASE,
+                             microversion.before(versions.SERVICE_UUIDS))
+@validation.query(schema.SHOW_QUERY)
+def search_hypervisors(req):
+    view = views.HypervisorView(req)
+    return wsgi.json_response({'hypervisors': [
+        view.basic(h) for h in _matching(req, policy.SEARCH)]})
+
+
+@microversion.version_window(versions.BASE,
+                             microversion.before(versions.SERVICE_UUIDS))
+@validation.query(schema.SHOW_QUERY)
+def list_hypervisor_servers(req):
+    view = views.HypervisorView(req, with_servers=True)
+    return wsgi.json_response({'hypervisors': [
+        view.basic(h, hypervisors_api.instances_on(req.context, h.host))
+        for h in _matching(req, policy.SERVERS)]})

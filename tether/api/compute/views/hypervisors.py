@@ -4,6 +4,7 @@ from oslo_serialization import jsonutils
 
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.compute.api import hypervisors as hypervisors_api
 
 # Capacity and usage, left out from 2.88 (Placement has them in Nova).
 _CAPACITY = ('vcpus', 'memory_mb', 'local_gb', 'vcpus_used',
@@ -48,6 +49,10 @@ class HypervisorView:
                               for i in servers or []]
         return out
 
+    def uptime(self, hyp, uptime):
+        """``/os-hypervisors/{id}/uptime`` (2.1 to 2.87)."""
+        return dict(self.basic(hyp), uptime=uptime)
+
     def detail(self, hyp, servers=None):
         out = self.basic(hyp, servers)
         stats = hyp.stats
@@ -67,5 +72,5 @@ class HypervisorView:
                                                     out['free_disk_gb'])
             out['cpu_info'] = _cpu_info(stats, self.cpu_info_object)
         if self.with_uptime:
-            out['uptime'] = stats.get('uptime')
+            out['uptime'] = hypervisors_api.uptime(hyp)
         return out
