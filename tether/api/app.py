@@ -32,4 +32,5 @@ class API:
         conf = pipeline.current_conf()
         self.register_objects()
         enforcer.init(conf, self.list_rules())
-        return wsgi.Router(self.versions.SERVICE, self.routes.declarations())
+        return wsgi.Router(self.versions.SERVICE, self.routes.declarations(),
+                           getattr(self.routes, 'LEGACY_PREFIX', None))

@@ -5,6 +5,10 @@ import microversion_parse
 from tether.api import fault
 
 VERSION_KEY = 'tether.microversion'
+# Set on a request to Nova's legacy v2 endpoint (/v2): microversion 2.1
+# whatever the headers say, none in the response, and properties a
+# request body's schema does not know dropped rather than refused.
+LEGACY_V2_KEY = 'tether.legacy_v2'
 
 
 class Service:
@@ -113,6 +117,11 @@ def window_text(fn):
 
 def get(req):
     return req.environ[VERSION_KEY]
+
+
+def legacy_v2(req):
+    """Whether ``req`` came to the legacy v2 endpoint (/v2)."""
+    return req.environ.get(LEGACY_V2_KEY, False)
 
 
 def at_least(req, version_string):

@@ -55,14 +55,43 @@ _Draft7 = jsonschema.validators.extend(jsonschema.Draft7Validator, {
 })
 
 
+def _drop_additional_properties(validator, allowed, instance, schema):
+    """``additionalProperties: false`` as Nova's legacy v2 endpoint reads
+    it: the properties the schema does not know are dropped from the
+    body, not refused (they were ignored before v2.1)."""
+    if allowed is not False or not validator.is_type(instance, 'object'):
+        yield from jsonschema.Draft7Validator.VALIDATORS[
+            'additionalProperties'](validator, allowed, instance, schema)
+        return
+    known = schema.get('properties', {})
+    patterns = list(schema.get('patternProperties', {}))
+    for key in [k for k in instance if k not in known and not any(
+            validator.is_valid(k, {'pattern': p}) for p in patterns)]:
+        del instance[key]
+
+
+_LegacyV2 = jsonschema.validators.extend(_Draft7, {
+    'additionalProperties': _drop_additional_properties,
+})
+
+
 class _Validator:
     def __init__(self, schema):
         cls = jsonschema.validators.validator_for(schema, _Draft7)
         self._validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+        self._legacy_v2 = _LegacyV2(schema,
+                                    format_checker=cls.FORMAT_CHECKER)
 
-    def validate(self, instance, what):
+    def validate(self, instance, what, legacy_v2=False):
+        validator = self._legacy_v2 if legacy_v2 else self._validator
+        if legacy_v2:
+            # Drop first, then validate what is left (iter_errors is
+            # lazy: an error found before a drop could name a property
+            # that is about to go).
+            for _error in validator.iter_errors(instance):
+                pass
         error = jsonschema.exceptions.best_match(
-            self._validator.iter_errors(instance))
+            validator.iter_errors(instance))
         if error is None:
             return
         field = '/'.join(str(p) for p in error.absolute_path)
@@ -125,7 +154,8 @@ def _validating(attr, read, store, what):
                     validator = _choose(getattr(target, attr), req)
                     data = read(req)
                     if validator is not None:
-                        validator.validate(data, what)
+                        validator.validate(data, what,
+                                           microversion.legacy_v2(req))
                     setattr(req, store, data)
                     return fn(req, *args, **kwargs)
                 setattr(target, attr, [])

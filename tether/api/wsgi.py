@@ -56,11 +56,15 @@ class Router:
 
     ``declarations`` is a list of ``(path, {METHOD: handler})``; a handler
     outside its microversion window is as good as absent (404), a method
-    that is not declared is 405.
+    that is not declared is 405. A request under ``legacy_prefix`` (the
+    compute API's ``/v2``) is served at the minimum microversion whatever
+    it asks for, its response without version headers, its body's
+    unknown properties dropped (tether.api.validation).
     """
 
-    def __init__(self, service, declarations):
+    def __init__(self, service, declarations, legacy_prefix=None):
         self.service = service
+        self.legacy_prefix = legacy_prefix
         self.mapper = routes.Mapper()
         self.declarations = [methods for _path, methods in declarations]
         for index, (path, _methods) in enumerate(declarations):
@@ -86,7 +90,12 @@ class Router:
             return fault.error_response(
                 404, 'The resource could not be found.',
                 code=fault.NO_ROUTE)
-        version = self.service.negotiate(req.environ)
+        legacy = self._legacy(path)
+        if legacy:
+            version = self.service.negotiate({})
+            req.environ[microversion.LEGACY_V2_KEY] = True
+        else:
+            version = self.service.negotiate(req.environ)
         req.environ[microversion.VERSION_KEY] = version
         handler = methods.get(req.method)
         if handler is None:
@@ -114,9 +123,16 @@ class Router:
                 resp = handler(req)
             except Exception as exc:  # noqa: BLE001 - mapped by one table
                 resp = fault.to_response(exc)
-        for name, value in self.service.response_headers(version).items():
-            resp.headers[name] = value
+        if not legacy:
+            for name, value in self.service.response_headers(
+                    version).items():
+                resp.headers[name] = value
         return resp
+
+    def _legacy(self, path):
+        prefix = self.legacy_prefix
+        return bool(prefix) and (path == prefix
+                                 or path.startswith(prefix + '/'))
 
 
 class PublicPaths:

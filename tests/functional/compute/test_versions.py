@@ -5,10 +5,15 @@ import requests
 from tether.api.compute import versions
 
 
-def test_root_lists_v21_without_a_token(aio):
+def test_root_lists_v20_then_v21_without_a_token(aio):
     resp = requests.get(aio.compute_root_url + '/')
     assert resp.status_code == 200
-    (doc,) = resp.json()['versions']
+    legacy, doc = resp.json()['versions']
+    # The legacy endpoint first, as Nova lists it (Tempest checks).
+    assert (legacy['id'], legacy['status']) == ('v2.0', 'SUPPORTED')
+    assert (legacy['min_version'], legacy['version']) == ('', '')
+    assert legacy['links'] == [{'rel': 'self',
+                                'href': aio.compute_root_url + '/v2/'}]
     assert doc['id'] == 'v2.1'
     assert doc['status'] == 'CURRENT'
     assert (doc['min_version'], doc['version']) == ('2.1', '2.97')
@@ -23,6 +28,18 @@ def test_v21_document(aio):
         assert (doc['min_version'], doc['version']) == ('2.1', '2.97')
         assert doc['media-types'][0]['type'] == \
             'application/vnd.openstack.compute+json;version=2.1'
+
+
+def test_v20_document(aio):
+    for path in ('/v2', '/v2/'):
+        resp = requests.get(aio.compute_root_url + path)
+        assert resp.status_code == 200
+        doc = resp.json()['version']
+        assert (doc['id'], doc['min_version'], doc['version']) == (
+            'v2.0', '', '')
+        assert doc['links'][0]['href'] == aio.compute_root_url + '/v2/'
+        assert doc['media-types'][0]['type'] == \
+            'application/vnd.openstack.compute+json;version=2'
 
 
 def test_the_latest_version_is_2_97():

@@ -137,3 +137,38 @@ def test_a_pattern_does_not_run_past_the_schemas_max_length():
     assert 'It is 30001 characters long, more than 64.' in message
     # The message repeats the start of the value, not all of it.
     assert '... (30003 characters)' in message and len(message) < 1000
+
+
+UUID = '8c1f9d3e-5b7a-4f26-9e0d-2a4b6c8d0e1f'
+
+
+def test_the_legacy_v2_endpoint_drops_what_the_schema_does_not_know():
+    from tether.api.compute.schemas import servers as server_schemas
+    body = {'server': {
+        'name': 'a', 'flavorRef': '1', 'imageRef': '',
+        'metadata': {'any key': 'kept'},
+        'block_device_mapping_v2': [{'source_type': 'volume',
+                                     'uuid': UUID, 'boot_index': 0,
+                                     'colour': 'red'}],
+        'security_groups': [{'name': 'default'}]},
+        'os:scheduler_hints': {}}
+    validator = validation._Validator(server_schemas.CREATE)
+    with pytest.raises(fault.HTTPError):
+        validator.validate(dict(body), 'body')
+    validator.validate(body, 'body', legacy_v2=True)
+    assert body == {'server': {
+        'name': 'a', 'flavorRef': '1', 'imageRef': '',
+        # patternProperties keys are known ones.
+        'metadata': {'any key': 'kept'},
+        'block_device_mapping_v2': [{'source_type': 'volume',
+                                     'uuid': UUID, 'boot_index': 0}]}}
+    # What the schema knows is still checked.
+    body['server']['name'] = ''
+    with pytest.raises(fault.HTTPError) as info:
+        validator.validate(body, 'body', legacy_v2=True)
+    assert 'server/name' in info.value.message
+    # A metadata key no pattern matches is unknown too: dropped.
+    body['server']['name'] = 'a'
+    body['server']['metadata'] = {'bad/key': 'v'}
+    validator.validate(body, 'body', legacy_v2=True)
+    assert body['server']['metadata'] == {}

@@ -101,8 +101,15 @@ RESOURCES = [
 ]
 
 
+# Nova's legacy v2 endpoint: the same resources at microversion 2.1,
+# with request bodies' unknown properties dropped (tether.api.wsgi.Router).
+LEGACY_PREFIX = '/v2'
+
+
 def declarations():
-    # Every path without the project first, as for the volume API.
-    return ([('/v2.1' + path, methods) for path, methods in RESOURCES] +
-            [('/v2.1/{project_id}' + path, methods)
-             for path, methods in RESOURCES])
+    # Every path without the project first, as for the volume API; then
+    # the same under the legacy v2 endpoint.
+    return [(prefix + path, methods)
+            for prefix in ('/v2.1', '/v2.1/{project_id}',
+                           LEGACY_PREFIX, LEGACY_PREFIX + '/{project_id}')
+            for path, methods in RESOURCES]

@@ -69,9 +69,14 @@ SERVICE = microversion.Service('compute', MIN_VERSION, MAX_VERSION,
                                legacy_headers=[LEGACY_HEADER])
 
 
-def _links(req):
+# Nova's legacy v2 endpoint (tether.api.compute.routes.LEGACY_PREFIX):
+# the v2.1 API at 2.1, listed first as Nova lists it.
+LEGACY_UPDATED = '2011-01-21T11:33:21Z'
+
+
+def _links(req, path):
     return [
-        {'rel': 'self', 'href': req.application_url + '/v2.1/'},
+        {'rel': 'self', 'href': req.application_url + path},
         {'rel': 'describedby', 'type': 'text/html',
          'href': 'http://docs.openstack.org/'},
     ]
@@ -84,7 +89,7 @@ def _version_doc(req):
         'version': MAX_VERSION,
         'min_version': MIN_VERSION,
         'updated': UPDATED,
-        'links': _links(req),
+        'links': _links(req, '/v2.1/'),
         'media-types': [{
             'base': 'application/json',
             'type': 'application/vnd.openstack.compute+json;version=2.1',
@@ -92,12 +97,36 @@ def _version_doc(req):
     }
 
 
+def _legacy_doc(req):
+    return {
+        'id': 'v2.0',
+        'status': 'SUPPORTED',
+        'version': '',
+        'min_version': '',
+        'updated': LEGACY_UPDATED,
+        'links': _links(req, '/v2/'),
+        'media-types': [{
+            'base': 'application/json',
+            'type': 'application/vnd.openstack.compute+json;version=2',
+        }],
+    }
+
+
+def endpoint(req):
+    """The URL of the endpoint ``req`` came to: .../v2.1, or .../v2 for
+    the legacy one (the links of the resources in its answers)."""
+    return req.application_url + (
+        '/v2' if microversion.legacy_v2(req) else '/v2.1')
+
+
 def list_versions(req):
-    """GET / : the versions of the API (tether serves v2.1 only)."""
-    doc = _version_doc(req)
-    del doc['media-types']
-    doc['links'] = doc['links'][:1]
-    return wsgi.json_response({'versions': [doc]})
+    """GET / : the versions of the API, v2.0 (the legacy endpoint) then
+    v2.1."""
+    docs = [_legacy_doc(req), _version_doc(req)]
+    for doc in docs:
+        del doc['media-types']
+        doc['links'] = doc['links'][:1]
+    return wsgi.json_response({'versions': docs})
 
 
 def show_version(req):
@@ -105,9 +134,16 @@ def show_version(req):
     return wsgi.json_response({'version': _version_doc(req)})
 
 
+def show_legacy_version(req):
+    """GET /v2/ : the v2.0 version document."""
+    return wsgi.json_response({'version': _legacy_doc(req)})
+
+
 ROUTES = [
     ('/', {'GET': list_versions}),
     ('/v2.1', {'GET': show_version}),
     ('/v2.1/', {'GET': show_version}),
+    ('/v2', {'GET': show_legacy_version}),
+    ('/v2/', {'GET': show_legacy_version}),
 ]
 PUBLIC_PATHS = [path for path, _ in ROUTES]

@@ -31,7 +31,7 @@ class FlavorView:
         path = '%s/flavors/%s' % ('/' + project if project else '',
                                   parse.quote(flavorid, safe=''))
         root = self.req.application_url
-        return [{'rel': 'self', 'href': root + '/v2.1' + path},
+        return [{'rel': 'self', 'href': versions.endpoint(self.req) + path},
                 {'rel': 'bookmark', 'href': root + path}]
 
     def basic(self, flavor):

@@ -34,7 +34,7 @@ class ServerView:
     def __init__(self, req, host_statuses=None):
         self.req = req
         self.ctx = req.context
-        self.base = req.application_url + '/v2.1'
+        self.base = versions.endpoint(req)
         self.version = microversion.get(req)
         self._checks = {}
         self._read_host_statuses = host_statuses
