@@ -3,26 +3,35 @@ deployment (deployment.py), as a cloud's operators run it.
 
 Tempest comes from PyPI into a virtualenv of its own
 (``tempest-requirements.txt``; its dependencies never touch tether's
-environment). ``Tempest(deployment).run(regex)`` writes a workspace
+environment). ``Tempest(deployment).run(SUITE)`` writes a workspace
 whose ``tempest.conf`` says exactly what the deployment serves (below),
 runs ``tempest run`` with dynamic credentials (Tempest makes a project
 and users per test class with the deployment's admin) on two workers,
-and returns what passed, failed and was skipped.
+and returns what passed, failed and was skipped. Two suites:
+
+* ``VOLUME``: Cinder's tests, ``tempest.api.volume``, with a 1 MiB raw
+  image to make volumes of, and no compute service in Tempest's view;
+* ``COMPUTE``: Nova's tests of what tether's compute API serves (the
+  groups ``COMPUTE_GROUPS`` names), whose servers are real guests: the
+  tiny Linux guest's two images (tools/guest/, ``tether-tiny-a`` and
+  ``-b``) as ``image_ref`` and ``image_ref_alt``, on m1.micro.
 
 The lists in ``tools/integration/tempest/`` say which tests are not run,
 each line a regular expression with its reason after ``#``:
 
-* ``volume-skip.txt``: what tether deliberately does not serve;
-* ``volume-not-yet.txt``: what tether does not serve *yet* (the
-  conformance issue adds it; the file shrinks with each resource that
+* ``<suite>-skip.txt``: what tether deliberately does not serve;
+* ``<suite>-not-yet.txt``: what tether does not serve *yet* (the
+  conformance issues add it; the file shrinks with each resource that
   lands, and is gone when the issue is done).
 
 By hand, with a deployment running (``deployment.py --workdir DIR``)::
 
-    python3 tools/integration/tempest.py --workdir DIR [REGEX]
+    python3 tools/integration/tempest.py --workdir DIR \
+        [--suite compute] [REGEX]
 """
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import re
@@ -37,6 +46,7 @@ if TOOLS not in sys.path:
 
 from integration import identity  # noqa: E402
 from integration import services  # noqa: E402
+from tether.api.compute import versions as compute_versions  # noqa: E402
 from tether.api.volume import extensions as volume_extensions  # noqa: E402
 from tether.api.volume import versions as volume_versions  # noqa: E402
 from tether.cmd import venvs  # noqa: E402
@@ -45,12 +55,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LISTS = os.path.join(HERE, 'tempest')
 REQUIREMENTS = os.path.join(HERE, 'tempest-requirements.txt')
 DEFAULT_VENV = os.path.join(services.REPO, '.tox', 'integration-tempest')
-VOLUME_TESTS = r'^tempest\.api\.volume\.'
-
-# What the deployment serves, for Tempest: the volume API (and the image
-# API its tests upload volumes to), no compute, network or object
-# storage in this run; of the volume API's optional features, none that
-# tether does not serve.
+# What the deployment serves, for Tempest: the volume API, the image API
+# (its tests upload volumes to it; the compute tests boot of it) and,
+# for the compute suite, the compute API; no network or object storage;
+# of the optional features, none that tether does not serve.
 CONF = """\
 [DEFAULT]
 log_file = {workspace}/tempest.log
@@ -75,15 +83,15 @@ api_v2 = False
 [service_available]
 cinder = True
 glance = True
-nova = False
+nova = {nova}
 neutron = False
 swift = False
 
 [volume]
 catalog_type = block-storage
 endpoint_type = publicURL
-min_microversion = {min_version}
-max_microversion = {max_version}
+min_microversion = {volume_min_version}
+max_microversion = {volume_max_version}
 storage_protocol = nfs
 vendor_name = tether
 build_interval = 1
@@ -104,10 +112,53 @@ api_extensions = {api_extensions}
 [image]
 catalog_type = image
 
+[validation]
+# Tempest's guests would be reached over the network to check them:
+# tether has no network service (the functional tests look inside its
+# guests through their serial consoles instead).
+run_validation = False
+
 [compute]
-# The image Tempest's volume tests make volumes of (tempest.py uploads
-# it); no compute tests run.
-image_ref = {image_id}
+image_ref = {image_ref}
+image_ref_alt = {image_ref_alt}
+flavor_ref = {flavor_ref}
+flavor_ref_alt = {flavor_ref_alt}
+catalog_type = compute
+endpoint_type = publicURL
+min_microversion = {compute_min_version}
+max_microversion = {compute_max_version}
+build_interval = 1
+build_timeout = 120
+# One compute host, so one zone: nova (as Nova's default).
+compute_volume_common_az = nova
+
+[compute-feature-enabled]
+# What a libvirt host of tether does for a server with no network,
+# no agent in its guest and no config drive; each False is a feature
+# tether does not serve (yet, for some: the conformance issue lists
+# them).
+change_password = False
+console_output = True
+resize = False
+pause = False
+shelve = False
+suspend = False
+cold_migration = False
+live_migration = False
+metadata_service = False
+rescue = False
+enable_instance_password = True
+interface_attach = False
+snapshot = False
+personality = False
+attach_encrypted_volume = False
+config_drive = False
+vnc_console = False
+spice_console = False
+serial_console = False
+swap_volume = False
+volume_multiattach = False
+disk_config = False
 """
 
 # The image of the volume tests that make volumes of one: a raw disk of
@@ -115,6 +166,36 @@ image_ref = {image_id}
 # deployment.
 IMAGE_NAME = 'tempest-volume-source'
 IMAGE_BYTES = b'tether tempest image'.ljust(512, b'\0').ljust(1 << 20, b'\0')
+# The flavors of the compute suite (tether's own, from its first
+# migration): m1.micro, the smallest the tiny guest boots in, and
+# m1.small, larger (Tempest's resize tests would move between them).
+FLAVOR, FLAVOR_ALT = '2', '3'
+
+
+@dataclasses.dataclass(frozen=True)
+class Suite:
+    """A run of Tempest: the tests ``regex`` matches, less the lists
+    ``<name>-skip.txt`` and ``<name>-not-yet.txt``."""
+    name: str
+    regex: str
+
+    @property
+    def lists(self):
+        return ('%s-skip.txt' % self.name, '%s-not-yet.txt' % self.name)
+
+
+VOLUME = Suite('volume', r'^tempest\.api\.volume\.')
+# The groups of Nova's tests for what tether's compute API serves (the
+# Nova conformance issue names them).
+COMPUTE_GROUPS = (
+    r'volumes\.', r'servers\.test_server_actions\.',
+    r'servers\.test_servers\.', r'servers\.test_server_metadata\.',
+    r'servers\.test_instance_actions\.',
+    r'admin\.test_server_external_events\.', r'flavors\.',
+    r'admin\.test_volume', r'admin\.test_hypervisor', r'test_versions\.')
+COMPUTE = Suite('compute', r'^tempest\.api\.compute\.(%s)'
+                % '|'.join(COMPUTE_GROUPS))
+SUITES = {suite.name: suite for suite in (VOLUME, COMPUTE)}
 
 
 @dataclasses.dataclass
@@ -143,12 +224,12 @@ def parse(output):
     return total('Passed'), total('Failed'), total('Skipped'), failures
 
 
-def exclude_list(workspace, names=('volume-skip.txt', 'volume-not-yet.txt')):
-    """One exclude list of the repository's lists (regexes; comments,
-    reasons and blank lines dropped), as ``tempest run`` reads it."""
-    path = os.path.join(workspace, 'exclude.txt')
+def exclude_list(workspace, suite):
+    """One exclude list of the suite's lists (regexes; comments, reasons
+    and blank lines dropped), as ``tempest run`` reads it."""
+    path = os.path.join(workspace, 'exclude-%s.txt' % suite.name)
     with open(path, 'w') as out:
-        for name in names:
+        for name in suite.lists:
             with open(os.path.join(LISTS, name)) as f:
                 for line in f:
                     regex = line.split('#', 1)[0].strip()
@@ -158,10 +239,14 @@ def exclude_list(workspace, names=('volume-skip.txt', 'volume-not-yet.txt')):
 
 
 class Tempest:
-    def __init__(self, deployment, venv=None, log=print):
+    """``guest_images``: {marker: path of a raw image} of the tiny
+    guest (tests/guest_images.py), for the compute suite."""
+
+    def __init__(self, deployment, venv=None, log=print, guest_images=None):
         self.deployment = deployment
         self.venv = venv or DEFAULT_VENV
         self.log = log
+        self.guest_images = guest_images or {}
         self.workspace = os.path.join(deployment.dir, 'tempest')
 
     def _bin(self, name):
@@ -171,17 +256,33 @@ class Tempest:
         return venvs.ensure(self.venv, REQUIREMENTS, 'tempest', log=self.log,
                             timeout=900)
 
-    def image(self):
-        """The id of the image for Tempest (uploaded on first use)."""
+    def _image(self, name, upload):
+        """The id of the public image ``name``, uploaded (``upload()``
+        opens its data) on first use."""
         conn = self.deployment.connection('admin')
-        found = conn.image.find_image(IMAGE_NAME)
+        found = conn.image.find_image(name)
         if found is None:
-            found = conn.image.create_image(
-                name=IMAGE_NAME, data=IMAGE_BYTES, disk_format='raw',
-                container_format='bare', visibility='public')
+            with upload() as data:
+                found = conn.image.create_image(
+                    name=name, data=data, disk_format='raw',
+                    container_format='bare', visibility='public')
         return found.id
 
-    def configure(self):
+    def images(self, suite):
+        """``image_ref`` and ``image_ref_alt`` of ``suite``."""
+        if suite is not COMPUTE:
+            image = self._image(IMAGE_NAME,
+                                lambda: contextlib.nullcontext(IMAGE_BYTES))
+            return image, image
+        if len(self.guest_images) < 2:
+            raise RuntimeError('the compute suite boots the tiny guest: '
+                               'give Tempest guest_images (two markers)')
+        return tuple(
+            self._image('tempest-' + marker,
+                        lambda path=path: open(path, 'rb'))
+            for marker, path in sorted(self.guest_images.items())[:2])
+
+    def configure(self, suite):
         if not os.path.isdir(self.workspace):
             # The registry of workspaces in the deployment's directory,
             # not ~/.tempest (where the name of an earlier run's
@@ -195,6 +296,7 @@ class Tempest:
                 stderr=subprocess.STDOUT, text=True, timeout=120)
             if proc.returncode != 0:
                 raise RuntimeError('tempest init failed:\n' + proc.stdout)
+        image_ref, image_ref_alt = self.images(suite)
         with open(os.path.join(self.workspace, 'etc', 'tempest.conf'),
                   'w') as f:
             f.write(CONF.format(
@@ -202,18 +304,22 @@ class Tempest:
                 admin_password=self.deployment.passwords['admin'],
                 keystone_url=self.deployment.keystone.url,
                 region=identity.REGION,
-                min_version=volume_versions.MIN_VERSION,
-                max_version=volume_versions.MAX_VERSION,
-                image_id=self.image(),
+                nova=suite is COMPUTE,
+                volume_min_version=volume_versions.MIN_VERSION,
+                volume_max_version=volume_versions.MAX_VERSION,
+                compute_min_version=compute_versions.MIN_VERSION,
+                compute_max_version=compute_versions.MAX_VERSION,
+                image_ref=image_ref, image_ref_alt=image_ref_alt,
+                flavor_ref=FLAVOR, flavor_ref_alt=FLAVOR_ALT,
                 api_extensions=','.join(volume_extensions.aliases())))
 
-    def run(self, regex=VOLUME_TESTS, concurrency=2, timeout=1800):
-        """``tempest run`` of the tests ``regex`` matches, less the
-        lists; a Result."""
+    def run(self, suite=VOLUME, regex=None, concurrency=2, timeout=1800):
+        """``tempest run`` of the suite's tests (or those of them
+        ``regex`` matches), less its lists; a Result."""
         self.ensure_venv()
-        self.configure()
-        argv = [self._bin('tempest'), 'run', '--regex', regex,
-                '--exclude-list', exclude_list(self.workspace),
+        self.configure(suite)
+        argv = [self._bin('tempest'), 'run', '--regex', regex or suite.regex,
+                '--exclude-list', exclude_list(self.workspace, suite),
                 '--concurrency', str(concurrency)]
         began = time.monotonic()
         proc = subprocess.run(argv, cwd=self.workspace,
@@ -260,11 +366,21 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--workdir', required=True,
                         help='The running deployment\'s scratch directory.')
-    parser.add_argument('regex', nargs='?', default=VOLUME_TESTS)
+    parser.add_argument('--suite', choices=sorted(SUITES), default='volume')
+    parser.add_argument('regex', nargs='?',
+                        help='Only the tests of the suite this matches.')
     args = parser.parse_args(argv)
-    tempest = Tempest(_Running(args.workdir))
-    result = tempest.run(args.regex)
-    out = os.path.join(tempest.workspace, 'tempest.out')
+    suite = SUITES[args.suite]
+    guest_images = None
+    if suite is COMPUTE:
+        # The tiny guest's images, as the tests build them (cached).
+        if services.REPO not in sys.path:
+            sys.path.insert(0, services.REPO)
+        from tests import guest_images as guest_image_builder
+        guest_images = guest_image_builder.images()
+    tempest = Tempest(_Running(args.workdir), guest_images=guest_images)
+    result = tempest.run(suite, args.regex)
+    out = os.path.join(tempest.workspace, 'tempest-%s.out' % suite.name)
     with open(out, 'w') as f:
         f.write(result.output)
     print('the whole output: %s' % out)
