@@ -43,6 +43,7 @@ RESOURCES = [
         'POST': volume_attachments.create_volume_attachment}),
     ('/servers/{server_id}/os-volume_attachments/{volume_id}', {
         'GET': volume_attachments.show_volume_attachment,
+        'PUT': volume_attachments.update_volume_attachment,
         'DELETE': volume_attachments.delete_volume_attachment}),
     ('/servers/{server_id}/shares', {
         'GET': server_shares.list_server_shares,
