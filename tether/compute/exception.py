@@ -281,6 +281,20 @@ class VolumeNotFound(exception.NotFound):
     error_code = 'compute.volume.not_found'
 
 
+class SnapshotNotFound(exception.NotFound):
+    """The volume API has no such snapshot (tether's has none)."""
+    msg_fmt = 'Snapshot %(snapshot_id)s could not be found.'
+    error_code = 'compute.snapshot.not_found'
+
+
+class SnapshotsNotServed(exception.Invalid):
+    """A snapshot create through ``/os-snapshots``, which the volume API
+    cannot do: it serves no snapshots."""
+    msg_fmt = ('A snapshot of volume %(volume_id)s cannot be made: the '
+               'volume API serves no snapshots.')
+    error_code = 'compute.snapshot.not_served'
+
+
 class InvalidVolume(exception.Invalid):
     msg_fmt = 'Invalid volume: %(reason)s'
     error_code = 'compute.volume.invalid'

@@ -26,6 +26,7 @@ SERVER_TAGS = '2.26'             # tags (empty) in server views.
 CPU_INFO_OBJECT = '2.28'         # hypervisor cpu_info as a JSON object.
 HYPERVISOR_PAGING = '2.33'       # limit and marker on hypervisor lists.
 KEYPAIR_PAGING = '2.35'          # limit and marker on keypair lists.
+PROXIES_REMOVED = '2.36'         # no os-volumes, os-snapshots proxies.
 NETWORKS_REQUIRED = '2.37'       # networks required in a server create.
 STRICT_STATUS_FILTER = '2.38'    # an unknown status filter is a 400.
 BDM_TAG = '2.42'                 # tag on block_device_mapping_v2 entries.
