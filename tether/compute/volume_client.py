@@ -73,6 +73,13 @@ def _translate(exc, what, not_found=None):
     return kind(reason='%s: %s' % (what, message), status=status)
 
 
+def _segment(resource_id):
+    """An id as one segment of a volume API path: the proxies pass on ids
+    their caller typed (``/os-volumes/{id}``), which may hold ``/`` or
+    ``?``."""
+    return parse.quote(resource_id, safe='')
+
+
 def _snapshot_not_found(snapshot_id, message):
     return exception.SnapshotNotFound(snapshot_id=snapshot_id)
 
@@ -120,7 +127,7 @@ class VolumeClient:
 
     def get_volume(self, volume_id):
         return self._json(volume_id, 'GET',
-                          '/volumes/%s' % volume_id)['volume']
+                          '/volumes/%s' % _segment(volume_id))['volume']
 
     def create_attachment(self, volume_id, instance_uuid, connector=None,
                           mode=None):
@@ -136,20 +143,20 @@ class VolumeClient:
 
     def update_attachment(self, attachment_id, connector):
         return self._json(attachment_id, 'PUT',
-                          '/attachments/%s' % attachment_id,
+                          '/attachments/%s' % _segment(attachment_id),
                           {'attachment': {'connector': connector}}
                           )['attachment']
 
     def complete_attachment(self, attachment_id):
         self._json(attachment_id, 'POST',
-                   '/attachments/%s/action' % attachment_id,
+                   '/attachments/%s/action' % _segment(attachment_id),
                    {'os-complete': attachment_id})
 
     def delete_attachment(self, attachment_id):
         """Delete; an attachment already gone is not an error."""
         try:
             self._json(attachment_id, 'DELETE',
-                       '/attachments/%s' % attachment_id)
+                       '/attachments/%s' % _segment(attachment_id))
         except exception.VolumeNotFound:
             LOG.info('Attachment %s was already deleted', attachment_id)
 
@@ -183,7 +190,8 @@ class VolumeClient:
         return self._json('volumes', 'GET', url)['volumes']
 
     def get_snapshot(self, snapshot_id):
-        return self._json(snapshot_id, 'GET', '/snapshots/%s' % snapshot_id,
+        return self._json(snapshot_id, 'GET',
+                          '/snapshots/%s' % _segment(snapshot_id),
                           not_found=_snapshot_not_found)['snapshot']
 
     def list_snapshots(self, limit=None, offset=None):
@@ -212,7 +220,8 @@ class VolumeClient:
                           not_found=_snapshots_not_served)['snapshot']
 
     def delete_snapshot(self, snapshot_id):
-        self._json(snapshot_id, 'DELETE', '/snapshots/%s' % snapshot_id,
+        self._json(snapshot_id, 'DELETE',
+                   '/snapshots/%s' % _segment(snapshot_id),
                    not_found=_snapshot_not_found)
 
     def max_version(self):
@@ -227,15 +236,17 @@ class VolumeClient:
     def reimage(self, volume_id, image_id, reimage_reserved=True):
         """Ask the volume service to write ``image_id`` over the volume;
         it answers with the volume-reimaged event when it is done."""
-        self._json(volume_id, 'POST', '/volumes/%s/action' % volume_id,
+        self._json(volume_id, 'POST',
+                   '/volumes/%s/action' % _segment(volume_id),
                    {'os-reimage': {'image_id': image_id,
                                    'reimage_reserved': reimage_reserved}},
                    REIMAGE_VERSION)
 
     def delete_volume(self, volume_id):
-        self._json(volume_id, 'DELETE', '/volumes/%s' % volume_id)
+        self._json(volume_id, 'DELETE', '/volumes/%s' % _segment(volume_id))
 
     def complete_extend(self, volume_id, error):
-        self._json(volume_id, 'POST', '/volumes/%s/action' % volume_id,
+        self._json(volume_id, 'POST',
+                   '/volumes/%s/action' % _segment(volume_id),
                    {'os-extend_volume_completion': {'error': bool(error)}},
                    EXTEND_COMPLETION_VERSION)

@@ -159,13 +159,23 @@ def test_refusals(cloud):
     resp = _create(http, size=1, snapshot_id=missing)
     assert resp.status_code == 404, resp.text
     assert missing in sh.message(resp)
-    # Unknown ids (Tempest's: a random UUID, a name, nothing): 404.
+    # Sizes the volume API refuses: its 400, not a 500.
+    for size in (10 ** 12, '9999999999'):
+        resp = _create(http, size=size)
+        assert resp.status_code in (400, 403), (size, resp.text)
+    # Unknown ids (Tempest's: a random UUID, a name, nothing): 404; an id
+    # stays one segment of the volume API's path.
     for volume_id in (missing, 'invalid-name'):
         for method in ('GET', 'DELETE'):
             resp = http.request(method, '/os-volumes/%s' % volume_id)
             assert resp.status_code == 404, (method, resp.text)
             assert volume_id in sh.message(resp)
     assert http.get('/os-volumes/').status_code == 404
+    for volume_id in ('%2E%2E%2Fvolumes', 'x%3Fall_tenants%3D1', 'a%2Faction'):
+        for method in ('GET', 'DELETE'):
+            resp = http.request(method, '/os-volumes/%s' % volume_id)
+            assert resp.status_code == 404, (volume_id, method, resp.text)
+    assert http.get('/os-volumes/%20').status_code == 404
     assert http.delete('/os-volumes/').status_code == 404
     # Policy: a reader lists, but neither creates nor deletes.
     made = _create(http, size=1).json()['volume']
