@@ -80,6 +80,13 @@ def _segment(resource_id):
     return parse.quote(resource_id, safe='')
 
 
+def _page(url, limit, offset):
+    """``url`` with the ``limit`` and ``offset`` given (not None)."""
+    query = [(k, v) for k, v in (('limit', limit), ('offset', offset))
+             if v is not None]
+    return url + ('?' + parse.urlencode(query) if query else '')
+
+
 def _snapshot_not_found(snapshot_id, message):
     return exception.SnapshotNotFound(snapshot_id=snapshot_id)
 
@@ -182,12 +189,8 @@ class VolumeClient:
     def list_volumes(self, limit=None, offset=None):
         """The caller's volumes, in detail (the volume API's first page,
         of at most its ``osapi_max_limit``)."""
-        query = {k: v for k, v in (('limit', limit), ('offset', offset))
-                 if v is not None}
-        url = '/volumes/detail'
-        if query:
-            url += '?' + parse.urlencode(query)
-        return self._json('volumes', 'GET', url)['volumes']
+        return self._json('volumes', 'GET', _page('/volumes/detail', limit,
+                                                  offset))['volumes']
 
     def get_snapshot(self, snapshot_id):
         return self._json(snapshot_id, 'GET',
@@ -197,11 +200,7 @@ class VolumeClient:
     def list_snapshots(self, limit=None, offset=None):
         """The caller's snapshots, in detail; none where the volume API
         serves no snapshots (tether's: its 404 for the path)."""
-        query = {k: v for k, v in (('limit', limit), ('offset', offset))
-                 if v is not None}
-        url = '/snapshots/detail'
-        if query:
-            url += '?' + parse.urlencode(query)
+        url = _page('/snapshots/detail', limit, offset)
         try:
             return self._json('snapshots', 'GET', url,
                               not_found=_snapshot_not_found)['snapshots']
