@@ -109,7 +109,11 @@ class Router:
         context = req.environ.get(auth.CONTEXT_KEY)
         if not microversion.in_window(handler, version):
             resp = fault.error_response(
-                404, 'The resource could not be found.', code=fault.NO_ROUTE)
+                404, 'The resource could not be found: %s %s is not served '
+                     'at microversion %s (%s).' % (
+                         req.method, req.path_info, version,
+                         microversion.window_text(handler)),
+                code=fault.NO_ROUTE)
         elif project_id and context and project_id != context.project_id:
             # As Cinder and Nova do: never act on one project under the
             # URL of another.

@@ -113,10 +113,30 @@ class NoFreeDeviceName(exception.Conflict):
     error_code = 'compute.volume_attachment.no_device_name'
 
 
-class VolumeAlreadyAttachedToServer(exception.Conflict):
+class VolumeAlreadyAttachedToServer(exception.Invalid):
+    """A second attach of one volume to one server: a 400, as Nova
+    answers it (an InvalidVolume there)."""
     msg_fmt = ('Volume %(volume_id)s is already attached to server '
                '%(instance_id)s.')
     error_code = 'compute.volume_attachment.exists'
+
+
+class AttachmentPropertyImmutable(exception.Invalid):
+    """An update of a volume attachment changes what cannot change
+    (all but ``delete_on_termination``)."""
+    msg_fmt = ('The %(name)s property of volume attachment %(volume_id)s '
+               'is not mutable.')
+    error_code = 'compute.volume_attachment.immutable'
+
+
+class VolumeNotMigrating(exception.Conflict):
+    """A swap of a server's volume, which the volume service asks for
+    during a volume migration only; tether's migrates none."""
+    msg_fmt = ('Volume %(volume_id)s is not migrating; swapping a '
+               'server\'s volume is only for the volume service during a '
+               'volume migration, and tether\'s volume service does not '
+               'migrate volumes.')
+    error_code = 'compute.volume_attachment.not_migrating'
 
 
 class InvalidBDM(exception.Invalid):
@@ -259,6 +279,20 @@ class VolumeNotFound(exception.NotFound):
     """The volume API answered 404 (or the volume is another project's)."""
     msg_fmt = 'Volume %(volume_id)s could not be found.'
     error_code = 'compute.volume.not_found'
+
+
+class SnapshotNotFound(exception.NotFound):
+    """The volume API has no such snapshot (tether's has none)."""
+    msg_fmt = 'Snapshot %(snapshot_id)s could not be found.'
+    error_code = 'compute.snapshot.not_found'
+
+
+class SnapshotsNotServed(exception.Invalid):
+    """A snapshot create through ``/os-snapshots``, which the volume API
+    cannot do: it serves no snapshots."""
+    msg_fmt = ('A snapshot of volume %(volume_id)s cannot be made: the '
+               'volume API serves no snapshots.')
+    error_code = 'compute.snapshot.not_served'
 
 
 class InvalidVolume(exception.Invalid):

@@ -8,6 +8,8 @@ tether.clients. Every call carries the request id of the request that
 caused it, so one boot can be followed in the logs of both services.
 """
 
+from urllib import parse
+
 from keystoneauth1 import discover
 from keystoneauth1 import exceptions as ks_exc
 from openstack import exceptions as sdk_exc
@@ -55,10 +57,12 @@ def for_context(context):
     return as_service(context)
 
 
-def _translate(exc, what):
+def _translate(exc, what, not_found=None):
     status = getattr(exc, 'status_code', None)
     message = getattr(exc, 'details', None) or str(exc)
     if status == 404:
+        if not_found is not None:
+            return not_found(what, message)
         return exception.VolumeNotFound(volume_id=what)
     if status == 403:
         kind = exception.VolumeAPIForbidden
@@ -69,6 +73,37 @@ def _translate(exc, what):
     return kind(reason='%s: %s' % (what, message), status=status)
 
 
+def _segment(resource_id):
+    """An id as one segment of a volume API path: the proxies pass on ids
+    their caller typed (``/os-volumes/{id}``), which may hold ``/`` or
+    ``?``."""
+    return parse.quote(resource_id, safe='')
+
+
+def _page(url, limit, offset):
+    """``url`` with the ``limit`` and ``offset`` given (not None)."""
+    query = [(k, v) for k, v in (('limit', limit), ('offset', offset))
+             if v is not None]
+    return url + ('?' + parse.urlencode(query) if query else '')
+
+
+def _snapshot_not_found(snapshot_id, message):
+    return exception.SnapshotNotFound(snapshot_id=snapshot_id)
+
+
+def refused(what, message):
+    """A 404 for a create: something the body names (a volume type) is
+    not found; the client's error, in the volume API's words."""
+    return exception.VolumeAPIRefused(reason='%s: %s' % (what, message),
+                                      status=404)
+
+
+def _snapshots_not_served(volume_id, message):
+    """A 404 for a snapshot create of a volume the caller has just been
+    shown: the volume API serves no snapshots (tether's does not)."""
+    return exception.SnapshotsNotServed(volume_id=volume_id)
+
+
 class VolumeClient:
     """The calls compute makes, with the volume API's errors translated:
     VolumeNotFound for 404, VolumeAPIError (with ``status``) otherwise."""
@@ -77,16 +112,17 @@ class VolumeClient:
         self.proxy = proxy
         self.request_id = request_id
 
-    def _call(self, what, fn, *args, **kwargs):
+    def _call(self, what, fn, *args, not_found=None, **kwargs):
         try:
             return fn(*args, **kwargs)
         except sdk_exc.HttpException as exc:
-            raise _translate(exc, what)
+            raise _translate(exc, what, not_found)
         except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
             raise exception.VolumeAPIUnavailable(
                 reason='%s: %s' % (what, exc), status=None)
 
-    def _json(self, what, method, url, body=None, version=ATTACH_VERSION):
+    def _json(self, what, method, url, body=None, version=ATTACH_VERSION,
+              not_found=None):
         def call():
             resp = self.proxy.request(url, method, json=body,
                                       microversion=version,
@@ -94,11 +130,11 @@ class VolumeClient:
                                       raise_exc=False)
             sdk_exc.raise_from_response(resp)
             return resp.json() if resp.content else None
-        return self._call(what, call)
+        return self._call(what, call, not_found=not_found)
 
     def get_volume(self, volume_id):
         return self._json(volume_id, 'GET',
-                          '/volumes/%s' % volume_id)['volume']
+                          '/volumes/%s' % _segment(volume_id))['volume']
 
     def create_attachment(self, volume_id, instance_uuid, connector=None,
                           mode=None):
@@ -114,36 +150,78 @@ class VolumeClient:
 
     def update_attachment(self, attachment_id, connector):
         return self._json(attachment_id, 'PUT',
-                          '/attachments/%s' % attachment_id,
+                          '/attachments/%s' % _segment(attachment_id),
                           {'attachment': {'connector': connector}}
                           )['attachment']
 
     def complete_attachment(self, attachment_id):
         self._json(attachment_id, 'POST',
-                   '/attachments/%s/action' % attachment_id,
+                   '/attachments/%s/action' % _segment(attachment_id),
                    {'os-complete': attachment_id})
 
     def delete_attachment(self, attachment_id):
         """Delete; an attachment already gone is not an error."""
         try:
             self._json(attachment_id, 'DELETE',
-                       '/attachments/%s' % attachment_id)
+                       '/attachments/%s' % _segment(attachment_id))
         except exception.VolumeNotFound:
             LOG.info('Attachment %s was already deleted', attachment_id)
 
     def create_volume(self, size, image_id=None, name=None,
-                      availability_zone=None):
+                      availability_zone=None, not_found=None, **more):
         """A new volume of ``size`` GiB (made of ``image_id``), as Nova
         makes the volume of a block device mapping; the volume as the
-        volume API answered (``creating``)."""
+        volume API answered (``creating``). ``more``: other keys of the
+        volume API's create (``description``, ``volume_type``,
+        ``metadata``, ``snapshot_id``), those that are not None;
+        ``not_found``: what a 404 becomes (VolumeNotFound of the image
+        unless said)."""
         # Nova names the volumes it makes '' (of a snapshot or an image).
         body = {'size': size, 'name': name or ''}
         if image_id:
             body['imageRef'] = image_id
         if availability_zone:
             body['availability_zone'] = availability_zone
+        body.update((k, v) for k, v in more.items() if v is not None)
         return self._json(image_id or 'volume', 'POST', '/volumes',
-                          {'volume': body})['volume']
+                          {'volume': body}, not_found=not_found)['volume']
+
+    def list_volumes(self, limit=None, offset=None):
+        """The caller's volumes, in detail (the volume API's first page,
+        of at most its ``osapi_max_limit``)."""
+        return self._json('volumes', 'GET', _page('/volumes/detail', limit,
+                                                  offset))['volumes']
+
+    def get_snapshot(self, snapshot_id):
+        return self._json(snapshot_id, 'GET',
+                          '/snapshots/%s' % _segment(snapshot_id),
+                          not_found=_snapshot_not_found)['snapshot']
+
+    def list_snapshots(self, limit=None, offset=None):
+        """The caller's snapshots, in detail; none where the volume API
+        serves no snapshots (tether's: its 404 for the path)."""
+        url = _page('/snapshots/detail', limit, offset)
+        try:
+            return self._json('snapshots', 'GET', url,
+                              not_found=_snapshot_not_found)['snapshots']
+        except exception.SnapshotNotFound:
+            return []
+
+    def create_snapshot(self, volume_id, name=None, description=None,
+                        force=False):
+        body = {'volume_id': volume_id, 'force': force}
+        if name is not None:
+            body['name'] = name
+        if description is not None:
+            body['description'] = description
+        return self._json(volume_id, 'POST', '/snapshots',
+                          {'snapshot': body},
+                          not_found=_snapshots_not_served)['snapshot']
+
+    def delete_snapshot(self, snapshot_id):
+        self._json(snapshot_id, 'DELETE',
+                   '/snapshots/%s' % _segment(snapshot_id),
+                   not_found=_snapshot_not_found)
 
     def max_version(self):
         """The newest microversion the volume API serves (its version
@@ -157,15 +235,17 @@ class VolumeClient:
     def reimage(self, volume_id, image_id, reimage_reserved=True):
         """Ask the volume service to write ``image_id`` over the volume;
         it answers with the volume-reimaged event when it is done."""
-        self._json(volume_id, 'POST', '/volumes/%s/action' % volume_id,
+        self._json(volume_id, 'POST',
+                   '/volumes/%s/action' % _segment(volume_id),
                    {'os-reimage': {'image_id': image_id,
                                    'reimage_reserved': reimage_reserved}},
                    REIMAGE_VERSION)
 
     def delete_volume(self, volume_id):
-        self._json(volume_id, 'DELETE', '/volumes/%s' % volume_id)
+        self._json(volume_id, 'DELETE', '/volumes/%s' % _segment(volume_id))
 
     def complete_extend(self, volume_id, error):
-        self._json(volume_id, 'POST', '/volumes/%s/action' % volume_id,
+        self._json(volume_id, 'POST',
+                   '/volumes/%s/action' % _segment(volume_id),
                    {'os-extend_volume_completion': {'error': bool(error)}},
                    EXTEND_COMPLETION_VERSION)

@@ -116,9 +116,11 @@ def test_attach_refusals_leave_nothing_reserved(cloud):
     http = user.compute(sh.LATEST)
     assert _attach(http, server.id, data['id']).status_code == 200
 
-    # The same volume again, to the same server: 409.
+    # The same volume again, to the same server: 400, as Nova answers.
     resp = _attach(http, server.id, data['id'])
-    assert resp.status_code == 409, resp.text
+    assert resp.status_code == 400, resp.text
+    assert resp.json()['badRequest']['error_code'] == \
+        'compute.volume_attachment.exists'
     assert data['id'] in sh.message(resp)
     # A volume in use by another server (here: its root): 400.
     other_root = user.conn.compute.get_server(other.id).attached_volumes[0][
@@ -285,3 +287,81 @@ def test_the_volume_api_shows_the_device_of_a_server(cloud):
                               (data['id'], '/dev/sdb')):
         [attachment] = user.show_volume(volume_id)['attachments']
         assert attachment['device'] == device
+
+
+def test_update_of_an_attachment(cloud):
+    """PUT: from 2.85 an update of delete_on_termination; a swap (every
+    PUT below 2.85) is for the volume service during a migration, which
+    tether does not do: 409, as Nova answers for a volume not migrating."""
+    user = cloud.project()
+    server = user.boot()
+    data = user.volume()
+    spare = user.volume()
+    http = user.compute(sh.LATEST)
+    assert _attach(http, server.id, data['id']).status_code == 200
+    path = '/servers/%s/os-volume_attachments/%s'
+
+    def put(client, volume_id, **body):
+        body.setdefault('volumeId', volume_id)
+        return client.put(path % (server.id, volume_id),
+                          json={'volumeAttachment': body})
+
+    resp = put(http, data['id'], delete_on_termination=True)
+    assert resp.status_code == 202, resp.text
+    shown = http.get(path % (server.id, data['id'])).json()[
+        'volumeAttachment']
+    assert shown['delete_on_termination'] is True
+    # What a GET answered may be sent back as it is.
+    shown['delete_on_termination'] = 'false'
+    del shown['attachment_id'], shown['bdm_uuid']
+    resp = put(http, data['id'], **shown)
+    assert resp.status_code == 202, resp.text
+    assert http.get(path % (server.id, data['id'])).json()[
+        'volumeAttachment']['delete_on_termination'] is False
+    # Anything else is not mutable: 400 naming it.
+    for change in ({'tag': 'new'}, {'device': '/dev/sdc'},
+                   {'serverId': str(uuid.uuid4())},
+                   {'id': spare['id']}):
+        resp = put(http, data['id'], **change)
+        assert resp.status_code == 400, (change, resp.text)
+        [name] = change
+        assert 'The %s property' % name in sh.message(resp)
+    # Bad bodies: 400 naming the field.
+    for body, word in (({'volumeId': 'nope'}, 'volumeId'),
+                       ({'volumeId': data['id'], 'color': 1}, 'color'),
+                       ({'volumeId': data['id'],
+                         'delete_on_termination': 'maybe'},
+                        'delete_on_termination')):
+        resp = http.put(path % (server.id, data['id']),
+                        json={'volumeAttachment': body})
+        assert resp.status_code == 400, (body, resp.text)
+        assert word in sh.message(resp), (word, resp.text)
+    # An attachment that does not exist: 404 (a volume of the project
+    # not attached to the server, an unknown one).
+    for volume_id in (spare['id'], str(uuid.uuid4())):
+        resp = put(http, volume_id, delete_on_termination=True)
+        assert resp.status_code == 404, resp.text
+        assert volume_id in sh.message(resp)
+
+    # A swap: the service role's (or an administrator's) ...
+    resp = put(http, data['id'], volumeId=spare['id'])
+    assert resp.status_code == 403, resp.text
+    assert 'os_compute_api:os-volumes-attachments:swap' in sh.message(resp)
+    resp = put(user.compute('2.84'), data['id'])
+    assert resp.status_code == 403, resp.text
+    # ... refused: tether's volume service migrates no volume.
+    admin = cloud.admin()
+    for version in ('2.1', '2.84', sh.LATEST):
+        resp = put(admin.compute(version), data['id'], volumeId=spare['id'])
+        assert resp.status_code == 409, (version, resp.text)
+        assert 'is not migrating' in sh.message(resp)
+    resp = put(admin.compute('2.84'), data['id'], delete_on_termination=True)
+    assert resp.status_code == 400, resp.text
+    assert 'delete_on_termination' in sh.message(resp)
+    missing = str(uuid.uuid4())
+    resp = put(admin.compute('2.1'), missing, volumeId=spare['id'])
+    assert resp.status_code == 404, resp.text
+    assert missing in sh.message(resp)
+    # Nothing changed.
+    assert _held_by(user, data['id']) == [(server.id, 'attached')]
+    user.assert_free(spare['id'])

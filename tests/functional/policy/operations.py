@@ -3,8 +3,10 @@
 A row's name gives the method and the path; the placeholders of the path
 are filled from the World (project A's shared resources). ``Spec`` adds
 what a row needs besides: a body, other resources for some placeholders
-(``use``), and ``fresh``, the kind of throwaway resource that a persona
-allowed to destroy gets in place of the shared one.
+(``use``), ``fresh``, the kind of throwaway resource that a persona
+allowed to destroy gets in place of the shared one, and ``version``, the
+microversion of a row that is not served at the matrix's (the proxies to
+the volume API, to 2.35).
 """
 
 import collections
@@ -13,8 +15,8 @@ import uuid
 
 from tests.functional.policy import world as world_mod
 
-Spec = collections.namedtuple('Spec', 'body use fresh creates',
-                              defaults=(None, None, None, None))
+Spec = collections.namedtuple('Spec', 'body use fresh creates version',
+                              defaults=(None, None, None, None, None))
 
 _IMAGE = str(uuid.UUID(int=7))
 # The server with no task (k=v): writes of what is there already.
@@ -151,6 +153,10 @@ SPECS = {
         Spec(fresh='keypair'),
     'compute POST /servers/{server_id}/shares': Spec(
         body={'share': {'share_id': str(uuid.UUID(int=9))}}),
+    # Writes what is there already (the shared server's volume_id row).
+    'compute PUT /servers/{server_id}/os-volume_attachments/{volume_id}':
+        Spec(body=lambda ids: {'volumeAttachment': {
+            'volumeId': ids['volume_id'], 'delete_on_termination': False}}),
     'compute POST /os-server-external-events': Spec(
         body=lambda ids: {'events': [{'name': 'network-changed',
                                       'server_uuid': ids['server_id']}]}),
@@ -184,6 +190,36 @@ SPECS = {
         fresh='compute_service'),
 }
 
+# The proxies to the volume API, served to 2.35. A snapshot create is a
+# 400 once allowed (tether's volume API serves no snapshots), a show or
+# delete a 404 (the snapshot ID names nothing).
+_PROXY = '2.35'
+_NO_SNAPSHOT = {'snapshot_id': 'volume_id'}
+SPECS.update({
+    'compute GET /os-volumes': Spec(version=_PROXY),
+    'compute GET /os-volumes/detail': Spec(version=_PROXY),
+    'compute GET /os-volumes/{volume_id}': Spec(version=_PROXY),
+    'compute POST /os-volumes': Spec(
+        body={'volume': {'size': 1, 'display_name': 'pm-new'}},
+        creates='volume', version=_PROXY),
+    'compute DELETE /os-volumes/{volume_id}': Spec(fresh='volume',
+                                                   version=_PROXY),
+    'compute GET /os-snapshots': Spec(version=_PROXY),
+    'compute GET /os-snapshots/detail': Spec(version=_PROXY),
+    'compute POST /os-snapshots': Spec(
+        body=lambda ids: {'snapshot': {'volume_id': ids['volume_id']}},
+        version=_PROXY),
+    'compute GET /os-snapshots/{snapshot_id}': Spec(use=_NO_SNAPSHOT,
+                                                    version=_PROXY),
+    'compute DELETE /os-snapshots/{snapshot_id}': Spec(use=_NO_SNAPSHOT,
+                                                       version=_PROXY),
+})
+# /os-volumes_boot is /servers under Nova's old name: the same calls.
+SPECS.update({name.replace(' /servers', ' /os-volumes_boot', 1): spec
+              for name, spec in list(SPECS.items())
+              if re.match(r'compute \w+ /servers(/{server_id}(/action'
+                          r' [\w-]+)?)?$', name)})
+
 _PLACEHOLDER = re.compile(r'{(\w+)}')
 
 
@@ -202,6 +238,14 @@ def request(name, world, allowed):
     body = spec.body(ids) if callable(spec.body) else spec.body
     return api, method, _PLACEHOLDER.sub(lambda m: ids[m.group(1)],
                                          path), body
+
+
+def headers(name):
+    """The headers of row ``name`` beyond the persona's (its version)."""
+    version = SPECS.get(name, Spec()).version
+    if version is None:
+        return None
+    return {'OpenStack-API-Version': 'compute %s' % version}
 
 
 def created(name, resp):

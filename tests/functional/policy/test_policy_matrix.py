@@ -89,7 +89,8 @@ def snapshot(world):
 
 def call(world, name, column, allowed):
     api, method, path, body = operations.request(name, world, allowed)
-    resp = world.http(column, api).request(method, path, json=body)
+    resp = world.http(column, api).request(method, path, json=body,
+                                           headers=operations.headers(name))
     made = operations.created(name, resp)
     if made:
         world.created.append((api,) + made)

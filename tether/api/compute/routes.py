@@ -15,21 +15,31 @@ from tether.api.compute.handlers import server_metadata
 from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
 from tether.api.compute.handlers import services
+from tether.api.compute.handlers import snapshots
 from tether.api.compute.handlers import volume_attachments
+from tether.api.compute.handlers import volumes
+
+_SERVER_ACTIONS = actions.Dispatcher('server', server_actions.ACTIONS,
+                                     console_output.ACTIONS)
+
+
+def _servers(prefix):
+    """The routes of the servers themselves under ``prefix``."""
+    return [
+        (prefix, {'GET': servers.list_servers,
+                  'POST': servers.create_server}),
+        # Before /{server_id}: the first route that matches wins.
+        (prefix + '/detail', {'GET': servers.list_servers_detail}),
+        (prefix + '/{server_id}', {'GET': servers.show_server,
+                                   'PUT': servers.update_server,
+                                   'DELETE': servers.delete_server}),
+        (prefix + '/{server_id}/action', {'POST': _SERVER_ACTIONS}),
+    ]
+
 
 # Paths under /v2.1/{project_id}; each is also served under /v2.1 alone,
 # as Nova does from 2.18 (tether accepts both at every version).
-RESOURCES = [
-    ('/servers', {'GET': servers.list_servers,
-                  'POST': servers.create_server}),
-    # Before /servers/{server_id}: the first route that matches wins.
-    ('/servers/detail', {'GET': servers.list_servers_detail}),
-    ('/servers/{server_id}', {'GET': servers.show_server,
-                              'PUT': servers.update_server,
-                              'DELETE': servers.delete_server}),
-    ('/servers/{server_id}/action', {
-        'POST': actions.Dispatcher('server', server_actions.ACTIONS,
-                                   console_output.ACTIONS)}),
+RESOURCES = _servers('/servers') + [
     ('/servers/{server_id}/metadata', {
         'GET': server_metadata.list_server_metadata,
         'POST': server_metadata.create_server_metadata,
@@ -43,6 +53,7 @@ RESOURCES = [
         'POST': volume_attachments.create_volume_attachment}),
     ('/servers/{server_id}/os-volume_attachments/{volume_id}', {
         'GET': volume_attachments.show_volume_attachment,
+        'PUT': volume_attachments.update_volume_attachment,
         'DELETE': volume_attachments.delete_volume_attachment}),
     ('/servers/{server_id}/shares', {
         'GET': server_shares.list_server_shares,
@@ -98,7 +109,18 @@ RESOURCES = [
         'GET': availability_zones.list_availability_zones}),
     ('/os-availability-zone/detail', {
         'GET': availability_zones.list_availability_zones_detail}),
-]
+    # The proxies to the volume API, to 2.35 (their handlers say so).
+    ('/os-volumes', {'GET': volumes.list_volumes,
+                     'POST': volumes.create_volume}),
+    ('/os-volumes/detail', {'GET': volumes.list_volumes_detail}),
+    ('/os-volumes/{volume_id}', {'GET': volumes.show_volume,
+                                 'DELETE': volumes.delete_volume}),
+    ('/os-snapshots', {'GET': snapshots.list_snapshots,
+                       'POST': snapshots.create_snapshot}),
+    ('/os-snapshots/detail', {'GET': snapshots.list_snapshots_detail}),
+    ('/os-snapshots/{snapshot_id}', {'GET': snapshots.show_snapshot,
+                                     'DELETE': snapshots.delete_snapshot}),
+] + _servers('/os-volumes_boot')  # Nova's old name of /servers (to 2.102).
 
 
 # Nova's legacy v2 endpoint: the same resources at microversion 2.1,

@@ -76,3 +76,31 @@ def detach_volume(context, instance, volume_id):
                                         instance.uuid))
     db_actions.action_start(context, instance.uuid, Action.DETACH_VOLUME)
     compute_rpcapi.get().detach_volume(context, instance, volume_id)
+
+
+def update_attachment(context, instance, volume_id, changes):
+    """Nova's update of an attachment (2.85): ``delete_on_termination``
+    may change; the other keys of a GET answer may be sent back as they
+    are. Returns the bdm."""
+    bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
+    shown = {'id': volume_id, 'serverId': instance.uuid,
+             'device': bdm.device_name, 'tag': bdm.tag}
+    for name, value in sorted(shown.items()):
+        if name in changes and changes[name] != value:
+            raise exception.AttachmentPropertyImmutable(name=name,
+                                                        volume_id=volume_id)
+    if 'delete_on_termination' in changes:
+        db_bdms.update(context, bdm.id, {
+            'delete_on_termination': changes['delete_on_termination']})
+    return bdm
+
+
+def swap_volume(context, instance, volume_id):
+    """Nova's swap of a server's volume for another, which Cinder asks
+    for during a volume migration or retype. Nova refuses it (409) when
+    the volume is not migrating, before it looks at the new volume;
+    tether's volume service migrates no volume, so a swap is always
+    refused so, after the same 404 for a volume the volume API does not
+    know."""
+    volume_client.for_user(context).get_volume(volume_id)
+    raise exception.VolumeNotMigrating(volume_id=volume_id)

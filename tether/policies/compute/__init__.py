@@ -17,13 +17,16 @@ from tether.policies.compute import server_metadata
 from tether.policies.compute import server_shares
 from tether.policies.compute import servers
 from tether.policies.compute import services
+from tether.policies.compute import snapshots
 from tether.policies.compute import volume_attachments
+from tether.policies.compute import volumes
 
 _MODULES = [base, servers, server_actions, console_output,
             volume_attachments, server_shares,
             server_external_events, instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
-            hypervisors, availability_zones, keypairs, server_metadata]
+            hypervisors, availability_zones, keypairs, server_metadata,
+            volumes, snapshots]
 
 
 def list_rules():

@@ -1,5 +1,5 @@
 """Handlers of /servers/{id}/os-volume_attachments: list, show, attach,
-detach."""
+update (swap), detach."""
 
 from oslo_utils import strutils
 
@@ -69,6 +69,32 @@ def create_volume_attachment(req):
             body.get('delete_on_termination', False)))
     return wsgi.json_response({'volumeAttachment': views.VolumeAttachmentView(
         req).item(instance, row)})
+
+
+@validation.query(validation.IGNORED_QUERY)
+@validation.body(schema.UPDATE, versions.BASE,
+                 microversion.before(versions.ATTACHMENT_UPDATE))
+@validation.body(schema.UPDATE_V2_85, versions.ATTACHMENT_UPDATE)
+def update_volume_attachment(req):
+    """Below 2.85 a PUT is a swap of the volume; from 2.85 an update of
+    the attachment, and a swap too where ``volumeId`` is another volume
+    (checked against the swap rule only, as Nova does)."""
+    body = req.validated['volumeAttachment']
+    volume_id = req.urlvars['volume_id']
+    only_swap = not microversion.at_least(req, versions.ATTACHMENT_UPDATE)
+    swap = only_swap or body['volumeId'] != volume_id
+    instance = servers.load_server(req, policy.SWAP if swap
+                                   else policy.UPDATE)
+    if not only_swap:
+        changes = dict(body)
+        if 'delete_on_termination' in changes:
+            changes['delete_on_termination'] = strutils.bool_from_string(
+                changes['delete_on_termination'], strict=True)
+        attachments_api.update_attachment(req.context, instance, volume_id,
+                                          changes)
+    if swap:
+        attachments_api.swap_volume(req.context, instance, volume_id)
+    return wsgi.empty_response(202)
 
 
 @validation.query(validation.IGNORED_QUERY)

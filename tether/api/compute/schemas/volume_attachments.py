@@ -33,6 +33,22 @@ _v279 = copy.deepcopy(_v249)
 _v279['properties']['delete_on_termination'] = servers.boolean
 CREATE_V2_79 = _create(_v279)
 
+# PUT: below 2.85 a swap to the volume ``volumeId`` (the body has that
+# key alone); from 2.85 the keys of a GET answer may be sent back, of
+# which only ``delete_on_termination`` may change (and ``volumeId``,
+# which asks for a swap).
+UPDATE = _create({'type': 'object',
+                  'properties': {'volumeId': servers.uuid},
+                  'required': ['volumeId'],
+                  'additionalProperties': False})
+_v285 = copy.deepcopy(_v279)
+_v285['properties'].update({
+    'serverId': servers.uuid,
+    'id': servers.uuid,
+    'tag': {'oneOf': [servers.tag, {'type': 'null'}]},
+})
+UPDATE_V2_85 = _create(_v285)
+
 LIST_QUERY = {
     'type': 'object',
     'properties': {

@@ -1,0 +1,33 @@
+"""Volumes of the volume API as the compute API's /os-volumes shows them:
+Nova's legacy keys."""
+
+
+def attachments(volume):
+    """Nova's ``attachments`` of a volume: its first attachment (Nova
+    shows one, of a multiattach volume too), or ``[{}]`` when it has
+    none."""
+    for attachment in volume.get('attachments') or []:
+        out = {'id': volume['id'], 'volumeId': volume['id'],
+               'serverId': attachment['server_id']}
+        if attachment.get('device'):
+            out['device'] = attachment['device']
+        return [out]
+    return [{}]
+
+
+def volume(vol):
+    """One volume, as the volume API's detail gave it (list, detail, show
+    and create answer the same keys)."""
+    return {
+        'id': vol['id'],
+        'status': vol['status'],
+        'size': vol['size'],
+        'availabilityZone': vol.get('availability_zone'),
+        'createdAt': vol.get('created_at'),
+        'attachments': attachments(vol),
+        'displayName': vol.get('name'),
+        'displayDescription': vol.get('description'),
+        'volumeType': vol.get('volume_type'),
+        'snapshotId': vol.get('snapshot_id'),
+        'metadata': vol.get('metadata') or {},
+    }
