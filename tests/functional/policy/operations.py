@@ -6,7 +6,7 @@ what a row needs besides: a body, other resources for some placeholders
 (``use``), ``fresh``, the kind of throwaway resource that a persona
 allowed to destroy gets in place of the shared one, and ``version``, the
 microversion of a row that is not served at the matrix's (the proxies to
-the volume API, to 2.35).
+the volume API, to 2.35; the older hypervisor routes).
 """
 
 import collections
@@ -213,6 +213,18 @@ SPECS.update({
                                                     version=_PROXY),
     'compute DELETE /os-snapshots/{snapshot_id}': Spec(use=_NO_SNAPSHOT,
                                                        version=_PROXY),
+})
+# The hypervisor routes Nova serves up to a version: statistics and
+# uptime to 2.87 (UUIDs from 2.53, as the world's hypervisor_id), search
+# and servers to 2.52 (by a part of the host name).
+SPECS.update({
+    'compute GET /os-hypervisors/statistics': Spec(version='2.87'),
+    'compute GET /os-hypervisors/{hypervisor_id}/uptime': Spec(
+        version='2.87'),
+    'compute GET /os-hypervisors/{hypervisor_hostname_pattern}/search':
+        Spec(version='2.52'),
+    'compute GET /os-hypervisors/{hypervisor_hostname_pattern}/servers':
+        Spec(version='2.52'),
 })
 # /os-volumes_boot is /servers under Nova's old name: the same calls.
 SPECS.update({name.replace(' /servers', ' /os-volumes_boot', 1): spec

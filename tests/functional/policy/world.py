@@ -124,6 +124,8 @@ class World:
         resp = self.http('aA', 'compute').get('/os-hypervisors')
         assert resp.status_code == 200, resp.text
         self.ids['hypervisor_id'] = resp.json()['hypervisors'][0]['id']
+        self.ids['hypervisor_hostname_pattern'] = resp.json()[
+            'hypervisors'][0]['hypervisor_hostname']
 
     def user(self, column):
         return 'pm-%s-%s' % (column, self.tag)
@@ -134,7 +136,8 @@ class World:
                   if k not in ('key', 'spec_key', 'flavor_id', 'image_id',
                                'flavor_extra_spec_key', 'specs_flavor_id',
                                'access_flavor_id', 'access_project_id',
-                               'hypervisor_id', 'service_id', 'type_id')]
+                               'hypervisor_id', 'hypervisor_hostname_pattern',
+                               'service_id', 'type_id')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)
 
