@@ -54,6 +54,8 @@ def test_rebuild_reimages_the_root_volume(cloud, tiny, notifications,
     assert resp.json()['server']['status'] == 'REBUILD'
     # Answered back as Nova does (and set nowhere: no agent in a guest).
     assert resp.json()['server']['adminPass'] == 'Rebuild-pass-1'
+    # From 2.57 with user_data: none, tether keeps none.
+    assert resp.json()['server']['user_data'] is None
     assert resp.json()['server']['image'] == ''
     request_id = resp.headers['x-openstack-request-id']
     user.wait_server(server.id)
@@ -261,6 +263,10 @@ def test_a_rebuild_sets_and_unsets_the_key_pair(cloud):
                    key_name='rebuild-key')
     assert resp.status_code == 202, resp.text
     assert resp.json()['server']['key_name'] == 'rebuild-key'
+    # Before 2.75 the rest is the update's answer: no states, no zone,
+    # no user_data before 2.57.
+    assert not {'OS-EXT-STS:vm_state', 'OS-EXT-AZ:availability_zone',
+                'user_data'} & set(resp.json()['server'])
     user.wait_server(server.id)
     assert user.server(server.id, '2.54')['key_name'] == 'rebuild-key'
     assert db_instances.get(helpers.admin_context(),

@@ -283,6 +283,39 @@ def test_update_name_description_and_hostname(cloud):
         assert word in sh.message(resp), (word, resp.text)
 
 
+# What an update (and a rebuild) answers before 2.75: Nova's update view.
+CHANGED_2_1 = {
+    'id', 'name', 'links', 'status', 'tenant_id', 'user_id', 'metadata',
+    'hostId', 'image', 'flavor', 'created', 'updated', 'addresses',
+    'accessIPv4', 'accessIPv6', 'OS-DCF:diskConfig'}
+
+
+def test_an_update_answers_the_core_fields_before_2_75(cloud):
+    user = cloud.project()
+    server = user.boot(wait=False, availability_zone='nowhere', name='old')
+    path = '/servers/%s' % server.id
+    for version, expected in (
+            ('2.1', CHANGED_2_1),
+            # 2.9 locked, 2.19 description, 2.26 tags, 2.63 trusted
+            # certificates, 2.73 locked_reason.
+            ('2.74', CHANGED_2_1 | {'locked', 'description', 'tags',
+                                    'trusted_image_certificates',
+                                    'locked_reason'})):
+        resp = user.compute(version).put(path, json={'server': {
+            'name': 'v' + version}})
+        assert resp.status_code == 200, resp.text
+        # (progress only while ACTIVE or building, fault only in ERROR,
+        # which this server that found no zone is in)
+        assert set(resp.json()['server']) - {'progress', 'fault'} == \
+            expected, version
+    # From 2.75 all of show, as an admin's show has it.
+    resp = user.compute('2.75').put(path, json={'server': {'name': 'new'}})
+    assert resp.status_code == 200, resp.text
+    shown = user.compute('2.75').get(path).json()['server']
+    assert set(resp.json()['server']) == set(shown)
+    assert 'OS-EXT-STS:vm_state' in shown
+
+
 def test_2_94_hostnames_may_be_fully_qualified(cloud):
     user = cloud.project()
     fqdn = 'web-1.' + 'a' * 63 + '.example.com'

@@ -76,8 +76,8 @@ def rebuild_server(req):
             servers_policy.CREATE_ZERO_DISK_FLAVOR,
             {'project_id': instance.project_id, 'user_id': instance.user_id},
             fatal=False))
-    return servers.show(
-        req, instance, status=202,
+    return servers.changed(
+        req, instance, status=202, rebuilt=True,
         admin_pass=admin_password.for_response(body.get('adminPass')))
 
 

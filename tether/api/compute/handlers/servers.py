@@ -38,11 +38,17 @@ def _view(req):
         servers_api.host_statuses, req.context))
 
 
-def show(req, instance, status=200, admin_pass=None):
-    """The server's full view; with ``admin_pass`` as ``adminPass`` (the
-    answer to a rebuild)."""
+def show(req, instance, status=200):
     devices = servers_api.block_devices_of_instance(req.context, instance)
-    server = _view(req).show(instance, devices)
+    return wsgi.json_response({'server': _view(req).show(instance, devices)},
+                              status=status)
+
+
+def changed(req, instance, status=200, rebuilt=False, admin_pass=None):
+    """The answer to an update or (``rebuilt``) a rebuild, with
+    ``admin_pass`` as ``adminPass``."""
+    devices = servers_api.block_devices_of_instance(req.context, instance)
+    server = _view(req).changed(instance, devices, rebuilt=rebuilt)
     if admin_pass is not None:
         server['adminPass'] = admin_pass
     return wsgi.json_response({'server': server}, status=status)
@@ -251,7 +257,7 @@ def update_server(req):
         values['hostname'] = body['hostname']
     if values:
         instance = servers_api.update(req.context, instance, values)
-    return show(req, instance)
+    return changed(req, instance)
 
 
 @validation.query(validation.IGNORED_QUERY)

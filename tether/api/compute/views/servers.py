@@ -23,6 +23,14 @@ def host_id(project_id, host):
     return hashlib.sha224((project_id + host).encode()).hexdigest()
 
 
+# What an update or a rebuild leaves out of its answer before 2.75.
+_NOT_CHANGED = frozenset((
+    'OS-EXT-AZ:availability_zone', 'config_drive', 'key_name',
+    'OS-SRV-USG:launched_at', 'OS-SRV-USG:terminated_at',
+    'OS-EXT-STS:task_state', 'OS-EXT-STS:vm_state', 'OS-EXT-STS:power_state',
+    'os-extended-volumes:volumes_attached', 'host_status', 'server_groups'))
+
+
 class ServerView:
     """Servers as JSON at the request's microversion.
 
@@ -191,4 +199,22 @@ class ServerView:
         out = self.detail(instance, devices)
         if self._at(versions.SERVER_GROUPS):
             out['server_groups'] = []
+        return out
+
+    def changed(self, instance, devices, rebuilt=False):
+        """The answer to an update or a rebuild: before 2.75 the core of
+        the server only (Nova's update view: no zone, key pair, usage,
+        states, volumes, host attributes or host status), from 2.75 all
+        of :meth:`show`; a rebuild's has ``key_name`` from 2.54 and
+        ``user_data`` from 2.57 (null: tether keeps no user data)."""
+        out = self.show(instance, devices)
+        if not self._at(versions.STRICT_QUERY):
+            keep = ({'key_name'} if rebuilt and
+                    self._at(versions.KEYPAIR_ON_REBUILD) else set())
+            for key in list(out):
+                if key not in keep and (key in _NOT_CHANGED or
+                                        key.startswith('OS-EXT-SRV-ATTR:')):
+                    del out[key]
+        if rebuilt and self._at(versions.USER_DATA_ON_REBUILD):
+            out['user_data'] = None
         return out
