@@ -26,7 +26,6 @@ import threading
 import urllib.parse
 
 from keystoneauth1 import exceptions as ks_exc
-from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 import requests
@@ -47,6 +46,8 @@ class ImageClient:
 
     def _request(self, method, url, image_id, missing=(404,),
                  explain_forbidden=False, **kwargs):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         try:
             resp = self.proxy.request(url, method,
                                       global_request_id=self.request_id,

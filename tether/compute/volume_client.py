@@ -10,7 +10,6 @@ caused it, so one boot can be followed in the logs of both services.
 
 from keystoneauth1 import discover
 from keystoneauth1 import exceptions as ks_exc
-from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
 
 from tether import clients
@@ -78,6 +77,8 @@ class VolumeClient:
         self.request_id = request_id
 
     def _call(self, what, fn, *args, **kwargs):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         try:
             return fn(*args, **kwargs)
         except sdk_exc.HttpException as exc:
@@ -87,6 +88,8 @@ class VolumeClient:
                 reason='%s: %s' % (what, exc), status=None)
 
     def _json(self, what, method, url, body=None, version=ATTACH_VERSION):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         def call():
             resp = self.proxy.request(url, method, json=body,
                                       microversion=version,
