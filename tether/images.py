@@ -37,6 +37,11 @@ LOG = logging.getLogger(__name__)
 
 PEER = clients.Peer('image', 'image', '2')
 CHUNK = 1024 * 1024
+# The disk formats of images a user may supply (Glance's names), which
+# tether.drivers.qemu_img reads. Here, not there, for the API processes
+# that refuse the others: the driver and its format inspector stay out
+# of them.
+SOURCE_FORMATS = ('raw', 'qcow2', 'vmdk', 'vdi', 'vhd', 'vhdx', 'iso')
 
 
 class ImageClient:
