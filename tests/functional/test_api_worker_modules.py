@@ -29,6 +29,8 @@ KEPT_OUT = {
     'keystoneclient': 'keystonemiddleware\'s',
     'openstack': 'only once the API calls another service '
                  '(tether/clients.py)',
+    'cryptography': 'only to read or make a key pair '
+                    '(tether/compute/api/keypairs.py)',
     'libvirt': 'only the compute host talks to the hypervisor',
     'tether.volume.manager': 'the volume host\'s',
     'tether.volume.ops': 'the volume host\'s',
