@@ -10,6 +10,12 @@ request as ``global_request_id``.
 
 Connections are kept and shared between threads, one per token: opening
 one costs a version discovery request to the peer.
+
+openstacksdk (540 modules, about 11 MiB: its cloud layer, dogpile.cache,
+prometheus_client) is imported where a connection is made, and
+its exceptions where a call made on one is caught: an API process that
+never calls a peer (a volume API answering its own requests) does not
+load it.
 """
 
 import collections
@@ -21,7 +27,6 @@ from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import service_token
 from keystoneauth1 import session as ks_session
 from keystoneauth1 import token_endpoint
-import openstack
 from oslo_config import cfg
 
 CONF = cfg.CONF
@@ -109,6 +114,8 @@ class Peer:
         return bool(getattr(self.conf, 'auth_type', None))
 
     def _connection(self, session=None, **kwargs):
+        import openstack.connection
+
         kwargs['%s_api_version' % self.service] = self.api_version
         if self.conf.endpoint_override:
             kwargs['%s_endpoint_override' % self.service] = \

@@ -26,7 +26,6 @@ import threading
 import urllib.parse
 
 from keystoneauth1 import exceptions as ks_exc
-from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 import requests
@@ -38,6 +37,11 @@ LOG = logging.getLogger(__name__)
 
 PEER = clients.Peer('image', 'image', '2')
 CHUNK = 1024 * 1024
+# The disk formats of images a user may supply (Glance's names), which
+# tether.drivers.qemu_img reads. Here, not there, for the API processes
+# that refuse the others: the driver and its format inspector stay out
+# of them.
+SOURCE_FORMATS = ('raw', 'qcow2', 'vmdk', 'vdi', 'vhd', 'vhdx', 'iso')
 
 
 class ImageClient:
@@ -47,6 +51,8 @@ class ImageClient:
 
     def _request(self, method, url, image_id, missing=(404,),
                  explain_forbidden=False, **kwargs):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         try:
             resp = self.proxy.request(url, method,
                                       global_request_id=self.request_id,

@@ -1,6 +1,5 @@
 """Authentication middleware: keystonemiddleware, or noauth for development."""
 
-from keystonemiddleware import auth_token
 from oslo_serialization import jsonutils
 
 from tether.api import fault
@@ -129,6 +128,12 @@ def authtoken_factory(global_conf, **local_conf):
     the configuration the app is loaded with and refuses to start without
     the settings that keystone needs.
     """
+    # Imported here, where a keystone pipeline is loaded: keystonemiddleware
+    # (keystoneclient, oslo.cache, pycadf: 140 modules, 2-3 MiB) is of no
+    # use to a noauth API process. Its import registers
+    # [keystone_authtoken].
+    from keystonemiddleware import auth_token
+
     conf = pipeline.current_conf()
     overrides = dict(local_conf)
 

@@ -29,7 +29,6 @@ import time
 import typing
 
 from keystoneauth1 import exceptions as ks_exc
-from openstack import exceptions as sdk_exc
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -95,6 +94,8 @@ def _proxy(make):
             reason='no share API (Manila) is configured: set [share] '
                    'endpoint_override, or its Keystone credentials',
             status=None)
+    from openstack import exceptions as sdk_exc  # see tether.clients
+
     try:
         return make()
     except (ks_exc.ClientException, sdk_exc.SDKException) as exc:
@@ -166,6 +167,8 @@ class ShareClient:
         if secret:
             LOG.debug('%s %s (share %s; the answer is not logged)',
                       method, url.split('?')[0], share_id)
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         try:
             resp = self.proxy.request(url, method, json=body,
                                       microversion=API_VERSION,

@@ -12,7 +12,6 @@ from urllib import parse
 
 from keystoneauth1 import discover
 from keystoneauth1 import exceptions as ks_exc
-from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
 
 from tether import clients
@@ -113,6 +112,8 @@ class VolumeClient:
         self.request_id = request_id
 
     def _call(self, what, fn, *args, not_found=None, **kwargs):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         try:
             return fn(*args, **kwargs)
         except sdk_exc.HttpException as exc:
@@ -123,6 +124,8 @@ class VolumeClient:
 
     def _json(self, what, method, url, body=None, version=ATTACH_VERSION,
               not_found=None):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         def call():
             resp = self.proxy.request(url, method, json=body,
                                       microversion=version,

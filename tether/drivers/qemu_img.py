@@ -13,6 +13,7 @@ from oslo_utils import imageutils
 from oslo_utils.imageutils import format_inspector
 
 from tether import exception
+from tether import images
 
 LOG = logging.getLogger(__name__)
 
@@ -20,7 +21,7 @@ QEMU_IMG = 'qemu-img'
 FORMATS = ('raw', 'qcow2')
 # The disk formats of images a user may supply (Glance's names): qemu-img
 # reads them, after oslo.utils' format inspector found each safe.
-SOURCE_FORMATS = ('raw', 'qcow2', 'vmdk', 'vdi', 'vhd', 'vhdx', 'iso')
+SOURCE_FORMATS = images.SOURCE_FORMATS
 # qemu-img's names where Glance's differ.
 _QEMU_FORMATS = {'vhd': 'vpc', 'iso': 'raw'}
 # What the inspector may find in a file of each disk format besides the

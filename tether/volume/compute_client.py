@@ -5,7 +5,6 @@ section like Cinder's ``[nova]``; see tether.clients).
 """
 
 from keystoneauth1 import exceptions as ks_exc
-from openstack import exceptions as sdk_exc
 from oslo_log import log as logging
 
 from tether import clients
@@ -41,6 +40,8 @@ class ComputeClient:
         self.request_id = request_id
 
     def _request(self, method, url, version, body=None):
+        from openstack import exceptions as sdk_exc  # see tether.clients
+
         try:
             return self.proxy.request(url, method, json=body,
                                       microversion=version,

@@ -3,7 +3,7 @@ in the API before anything is created, as Cinder checks), and the image
 metadata the volume keeps (``volume_image_metadata``); and what an image
 made of a volume takes from that metadata."""
 
-from tether.drivers import qemu_img
+from tether import images
 from tether.volume import exception
 
 GiB = 1024 ** 3
@@ -58,10 +58,10 @@ def check_fits(image, size):
                'in container format %s'
                % (image.get('container_format'),
                   ', '.join(CONTAINER_FORMATS)))
-    if image.get('disk_format') not in qemu_img.SOURCE_FORMATS:
+    if image.get('disk_format') not in images.SOURCE_FORMATS:
         refuse('its disk format is %s; volumes are made of images in disk '
                'format %s' % (image.get('disk_format'),
-                              ', '.join(qemu_img.SOURCE_FORMATS)))
+                              ', '.join(images.SOURCE_FORMATS)))
     if gib(image.get('size') or 0) > size:
         refuse('its size, %sGB, is larger than the volume size, %sGB'
                % (gib(image['size']), size))

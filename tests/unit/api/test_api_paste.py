@@ -4,6 +4,9 @@ how the file is found ([DEFAULT]api_paste_config)."""
 import pathlib
 import textwrap
 
+# Registers [keystone_authtoken], which the tests set before a keystone
+# pipeline is loaded (tether imports it only then).
+from keystonemiddleware import auth_token  # noqa: F401
 import pytest
 import webob
 from oslo_config import cfg

@@ -20,7 +20,6 @@ images (``image -> volume``).
 import dataclasses
 
 from tether.compute import exception
-from tether.drivers import qemu_img
 from tether import images
 from tether.objects import fields
 
@@ -135,12 +134,12 @@ def check_usable(image):
                    'in container format %s'
                    % (image.get('container_format'),
                       ', '.join(CONTAINER_FORMATS)))
-    if image.get('disk_format') not in qemu_img.SOURCE_FORMATS:
+    if image.get('disk_format') not in images.SOURCE_FORMATS:
         raise exception.ImageUnacceptable(
             image_id=image_id,
             reason='its disk format is %s; servers boot from images in '
                    'disk format %s' % (image.get('disk_format'),
-                                       ', '.join(qemu_img.SOURCE_FORMATS)))
+                                       ', '.join(images.SOURCE_FORMATS)))
 
 
 def check_memory(image, flavor):

@@ -1,10 +1,14 @@
 """Key pairs as the compute API keeps them (API process): a key pair is
 imported (a public key, or an X.509 certificate) or generated, and
-counted against the user's ``key_pairs`` quota."""
+counted against the user's ``key_pairs`` quota.
+
+tether.compute.crypto (pyca/cryptography and its OpenSSL bindings, about
+6 MiB) is imported where a key is read or made: an API process that
+serves no key pair's creation does not load it.
+"""
 
 from oslo_config import cfg
 
-from tether.compute import crypto
 from tether.db.compute import key_pair as db_key_pairs
 from tether.objects import fields
 
@@ -32,6 +36,8 @@ def import_key_pair(context, user_id, name, public_key,
                     key_type=fields.KeyPairType.SSH):
     """Store a public key (ssh) or certificate (x509) the user has;
     InvalidKeypair if it cannot be read."""
+    from tether.compute import crypto  # see the module's docstring
+
     return _create(context, user_id, name, public_key, key_type,
                    crypto.fingerprint(public_key, key_type))
 
@@ -41,6 +47,8 @@ def create_key_pair(context, user_id, name,
     """Generate a key pair: (the key pair, its private key), which is
     given once and never kept (for x509, a PKCS#12 of the key and the
     certificate, in base64)."""
+    from tether.compute import crypto  # see the module's docstring
+
     if key_type == fields.KeyPairType.X509:
         private, public, fingerprint = crypto.generate_x509(user_id)
     else:
