@@ -124,6 +124,8 @@ class World:
         resp = self.http('aA', 'compute').get('/os-hypervisors')
         assert resp.status_code == 200, resp.text
         self.ids['hypervisor_id'] = resp.json()['hypervisors'][0]['id']
+        # A network no server is on (tether has none).
+        self.ids['network_label'] = 'private'
         self.ids['hypervisor_hostname_pattern'] = resp.json()[
             'hypervisors'][0]['hypervisor_hostname']
 
@@ -137,6 +139,7 @@ class World:
                                'flavor_extra_spec_key', 'specs_flavor_id',
                                'access_flavor_id', 'access_project_id',
                                'hypervisor_id', 'hypervisor_hostname_pattern',
+                               'network_label',
                                'service_id', 'type_id')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)

@@ -10,6 +10,7 @@ from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
 from tether.api.compute.handlers import server_actions
+from tether.api.compute.handlers import server_addresses
 from tether.api.compute.handlers import server_external_events
 from tether.api.compute.handlers import server_metadata
 from tether.api.compute.handlers import server_shares
@@ -48,6 +49,13 @@ RESOURCES = _servers('/servers') + [
         'GET': server_metadata.show_server_metadata,
         'PUT': server_metadata.update_server_metadata,
         'DELETE': server_metadata.delete_server_metadata}),
+    ('/servers/{server_id}/ips', {
+        'GET': server_addresses.list_server_ips}),
+    ('/servers/{server_id}/ips/{network_label}', {
+        'GET': server_addresses.show_server_ips}),
+    ('/servers/{server_id}/os-server-password', {
+        'GET': server_addresses.show_server_password,
+        'DELETE': server_addresses.clear_server_password}),
     ('/servers/{server_id}/os-volume_attachments', {
         'GET': volume_attachments.list_volume_attachments,
         'POST': volume_attachments.create_volume_attachment}),

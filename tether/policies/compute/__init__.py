@@ -12,6 +12,7 @@ from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
 from tether.policies.compute import server_actions
+from tether.policies.compute import server_addresses
 from tether.policies.compute import server_external_events
 from tether.policies.compute import server_metadata
 from tether.policies.compute import server_shares
@@ -26,7 +27,7 @@ _MODULES = [base, servers, server_actions, console_output,
             server_external_events, instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata,
-            volumes, snapshots]
+            volumes, snapshots, server_addresses]
 
 
 def list_rules():
