@@ -194,6 +194,13 @@ class InstanceIsLocked(exception.Conflict):
     error_code = 'compute.server.locked'
 
 
+class InstanceLockChanged(exception.Conflict):
+    """An unlock raced a lock of someone else's: that lock is kept."""
+    msg_fmt = ('Instance %(instance_id)s was locked again while it was '
+               'being unlocked; try again.')
+    error_code = 'compute.server.lock_changed'
+
+
 class RebuildImageNotFound(exception.Invalid):
     """Nova answers 400 for a rebuild's image it cannot find."""
     msg_fmt = 'Cannot find image %(image_id)s for rebuild.'

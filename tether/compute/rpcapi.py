@@ -43,6 +43,9 @@ class ComputeAPI:
     * 1.4 - allow_share, deny_share (casts)
     * 1.5 - rebuild_instance takes ``image``, the image the API read
             with the caller's token; Instance 1.4 (key_name, key_data)
+    * 1.6 - pause_instance, unpause_instance, suspend_instance,
+            resume_instance (casts); Instance 1.5 (locked_by,
+            locked_reason; paused and suspended)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION

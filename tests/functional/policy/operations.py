@@ -127,6 +127,11 @@ SPECS = {
         body={'rebuild': {'imageRef': _IMAGE}}),
     'compute POST /servers/{server_id}/action os-getConsoleOutput': Spec(
         body={'os-getConsoleOutput': {}}),
+    # A lock (or unlock) is accepted in any state: a throwaway server.
+    'compute POST /servers/{server_id}/action lock': Spec(
+        body={'lock': None}, fresh='server'),
+    'compute POST /servers/{server_id}/action unlock': Spec(
+        body={'unlock': None}, fresh='server'),
     'compute POST /servers/{server_id}/os-volume_attachments': Spec(
         body=lambda ids: {'volumeAttachment': {
             'volumeId': ids['reserved_id']}}),

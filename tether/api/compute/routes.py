@@ -9,6 +9,7 @@ from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
+from tether.api.compute.handlers import lock_server
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_external_events
 from tether.api.compute.handlers import server_metadata
@@ -29,7 +30,8 @@ RESOURCES = [
                               'DELETE': servers.delete_server}),
     ('/servers/{server_id}/action', {
         'POST': actions.Dispatcher('server', server_actions.ACTIONS,
-                                   console_output.ACTIONS)}),
+                                   console_output.ACTIONS,
+                                   lock_server.ACTIONS)}),
     ('/servers/{server_id}/metadata', {
         'GET': server_metadata.list_server_metadata,
         'POST': server_metadata.create_server_metadata,

@@ -1,7 +1,10 @@
 """The actions of a server in the API process: the power actions
-(os-start, os-stop, reboot); rebuild and console output have modules of
-their own (rebuild.py, console_output.py).
+(os-start, os-stop, reboot), lock and unlock, pause and unpause, suspend
+and resume; rebuild and console output have modules of their own
+(rebuild.py, console_output.py).
 """
+
+from oslo_log import log as logging
 
 from tether.compute.api import servers
 from tether.compute import rpcapi as compute_rpcapi
@@ -9,17 +12,21 @@ from tether.db.compute import instance as db_instances
 from tether.db.compute import instance_action as db_actions
 from tether.objects import fields
 
+LOG = logging.getLogger(__name__)
+
 VmState = fields.VmState
 TaskState = fields.TaskState
 Action = fields.InstanceAction
+LockedBy = fields.LockedBy
 
 
 def _power(context, instance, action, vm_states, task_state, cast):
     servers.check_host(instance, action)
+    servers.check_unlocked(context, instance)
     instance = db_instances.update(
         context, instance.uuid, {'task_state': task_state},
         expected_vm_state=vm_states, expected_task_state=None,
-        action=action)
+        action=action, unlocked=not context.is_admin)
     db_actions.action_start(context, instance.uuid, action)
     cast(context, instance)
 
@@ -44,3 +51,39 @@ def reboot(context, instance, reboot_type):
     def cast(ctxt, inst):
         compute_rpcapi.get().reboot_instance(ctxt, inst, reboot_type)
     _power(context, instance, Action.REBOOT, states, task, cast)
+
+
+# Lock ----------------------------------------------------------------------
+
+def locked_by(context, instance):
+    """Who a lock of ``context``'s would be locked by: the owner (a user
+    of the server's project) or an admin (anyone else)."""
+    return (LockedBy.OWNER if instance.project_id == context.project_id
+            else LockedBy.ADMIN)
+
+
+def is_expected_locked_by(context, instance):
+    """Whether ``context`` may unlock the server without the override
+    rule: it is unlocked, or locked by someone of the same kind (Nova's
+    ``is_expected_locked_by``)."""
+    return instance.locked_by in (None, locked_by(context, instance))
+
+
+def lock(context, instance, reason=None):
+    """Lock the server: users who are not admins cannot act on it until
+    it is unlocked (InstanceIsLocked, 409)."""
+    instance = db_instances.lock(
+        context, instance.uuid, locked_by(context, instance), reason,
+        db_actions.action_values(context, instance.uuid, Action.LOCK))
+    LOG.info('Server %s locked by %s', instance.uuid, instance.locked_by)
+    return instance
+
+
+def unlock(context, instance):
+    """Unlock the server, if its lock is still the one the caller's
+    policy was checked against (InstanceLockChanged, 409, otherwise)."""
+    instance = db_instances.unlock(
+        context, instance.uuid, instance.locked_by,
+        db_actions.action_values(context, instance.uuid, Action.UNLOCK))
+    LOG.info('Server %s unlocked', instance.uuid)
+    return instance

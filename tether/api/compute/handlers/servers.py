@@ -21,14 +21,15 @@ from tether.objects import fields
 from tether.policies.compute import servers as policy
 
 
-def _target(instance):
+def target(instance):
+    """The policy target of a server."""
     return {'project_id': instance.project_id, 'user_id': instance.user_id}
 
 
 def load_server(req, action):
     """The server of the URL, after the policy check of ``action``."""
     instance = servers_api.get(req.context, req.urlvars['server_id'])
-    req.context.can(action, _target(instance))
+    req.context.can(action, target(instance))
     return instance
 
 
