@@ -100,6 +100,29 @@ class ComputeAPI:
             ctxt, 'reboot_instance', instance=instance,
             reboot_type=reboot_type)
 
+    def check_pause_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below pause,
+        unpause, suspend and resume (1.6): callers check before they
+        change anything."""
+        self._require('1.6', what)
+
+    def _cast_1_6(self, ctxt, instance, method):
+        self.check_pause_calls(method)
+        self._prepare(instance.host, '1.6').cast(ctxt, method,
+                                                 instance=instance)
+
+    def pause_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'pause_instance')
+
+    def unpause_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'unpause_instance')
+
+    def suspend_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'suspend_instance')
+
+    def resume_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'resume_instance')
+
     def attach_volume(self, ctxt, instance, volume_id):
         """Connect and hot-attach a reserved volume; returns its device."""
         try:

@@ -43,7 +43,8 @@ def test_a_locked_server_refuses_its_owner_and_not_an_admin(cloud):
     assert user.server(server.id, V2_72)['locked'] is True
     assert 'locked' not in user.server(server.id, '2.8')
 
-    for body in ({'os-stop': None}, {'reboot': {'type': 'HARD'}}):
+    for body in ({'os-stop': None}, {'reboot': {'type': 'HARD'}},
+                 {'pause': None}, {'suspend': None}):
         _locked(user.action(server.id, body), server.id)
     http = user.compute()
     _locked(http.delete('/servers/%s' % server.id), server.id)

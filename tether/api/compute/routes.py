@@ -10,12 +10,14 @@ from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
 from tether.api.compute.handlers import lock_server
+from tether.api.compute.handlers import pause_server
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_external_events
 from tether.api.compute.handlers import server_metadata
 from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
 from tether.api.compute.handlers import services
+from tether.api.compute.handlers import suspend_server
 from tether.api.compute.handlers import volume_attachments
 
 # Paths under /v2.1/{project_id}; each is also served under /v2.1 alone,
@@ -31,7 +33,9 @@ RESOURCES = [
     ('/servers/{server_id}/action', {
         'POST': actions.Dispatcher('server', server_actions.ACTIONS,
                                    console_output.ACTIONS,
-                                   lock_server.ACTIONS)}),
+                                   lock_server.ACTIONS,
+                                   pause_server.ACTIONS,
+                                   suspend_server.ACTIONS)}),
     ('/servers/{server_id}/metadata', {
         'GET': server_metadata.list_server_metadata,
         'POST': server_metadata.create_server_metadata,

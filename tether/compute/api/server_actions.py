@@ -6,8 +6,11 @@ and resume; rebuild and console output have modules of their own
 
 from oslo_log import log as logging
 
+from tether.compute.api import server_shares
 from tether.compute.api import servers
+from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
+from tether.compute import version as compute_version
 from tether.db.compute import instance as db_instances
 from tether.db.compute import instance_action as db_actions
 from tether.objects import fields
@@ -51,6 +54,54 @@ def reboot(context, instance, reboot_type):
     def cast(ctxt, inst):
         compute_rpcapi.get().reboot_instance(ctxt, inst, reboot_type)
     _power(context, instance, Action.REBOOT, states, task, cast)
+
+
+# Pause and suspend ----------------------------------------------------------
+
+def _needs_pause_host(context, instance, action):
+    """The server's host and the RPC pin know pause, unpause, suspend
+    and resume (service version 8, RPC 1.6): 409 or 403 before anything
+    changes."""
+    servers.check_host(instance, action)
+    servers.check_host_version(context, instance,
+                               compute_version.PAUSE_SERVICE_VERSION,
+                               action)
+    compute_rpcapi.get().check_pause_calls(action)
+
+
+def pause(context, instance):
+    """Pause an active server: its guest's vCPUs stop, its memory stays
+    in its QEMU process (``paused``, status PAUSED)."""
+    _needs_pause_host(context, instance, Action.PAUSE)
+    _power(context, instance, Action.PAUSE, (VmState.ACTIVE,),
+           TaskState.PAUSING, compute_rpcapi.get().pause_instance)
+
+
+def unpause(context, instance):
+    _needs_pause_host(context, instance, Action.UNPAUSE)
+    _power(context, instance, Action.UNPAUSE, (VmState.PAUSED,),
+           TaskState.UNPAUSING, compute_rpcapi.get().unpause_instance)
+
+
+def suspend(context, instance):
+    """Suspend an active server: its guest's memory saved to a file on
+    its host and its QEMU process ended (``suspended``, status
+    SUSPENDED). A server with shares cannot be suspended (as in Nova:
+    virtio-fs cannot be saved)."""
+    _needs_pause_host(context, instance, Action.SUSPEND)
+    # A share is attached to a stopped server only (with its row
+    # locked), so none can come between this read and the claim.
+    if server_shares.list_shares(context, instance):
+        raise exception.ForbiddenWithShare(instance_id=instance.uuid,
+                                           action=Action.SUSPEND)
+    _power(context, instance, Action.SUSPEND, (VmState.ACTIVE,),
+           TaskState.SUSPENDING, compute_rpcapi.get().suspend_instance)
+
+
+def resume(context, instance):
+    _needs_pause_host(context, instance, Action.RESUME)
+    _power(context, instance, Action.RESUME, (VmState.SUSPENDED,),
+           TaskState.RESUMING, compute_rpcapi.get().resume_instance)
 
 
 # Lock ----------------------------------------------------------------------

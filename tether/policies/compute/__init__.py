@@ -12,15 +12,18 @@ from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
 from tether.policies.compute import lock_server
+from tether.policies.compute import pause_server
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_external_events
 from tether.policies.compute import server_metadata
 from tether.policies.compute import server_shares
 from tether.policies.compute import servers
 from tether.policies.compute import services
+from tether.policies.compute import suspend_server
 from tether.policies.compute import volume_attachments
 
-_MODULES = [base, servers, server_actions, lock_server, console_output,
+_MODULES = [base, servers, server_actions, lock_server, pause_server,
+            suspend_server, console_output,
             volume_attachments, server_shares,
             server_external_events, instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
