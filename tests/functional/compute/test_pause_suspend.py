@@ -40,6 +40,12 @@ def _actions(user, server_id):
     return [a['action'] for a in resp.json()['instanceActions']]
 
 
+def _listed(user, status):
+    resp = user.compute('2.38').get('/servers?status=%s' % status)
+    assert resp.status_code == 200, resp.text
+    return [s['id'] for s in resp.json()['servers']]
+
+
 def _saved(server_id):
     out = sh.virsh('dominfo', sh.domain(server_id)).stdout
     return {k.strip(): v.strip() for k, _, v in
@@ -59,6 +65,8 @@ def test_pause_and_unpause(cloud):
     user.wait_server(server.id, 'PAUSED')
     assert _states(user, server.id) == ('PAUSED', 'paused', 3)
     assert sh.domain_state(server.id) == 'paused'
+    assert _listed(user, 'PAUSED') == [server.id]
+    assert _listed(user, 'ACTIVE') == []
     # The QEMU process is there, holding its volume.
     assert sh.locked(path)
     _conflict(user.action(server.id, {'pause': None}), 'pause',
@@ -99,6 +107,7 @@ def test_suspend_and_resume(cloud):
     assert _states(user, server.id) == ('SUSPENDED', 'suspended', 4)
     assert sh.domain_state(server.id) == 'shut off'
     assert _saved(server.id) == 'yes'
+    assert _listed(user, 'SUSPENDED') == [server.id]
     assert not sh.locked(path)
     assert user.show_volume(volume['id'])['status'] == 'in-use'
     for body in ({'os-start': None}, {'os-stop': None}, {'pause': None},
