@@ -356,3 +356,25 @@ def test_an_extend_in_flight_finishes_or_is_settled(cloud, action, status):
                             None})
     user.wait_server(server.id, 'ACTIVE')
     assert sh.disk_capacity(server.id, target) == size * sh.GiB
+
+
+@pytest.mark.parametrize('action,status', [('pause', 'PAUSED'),
+                                           ('suspend', 'SUSPENDED')])
+def test_a_hard_reboot_boots_a_paused_or_suspended_guest(
+        cloud, action, status):
+    user = cloud.project()
+    volume = user.volume()
+    server = user.boot(volume)
+    domid = sh.virsh('domid', sh.domain(server.id)).stdout.strip()
+    assert user.action(server.id, {action: None}).status_code == 202
+    user.wait_server(server.id, status)
+    _conflict(user.action(server.id, {'reboot': {'type': 'SOFT'}}),
+              'reboot', 'vm_state %s' % status.lower())
+    resp = user.action(server.id, {'reboot': {'type': 'HARD'}})
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id, 'ACTIVE')
+    assert _states(user, server.id) == ('ACTIVE', 'active', 1)
+    assert sh.domain_state(server.id) == 'running'
+    assert _saved(server.id) == 'no'
+    assert sh.virsh('domid', sh.domain(server.id)).stdout.strip() != domid
+    assert sh.locked(user.aio.volume_path(volume['id']))

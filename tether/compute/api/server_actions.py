@@ -48,7 +48,10 @@ def reboot(context, instance, reboot_type):
     if reboot_type == 'SOFT':
         states, task = (VmState.ACTIVE,), TaskState.REBOOTING
     else:
-        states = (VmState.ACTIVE, VmState.STOPPED, VmState.ERROR)
+        # Nova's ALLOW_HARD_REBOOT: a paused or suspended guest is
+        # destroyed (its saved memory too) and boots again.
+        states = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED,
+                  VmState.SUSPENDED, VmState.ERROR)
         task = TaskState.REBOOTING_HARD
 
     def cast(ctxt, inst):

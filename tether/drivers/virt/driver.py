@@ -154,7 +154,8 @@ class ComputeDriver:
 
     def reboot(self, instance_uuid, shares=()):
         """Power off and start again, with exactly the virtio-fs devices
-        of ``shares`` (as :meth:`power_on`)."""
+        of ``shares`` (as :meth:`power_on`); a paused guest too, and a
+        suspended one boots (its saved memory is dropped)."""
         raise NotImplementedError()
 
     def pause(self, instance_uuid):

@@ -240,6 +240,8 @@ class LibvirtDriver(driver_shares.SharesMixin, driver.ComputeDriver):
         with self._lock(instance_uuid):
             guest = self.host.lookup(instance_uuid)
             guest.destroy()
+            # A suspended guest boots, as Nova's hard reboot does.
+            guest.forget_saved_memory()
             self._define_shares(guest, shares)
             guest.start()
 

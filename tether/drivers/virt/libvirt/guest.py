@@ -141,6 +141,13 @@ class Guest:
         with self._translated():
             return bool(self._domain.hasManagedSaveImage(0))
 
+    def forget_saved_memory(self):
+        """Remove the memory a :meth:`save` left, so that the next start
+        boots the guest."""
+        if self.has_saved_memory():
+            with self._translated():
+                self._domain.managedSaveRemove(0)
+
     def delete(self):
         """Destroy the guest and remove its definition."""
         self.destroy()
