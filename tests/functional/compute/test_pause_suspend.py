@@ -378,3 +378,33 @@ def test_a_hard_reboot_boots_a_paused_or_suspended_guest(
     assert _saved(server.id) == 'no'
     assert sh.virsh('domid', sh.domain(server.id)).stdout.strip() != domid
     assert sh.locked(user.aio.volume_path(volume['id']))
+
+
+def test_volumes_of_a_paused_server_attach_and_detach(cloud):
+    # As in Nova: a paused server takes and gives up volumes (a
+    # suspended one does not: 409).
+    user = cloud.project()
+    server = user.boot()
+    data = user.volume()
+    user.conn.compute.pause_server(server)
+    user.wait_server(server.id, 'PAUSED')
+    attachment = user.conn.compute.create_volume_attachment(
+        server, volume_id=data['id'])
+    target = attachment.device.rsplit('/', 1)[1]
+    assert user.wait_volume(data['id'], 'in-use')
+    assert sh.disk_capacity(server.id, target) == sh.GiB
+    assert sh.locked(user.aio.volume_path(data['id']))
+    user.conn.compute.delete_volume_attachment(data['id'], server)
+    user.wait_volume(data['id'], 'available')
+    assert not sh.locked(user.aio.volume_path(data['id']))
+    assert _states(user, server.id) == ('PAUSED', 'paused', 3)
+
+    user.conn.compute.unpause_server(server)
+    user.wait_server(server.id, 'ACTIVE')
+    user.conn.compute.suspend_server(server)
+    user.wait_server(server.id, 'SUSPENDED')
+    resp = user.compute().post(
+        '/servers/%s/os-volume_attachments' % server.id,
+        json={'volumeAttachment': {'volumeId': data['id']}})
+    _conflict(resp, 'vm_state suspended')
+    assert user.show_volume(data['id'])['status'] == 'available'

@@ -16,7 +16,9 @@ VmState = fields.VmState
 Action = fields.InstanceAction
 
 
-_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
+# Nova attaches and detaches volumes of paused servers too (QEMU
+# plugs a SCSI disk into a paused guest, and unplugs it, at once).
+_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED)
 
 
 def _check_volume_action(context, instance, action):
