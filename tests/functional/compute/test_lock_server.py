@@ -173,3 +173,26 @@ def test_an_unlock_keeps_a_lock_taken_meanwhile(cloud):
     with pytest.raises(exception.InstanceLockChanged):
         actions_api.unlock(owner, read)
     assert _lock_state(user, server.id) == (True, None)
+
+
+def test_servers_listed_by_their_lock_from_2_73(cloud):
+    user = cloud.project()
+    locked = user.boot(wait=False, availability_zone='nowhere')
+    unlocked = user.boot(wait=False, availability_zone='nowhere')
+    assert user.action(locked.id, {'lock': None}).status_code == 202
+    http = user.compute(V2_73)
+
+    def listed(query, http=http):
+        resp = http.get('/servers/detail?%s' % query)
+        assert resp.status_code == 200, resp.text
+        return sorted(s['id'] for s in resp.json()['servers'])
+    assert listed('locked=true') == [locked.id]
+    assert listed('locked=False') == [unlocked.id]
+    assert listed('locked=0') == [unlocked.id]
+    assert listed('') == sorted([locked.id, unlocked.id])
+    resp = http.get('/servers?locked=maybe')
+    assert resp.status_code == 400, resp.text
+    assert "Unrecognized value 'maybe'" in sh.message(resp)
+    # Before 2.73 the filter is not one.
+    assert listed('locked=true', user.compute(V2_72)) == sorted(
+        [locked.id, unlocked.id])

@@ -139,6 +139,16 @@ def _all_projects(params):
                  '%s. It is not a boolean.' % value)
 
 
+def _locked(value):
+    """The ``locked`` filter (2.73), a boolean as Nova reads it."""
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise fault.HTTPError(
+            400, "Unrecognized value '%s', acceptable values are: 'true', "
+                 "'false'" % value)
+
+
 def _search(req, all_projects_rule):
     ctx = req.context
     params = req.validated_query
@@ -168,6 +178,9 @@ def _search(req, all_projects_rule):
         filters.update(status_filters)
     if 'availability_zone' in params:
         filters['availability_zone'] = params['availability_zone']
+    if 'locked' in params and microversion.at_least(req,
+                                                    versions.LOCKED_REASON):
+        filters['locked'] = _locked(params['locked'])
     if 'host' in params and ctx.is_admin:
         filters['host'] = params['host']
     if 'uuid' in params:
