@@ -173,6 +173,14 @@ def test_an_unlock_keeps_a_lock_taken_meanwhile(cloud):
     with pytest.raises(exception.InstanceLockChanged):
         actions_api.unlock(owner, read)
     assert _lock_state(user, server.id) == (True, None)
+    # Two unlocks of the owner's lock: both are accepted.
+    assert cloud.admin().action(server.id, {'unlock': None}
+                                ).status_code == 202
+    assert user.action(server.id, {'lock': None}).status_code == 202
+    read = db_instances.get(ctx, server.id)
+    assert user.action(server.id, {'unlock': None}).status_code == 202
+    actions_api.unlock(owner, read)
+    assert _lock_state(user, server.id) == (False, None)
 
 
 def test_servers_listed_by_their_lock_from_2_73(cloud):

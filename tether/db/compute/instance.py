@@ -275,12 +275,14 @@ def lock(context, instance_uuid, locked_by, reason, action):
 @db.writer
 def unlock(context, instance_uuid, expected_locked_by, action):
     """Unlock the instance if it is still locked by ``expected_locked_by``
-    (the lock the caller's policy was checked against; None: unlocked)
-    and record the instance action ``action``, in one transaction. A lock
-    taken by someone else meanwhile is kept: InstanceLockChanged."""
+    (the lock the caller's policy was checked against; None: unlocked),
+    or unlocked meanwhile, and record the instance action ``action``, in
+    one transaction. A lock of the other kind taken meanwhile is kept:
+    InstanceLockChanged."""
     where = [models.Instance.uuid == instance_uuid,
              models.Instance.deleted.is_(False),
-             cas.one_of(models.Instance.locked_by, (expected_locked_by,))]
+             cas.one_of(models.Instance.locked_by,
+                        (expected_locked_by, None))]
     if not cas.update(context, models.Instance, where,
                       {'locked': False, 'locked_by': None,
                        'locked_reason': None}):
