@@ -72,6 +72,8 @@ def test_a_paused_guest_stops_and_a_suspended_one_keeps_its_memory(
     time.sleep(8 * TICK)
     assert _host_console_log(server.id) == paused_at
     last = max(_ticks(paused_at))
+    seen = ['paused at tick %d, still %d after %.1f s' % (
+        last, max(_ticks(_host_console_log(server.id))), 8 * TICK)]
 
     # Unpause: the same loop carries on from the next number.
     user.conn.compute.unpause_server(server)
@@ -79,6 +81,8 @@ def test_a_paused_guest_stops_and_a_suspended_one_keeps_its_memory(
     index, _, lines = console.wait_for(r'^TETHER-GUEST-TICK n=%d\r?$'
                                        % (last + 1))
     assert _ticks(lines[:index]) == list(range(1, last + 1))
+    seen.append('unpaused: tick %d next' % (last + 1))
+    console.wait_for(r'^TETHER-GUEST-TICK n=%d\r?$' % (last + 4))
 
     # Suspend: the guest's memory is saved on the host and its QEMU ends;
     # nothing more is written.
@@ -89,6 +93,7 @@ def test_a_paused_guest_stops_and_a_suspended_one_keeps_its_memory(
     last = max(_ticks(suspended_at))
     time.sleep(4 * TICK)
     assert max(_ticks(_host_console_log(server.id))) == last
+    seen.append('suspended at tick %d' % last)
 
     # Resume: the guest carries on from its saved memory, not from a
     # boot: the ticker goes on from its next number, the file written in
@@ -105,6 +110,9 @@ def test_a_paused_guest_stops_and_a_suspended_one_keeps_its_memory(
     after = _host_console_log(server.id)[len(suspended_at):]
     assert not [line for line in after
                 if line.startswith('TETHER-GUEST-BOOT ')], after
+    seen.append('resumed: tick %d next, /tmp/secret kept, boot_id %s '
+                'kept, no boot line' % (last + 1, boot_id))
+    print('real guest pause/suspend: %s' % '; '.join(seen))
     assert [a['action'] for a in user.compute('2.1').get(
         '/servers/%s/os-instance-actions' % server.id).json()[
             'instanceActions']] == ['resume', 'suspend', 'unpause',
