@@ -408,3 +408,22 @@ def test_volumes_of_a_paused_server_attach_and_detach(cloud):
         json={'volumeAttachment': {'volumeId': data['id']}})
     _conflict(resp, 'vm_state suspended')
     assert user.show_volume(data['id'])['status'] == 'available'
+
+
+@pytest.mark.parametrize('action', ['pause', 'suspend'])
+def test_a_hypervisor_failure_puts_the_task_back(cloud, action):
+    # The guest died behind tether's back: libvirt refuses to pause or
+    # save it; the task is cleared, the state left to the next look,
+    # and the action's event says Error.
+    user = cloud.project()
+    server = user.boot()
+    sh.virsh('destroy', sh.domain(server.id))
+    resp = user.action(server.id, {action: None})
+    assert resp.status_code == 202, resp.text
+    request_id = resp.headers['x-openstack-request-id']
+    action_record = user.wait_events(
+        server.id, request_id, [('compute_%s_instance' % action, 'Error')])
+    assert action_record['message'] == 'Error'
+    shown = user.server(server.id)
+    assert (shown['status'], shown['OS-EXT-STS:task_state']) == (
+        'ACTIVE', None)

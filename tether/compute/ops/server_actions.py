@@ -102,13 +102,12 @@ def _settle(context, host, instance, what, task_state, act, vm_state):
     with notifications.around(context, host, instance, what):
         try:
             act()
+            power_state = host.driver.get_info(instance.uuid).state
         except Exception:
             with excutils.save_and_reraise_exception():
                 _fail_power(context, instance, task_state)
         _finish_power(context, instance,
-                      {'vm_state': vm_state,
-                       'power_state': host.driver.get_info(
-                           instance.uuid).state},
+                      {'vm_state': vm_state, 'power_state': power_state},
                       task_state)
 
 
