@@ -2,7 +2,8 @@
 guest, tools/guest/): a paused guest's console stops and carries on where
 it stopped after unpause; a suspended guest's QEMU is gone, and after
 resume the same guest carries on with what it had in memory (no boot, the
-same boot_id, a file in its RAM file system, its ticker's count)."""
+same boot_id, a file in its RAM file system, its ticker's count); a hard
+reboot of a suspended guest boots it (a new boot_id, the file gone)."""
 
 import os
 import re
@@ -107,13 +108,35 @@ def test_a_paused_guest_stops_and_a_suspended_one_keeps_its_memory(
     assert _in_guest(console, 'cat /tmp/secret') == ['kept-in-ram']
     assert _in_guest(console,
                      'cat /proc/sys/kernel/random/boot_id') == [boot_id]
-    after = _host_console_log(server.id)[len(suspended_at):]
+    # (libvirt starts the log again with each QEMU process: the restored
+    # one's log has only what the guest wrote since.)
+    log = _host_console_log(server.id)
+    after = (log[len(suspended_at):] if log[:len(suspended_at)] ==
+             suspended_at else log)
+    assert _ticks(after)[0] == last + 1, after[:5]
     assert not [line for line in after
                 if line.startswith('TETHER-GUEST-BOOT ')], after
     seen.append('resumed: tick %d next, /tmp/secret kept, boot_id %s '
                 'kept, no boot line' % (last + 1, boot_id))
-    print('real guest pause/suspend: %s' % '; '.join(seen))
     assert [a['action'] for a in user.compute('2.1').get(
         '/servers/%s/os-instance-actions' % server.id).json()[
             'instanceActions']] == ['resume', 'suspend', 'unpause',
                                     'pause', 'create']
+
+    # A hard reboot of a suspended server drops its saved memory: the
+    # guest boots (a new boot_id, its RAM file system new).
+    user.conn.compute.suspend_server(server)
+    user.wait_server(server.id, 'SUSPENDED')
+    user.conn.compute.reboot_server(server, 'HARD')
+    user.wait_server(server.id, 'ACTIVE')
+    # The new QEMU's log: the guest's boot, and no tick before it.
+    up = console.wait_up(MARKER)
+    assert not _ticks(up['lines'][:up['index']]), up['lines'][:5]
+    (new_boot_id,) = _in_guest(console,
+                               'cat /proc/sys/kernel/random/boot_id')
+    assert new_boot_id != boot_id
+    rc, out = console.command('cat /tmp/secret')
+    assert rc != 0, out
+    seen.append('hard reboot of the suspended guest: booted, boot_id %s'
+                % new_boot_id)
+    print('real guest pause/suspend: %s' % '; '.join(seen))
