@@ -40,6 +40,12 @@ def admin_context():
     return t_context.get_admin_context()
 
 
+def user_context(user_id, project_id, roles=('member', 'reader')):
+    """A request context of a user who is not an admin."""
+    return t_context.RequestContext(user_id=user_id, project_id=project_id,
+                                    roles=list(roles))
+
+
 def db_volume(volume_id):
     """The volume as the database has it, or None when it is gone."""
     try:

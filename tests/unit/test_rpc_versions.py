@@ -194,7 +194,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.4-7391cdec929ebc7dcb06f008de486a87',
+        'Instance': '1.5-39ef0cbc336f22eb00e725a6f456847b',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
@@ -337,7 +337,7 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
     for serializer, version in ((_serializer(pin), '1.1'),
-                                (rpc.RequestContextSerializer(), '1.4')):
+                                (rpc.RequestContextSerializer(), '1.5')):
         sent = serializer.serialize_entity(None, instance)
         assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id
@@ -372,6 +372,41 @@ def test_a_manager_before_rpc_1_5_gets_no_key_pair():
     assert _version(sent) == '1.4'
     assert (_data(sent)['key_name'], _data(sent)['key_data']) == (
         'mine', 'ssh-ed25519 K')
+
+
+def test_a_manager_before_rpc_1_6_gets_no_lock_owner_or_reason():
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active',
+                                     locked=True, locked_by='admin',
+                                     locked_reason='audit')
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.5')
+    sent = _serializer(old).serialize_entity(None, instance)
+    assert _version(sent) == '1.4'
+    assert _data(sent)['locked'] is True
+    assert 'locked_by' not in _data(sent)
+    assert 'locked_reason' not in _data(sent)
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.6')
+    sent = _serializer(new).serialize_entity(None, instance)
+    assert _version(sent) == '1.5'
+    assert (_data(sent)['locked_by'], _data(sent)['locked_reason']) == (
+        'admin', 'audit')
+
+
+@pytest.mark.parametrize('vm_state,task_state', [
+    ('active', 'pausing'), ('paused', None), ('paused', 'unpausing'),
+    ('active', 'suspending'), ('suspended', None),
+    ('suspended', 'resuming')])
+def test_a_paused_or_suspended_instance_is_not_sent_before_rpc_1_6(
+        vm_state, task_state):
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state=vm_state,
+                                     task_state=task_state)
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.5')
+    with pytest.raises(ValueError, match='has no such'):
+        _serializer(old).serialize_entity(None, instance)
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.6')
+    data = _data(_serializer(new).serialize_entity(None, instance))
+    assert (data['vm_state'], data['task_state']) == (vm_state, task_state)
 
 
 @pytest.mark.parametrize('task_state', ['rebuilding',

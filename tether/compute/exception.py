@@ -214,6 +214,21 @@ class InstanceIsLocked(exception.Conflict):
     error_code = 'compute.server.locked'
 
 
+class ForbiddenWithShare(exception.Conflict):
+    """Nova's 409 for what a server with shares cannot do (virtio-fs
+    has no migration or saved state)."""
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_id)s: feature not "
+               "supported with instances that have shares.")
+    error_code = 'compute.server.has_shares'
+
+
+class InstanceLockChanged(exception.Conflict):
+    """An unlock raced a lock of someone else's: that lock is kept."""
+    msg_fmt = ('Instance %(instance_id)s was locked again while it was '
+               'being unlocked; try again.')
+    error_code = 'compute.server.lock_changed'
+
+
 class RebuildImageNotFound(exception.Invalid):
     """Nova answers 400 for a rebuild's image it cannot find."""
     msg_fmt = 'Cannot find image %(image_id)s for rebuild.'

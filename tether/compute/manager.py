@@ -92,6 +92,26 @@ class ComputeManager:
             server_actions.reboot(context, self, instance, instance.task_state)
 
     @_per_instance
+    def pause_instance(self, context, instance):
+        with self._event(context, instance, 'pause_instance'):
+            server_actions.pause(context, self, instance)
+
+    @_per_instance
+    def unpause_instance(self, context, instance):
+        with self._event(context, instance, 'unpause_instance'):
+            server_actions.unpause(context, self, instance)
+
+    @_per_instance
+    def suspend_instance(self, context, instance):
+        with self._event(context, instance, 'suspend_instance'):
+            server_actions.suspend(context, self, instance)
+
+    @_per_instance
+    def resume_instance(self, context, instance):
+        with self._event(context, instance, 'resume_instance'):
+            server_actions.resume(context, self, instance)
+
+    @_per_instance
     def attach_volume(self, context, instance, volume_id):
         with self._event(context, instance, 'attach_volume'):
             return volume_attachments.attach(context, self, instance,

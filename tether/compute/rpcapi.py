@@ -43,6 +43,9 @@ class ComputeAPI:
     * 1.4 - allow_share, deny_share (casts)
     * 1.5 - rebuild_instance takes ``image``, the image the API read
             with the caller's token; Instance 1.4 (key_name, key_data)
+    * 1.6 - pause_instance, unpause_instance, suspend_instance,
+            resume_instance (casts); Instance 1.5 (locked_by,
+            locked_reason; paused and suspended)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -96,6 +99,29 @@ class ComputeAPI:
         self._prepare(instance.host).cast(
             ctxt, 'reboot_instance', instance=instance,
             reboot_type=reboot_type)
+
+    def check_pause_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below pause,
+        unpause, suspend and resume (1.6): callers check before they
+        change anything."""
+        self._require('1.6', what)
+
+    def _cast_1_6(self, ctxt, instance, method):
+        self.check_pause_calls(method)
+        self._prepare(instance.host, '1.6').cast(ctxt, method,
+                                                 instance=instance)
+
+    def pause_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'pause_instance')
+
+    def unpause_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'unpause_instance')
+
+    def suspend_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'suspend_instance')
+
+    def resume_instance(self, ctxt, instance):
+        self._cast_1_6(ctxt, instance, 'resume_instance')
 
     def attach_volume(self, ctxt, instance, volume_id):
         """Connect and hot-attach a reserved volume; returns its device."""

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.5'
+RPC_API_VERSION = '1.6'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -25,6 +25,9 @@ RPC_API_VERSION = '1.5'
 #         (pinned_availability_zone)
 # * 1.5 - rebuild_instance takes the image the API read; Instance 1.4
 #         (key_name, key_data)
+# * 1.6 - pause_instance, unpause_instance, suspend_instance,
+#         resume_instance; Instance 1.5 (locked_by, locked_reason; the
+#         paused and suspended states)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -32,6 +35,7 @@ RPC_OBJECT_VERSIONS = {
     '1.3': {'Instance': '1.2'},
     '1.4': {'Instance': '1.3'},
     '1.5': {'Instance': '1.4'},
+    '1.6': {'Instance': '1.5'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -63,6 +67,9 @@ SERVICE_VERSION_HISTORY = (
     #    host does not ask the image API again; Instance 1.4 (the key pair
     #    of a server: key_name, key_data)
     {'compute_rpc': '1.5'},
+    # 8: pause and unpause, suspend (libvirt's managed save) and resume;
+    #    Instance 1.5 (who locked a server and why)
+    {'compute_rpc': '1.6'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -91,6 +98,9 @@ REBUILD_SERVICE_VERSION = 5
 # The first service version that attaches Manila shares to servers (RPC
 # 1.4, allow_share and deny_share).
 SHARES_SERVICE_VERSION = 6
+
+# The first service version that pauses and suspends servers (RPC 1.6).
+PAUSE_SERVICE_VERSION = 8
 
 
 def rpc_version_of(service_version):

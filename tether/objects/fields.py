@@ -106,10 +106,15 @@ class VmState(Enum):
     BUILDING = 'building'
     ACTIVE = 'active'
     STOPPED = 'stopped'
+    # The guest's vCPUs stopped, its memory kept in its QEMU process.
+    PAUSED = 'paused'
+    # The guest's memory saved to a file on its host, its QEMU gone
+    # (libvirt's managed save).
+    SUSPENDED = 'suspended'
     ERROR = 'error'
     DELETED = 'deleted'
 
-    ALL = (BUILDING, ACTIVE, STOPPED, ERROR, DELETED)
+    ALL = (BUILDING, ACTIVE, STOPPED, PAUSED, SUSPENDED, ERROR, DELETED)
 
     def __init__(self):
         super().__init__(valid_values=VmState.ALL)
@@ -135,11 +140,18 @@ class TaskState(Enum):
     REBUILDING = 'rebuilding'
     REBUILD_BLOCK_DEVICE_MAPPING = 'rebuild_block_device_mapping'
     REBUILD_SPAWNING = 'rebuild_spawning'
+    PAUSING = 'pausing'
+    UNPAUSING = 'unpausing'
+    SUSPENDING = 'suspending'
+    RESUMING = 'resuming'
 
     ALL = (SCHEDULING, BLOCK_DEVICE_MAPPING, SPAWNING, POWERING_ON,
            POWERING_OFF, REBOOTING, REBOOTING_HARD, REBOOT_STARTED_HARD,
            DELETING, REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING,
-           REBUILD_SPAWNING)
+           REBUILD_SPAWNING, PAUSING, UNPAUSING, SUSPENDING, RESUMING)
+
+    # The task states an Instance before 1.5 cannot hold.
+    PAUSES_AND_SUSPENDS = (PAUSING, UNPAUSING, SUSPENDING, RESUMING)
 
     def __init__(self):
         super().__init__(valid_values=TaskState.ALL)
@@ -213,6 +225,21 @@ class InstanceAction:
     REBUILD = 'rebuild'
     ATTACH_SHARE = 'attach_share'
     DETACH_SHARE = 'detach_share'
+    LOCK = 'lock'
+    UNLOCK = 'unlock'
+    PAUSE = 'pause'
+    UNPAUSE = 'unpause'
+    SUSPEND = 'suspend'
+    RESUME = 'resume'
+
+
+class LockedBy:
+    """Who locked a server (Nova's ``locked_by``): a user of its project
+    (the owner), or anyone else (an admin)."""
+    OWNER = 'owner'
+    ADMIN = 'admin'
+
+    ALL = (OWNER, ADMIN)
 
 
 # The task states of a rebuild: the server's status is REBUILD (from any
@@ -238,12 +265,19 @@ def server_status(vm_state, task_state):
         return 'REBOOT'
     if vm_state == VmState.STOPPED:
         return 'SHUTOFF'
+    if vm_state == VmState.PAUSED:
+        return 'PAUSED'
+    if vm_state == VmState.SUSPENDED:
+        return 'SUSPENDED'
     return 'ACTIVE'
 
 
 _REBOOTS = (TaskState.REBOOTING, TaskState.REBOOTING_HARD,
             TaskState.REBOOT_STARTED_HARD)
 _REBOOTS_AND_REBUILDS = _REBOOTS + REBUILDS
+# The vm_states whose status a reboot or a rebuild takes over.
+_SETTLED = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED,
+            VmState.SUSPENDED)
 
 # Server status (as a list filter) -> the instance filters that select
 # exactly the servers server_status() gives that status ('task_state_not':
@@ -252,16 +286,19 @@ SERVER_STATUS_FILTERS = {
     'BUILD': {'vm_state': [VmState.BUILDING]},
     'ACTIVE': {'vm_state': [VmState.ACTIVE],
                'task_state_not': _REBOOTS_AND_REBUILDS},
-    'HARD_REBOOT': {'vm_state': [VmState.ACTIVE, VmState.STOPPED],
+    'HARD_REBOOT': {'vm_state': list(_SETTLED),
                     'task_state': [TaskState.REBOOTING_HARD,
                                    TaskState.REBOOT_STARTED_HARD]},
-    'REBOOT': {'vm_state': [VmState.ACTIVE, VmState.STOPPED],
+    'REBOOT': {'vm_state': list(_SETTLED),
                'task_state': [TaskState.REBOOTING]},
     'SHUTOFF': {'vm_state': [VmState.STOPPED],
                 'task_state_not': _REBOOTS_AND_REBUILDS},
-    'REBUILD': {'vm_state': [VmState.ACTIVE, VmState.STOPPED,
-                             VmState.ERROR],
+    'REBUILD': {'vm_state': list(_SETTLED) + [VmState.ERROR],
                 'task_state': list(REBUILDS)},
+    'PAUSED': {'vm_state': [VmState.PAUSED],
+               'task_state_not': _REBOOTS_AND_REBUILDS},
+    'SUSPENDED': {'vm_state': [VmState.SUSPENDED],
+                  'task_state_not': _REBOOTS_AND_REBUILDS},
     'ERROR': {'vm_state': [VmState.ERROR], 'task_state_not': REBUILDS},
     'DELETED': {'vm_state': [VmState.DELETED]},
 }

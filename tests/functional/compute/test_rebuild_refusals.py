@@ -144,14 +144,17 @@ def test_a_server_in_a_task_or_locked(cloud, aio):
     resp = rebuild(user, server.id, image)
     assert resp.status_code == 409, resp.text
     assert 'task_state powering-off' in sh.message(resp)
-    # Locked (tether has no lock action yet: the column, as an admin's
-    # lock would set it).
+    # Locked (the columns as its owner's lock sets them, so that the
+    # server's actions stay ['create']; test_lock_server.py locks over
+    # HTTP).
     db_instances.update(ctx, server.id, {'task_state': None,
-                                         'locked': True})
+                                         'locked': True,
+                                         'locked_by': 'owner'})
     resp = rebuild(user, server.id, image)
     assert resp.status_code == 409, resp.text
     assert sh.message(resp) == 'Instance %s is locked.' % server.id
-    db_instances.update(ctx, server.id, {'locked': False})
+    db_instances.update(ctx, server.id, {'locked': False,
+                                         'locked_by': None})
     _unchanged(user, server, root)
 
 

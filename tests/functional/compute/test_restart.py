@@ -105,3 +105,45 @@ def test_restart_leaves_settled_servers_alone(cloud):
     assert sh.virsh('domid', sh.domain(running.id)).stdout == domain_ids
     # A new boot works on the new tether-compute.
     assert user.boot().status == 'ACTIVE'
+
+
+def test_restart_settles_interrupted_pauses_and_suspends(cloud):
+    # The API claimed a pause or a suspend; the guest did it (or not)
+    # and tether-compute died before it recorded the outcome.
+    user = cloud.project()
+    aio = user.aio
+    ids = helpers.race([(lambda: user.boot(wait=False).id)
+                        for _ in range(4)])
+    for server_id in ids:
+        user.wait_server(server_id)
+    paused, suspended, not_paused, unpausing = ids
+
+    def while_down():
+        _simulate_crash(paused, task_state='pausing')
+        sh.virsh('suspend', sh.domain(paused))
+        _simulate_crash(suspended, task_state='suspending')
+        sh.virsh('managedsave', sh.domain(suspended))
+        _simulate_crash(not_paused, task_state='pausing')
+        # An unpause whose guest was still paused.
+        _simulate_crash(unpausing, vm_state='paused',
+                        task_state='unpausing')
+        sh.virsh('suspend', sh.domain(unpausing))
+
+    aio.restart_compute_service(while_down)
+
+    shown = user.wait_server(paused, 'PAUSED')
+    assert (shown.vm_state, shown.power_state) == ('paused', 3)
+    shown = user.wait_server(suspended, 'SUSPENDED')
+    assert (shown.vm_state, shown.power_state) == ('suspended', 4)
+    shown = user.wait_server(not_paused, 'ACTIVE')
+    assert (shown.vm_state, shown.power_state) == ('active', 1)
+    shown = user.wait_server(unpausing, 'PAUSED')
+    assert shown.task_state is None
+
+    # They are served again from there.
+    user.conn.compute.resume_server(suspended)
+    user.wait_server(suspended, 'ACTIVE')
+    assert sh.domain_state(suspended) == 'running'
+    user.conn.compute.unpause_server(unpausing)
+    user.wait_server(unpausing, 'ACTIVE')
+    assert sh.domain_state(unpausing) == 'running'

@@ -129,6 +129,19 @@ SPECS = {
         body={'rebuild': {'imageRef': _IMAGE}}),
     'compute POST /servers/{server_id}/action os-getConsoleOutput': Spec(
         body={'os-getConsoleOutput': {}}),
+    # A lock (or unlock) is accepted in any state: a throwaway server.
+    'compute POST /servers/{server_id}/action lock': Spec(
+        body={'lock': None}, fresh='server'),
+    'compute POST /servers/{server_id}/action unlock': Spec(
+        body={'unlock': None}, fresh='server'),
+    'compute POST /servers/{server_id}/action pause': Spec(
+        body={'pause': None}),
+    'compute POST /servers/{server_id}/action unpause': Spec(
+        body={'unpause': None}),
+    'compute POST /servers/{server_id}/action suspend': Spec(
+        body={'suspend': None}),
+    'compute POST /servers/{server_id}/action resume': Spec(
+        body={'resume': None}),
     'compute POST /servers/{server_id}/os-volume_attachments': Spec(
         body=lambda ids: {'volumeAttachment': {
             'volumeId': ids['reserved_id']}}),

@@ -5,7 +5,10 @@ name is refused when the routes are built, not served by the last."""
 import pytest
 
 from tether.api.compute.handlers import console_output
+from tether.api.compute.handlers import lock_server
+from tether.api.compute.handlers import pause_server
 from tether.api.compute.handlers import server_actions
+from tether.api.compute.handlers import suspend_server
 from tether.api.compute import routes
 from tether.api import actions
 
@@ -14,7 +17,10 @@ def test_the_server_action_route_serves_every_modules_actions():
     (dispatcher,) = [methods['POST'] for path, methods in routes.RESOURCES
                      if path == '/servers/{server_id}/action']
     assert dispatcher.actions == dict(server_actions.ACTIONS,
-                                      **console_output.ACTIONS)
+                                      **console_output.ACTIONS,
+                                      **lock_server.ACTIONS,
+                                      **pause_server.ACTIONS,
+                                      **suspend_server.ACTIONS)
     assert dispatcher.actions['os-getConsoleOutput'] is \
         console_output.get_console_output
 

@@ -9,6 +9,8 @@ from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
+from tether.api.compute.handlers import lock_server
+from tether.api.compute.handlers import pause_server
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_addresses
 from tether.api.compute.handlers import server_external_events
@@ -17,11 +19,15 @@ from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
 from tether.api.compute.handlers import services
 from tether.api.compute.handlers import snapshots
+from tether.api.compute.handlers import suspend_server
 from tether.api.compute.handlers import volume_attachments
 from tether.api.compute.handlers import volumes
 
 _SERVER_ACTIONS = actions.Dispatcher('server', server_actions.ACTIONS,
-                                     console_output.ACTIONS)
+                                     console_output.ACTIONS,
+                                     lock_server.ACTIONS,
+                                     pause_server.ACTIONS,
+                                     suspend_server.ACTIONS)
 
 
 def _servers(prefix):

@@ -131,9 +131,8 @@ def _version(text):
     return int(major), int(minor)
 
 
-def _check_state(instance):
-    if instance.locked:
-        raise exception.InstanceIsLocked(instance_id=instance.uuid)
+def _check_state(context, instance):
+    servers.check_unlocked(context, instance)
     if instance.vm_state not in REBUILDABLE:
         raise exception.InstanceInvalidState(
             action='rebuild', instance_id=instance.uuid, attr='vm_state',
@@ -155,7 +154,7 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
     root disk; ``zero_disk_allowed``: the policy lets the caller have a
     flavor of 0 GB take the image's size)."""
     servers.check_host(instance, 'rebuild')
-    _check_state(instance)
+    _check_state(context, instance)
     if 'metadata' in values:
         server_metadata.check_quota(values['metadata'])
     image = _image(context, image_ref, instance)
@@ -194,7 +193,7 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
         context, instance.uuid,
         dict(values, task_state=fields.TaskState.REBUILDING),
         expected_vm_state=REBUILDABLE, expected_task_state=None,
-        action='rebuild')
+        action='rebuild', unlocked=not context.is_admin)
     db_actions.action_start(context, instance.uuid, Action.REBUILD)
     LOG.info('Rebuilding server %s with image %s (%s)', instance.uuid,
              image['id'],

@@ -11,8 +11,9 @@ from tether.objects.fields import VmState
 CONF = cfg.CONF
 
 # Nova changes metadata of a server with no task that is active,
-# stopped (or paused or suspended, which tether's servers never are).
-CHANGEABLE = (VmState.ACTIVE, VmState.STOPPED)
+# stopped, paused or suspended.
+CHANGEABLE = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED,
+              VmState.SUSPENDED)
 
 
 def check_quota(metadata):
@@ -24,6 +25,10 @@ def check_quota(metadata):
 
 
 def _change(context, instance, change, action='update metadata'):
+    # servers.check_unlocked (which imports this module).
+    if instance.locked and not context.is_admin:
+        raise exception.InstanceIsLocked(instance_id=instance.uuid)
+
     def checked(old):
         new = change(old)
         check_quota(new)

@@ -98,6 +98,7 @@ def attach_share(context, instance, share_id, tag=None):
     by the guest as ``tag`` (the share's ID by default); returns the
     mapping, ``attaching`` until the host was granted access."""
     servers.check_state(instance, 'attach_share', ATTACHABLE_VM_STATES)
+    servers.check_unlocked(context, instance)
     check_host_shares(context, instance)
     rpc = compute_rpcapi.get()
     rpc.check_share_calls()
@@ -120,6 +121,7 @@ def detach_share(context, instance, share_id):
     """Start detaching a share from a stopped server (or one in error):
     its mapping is ``detaching`` until the host revoked its access."""
     servers.check_state(instance, 'detach_share', DETACHABLE_VM_STATES)
+    servers.check_unlocked(context, instance)
     rpc = compute_rpcapi.get()
     rpc.check_share_calls()
     mapping = db_shares.get(context, instance.uuid, share_id)

@@ -275,11 +275,13 @@ def delete(context, instance):
     if instance.task_state == TaskState.DELETING:
         LOG.info('Instance %s is already being deleted', instance.uuid)
         return
+    check_unlocked(context, instance)
     others = tuple(s for s in TaskState.ALL if s != TaskState.DELETING)
     try:
         instance = db_instances.update(
             context, instance.uuid, {'task_state': TaskState.DELETING},
-            expected_task_state=others + (None,), action='delete')
+            expected_task_state=others + (None,), action='delete',
+            unlocked=not context.is_admin)
     except exception.InstanceInvalidState:
         # Only "deleting" fails the condition: another delete won.
         LOG.info('Instance %s is already being deleted', instance.uuid)
@@ -303,6 +305,15 @@ def check_host(instance, action):
         raise exception.InstanceNotReady(
             instance_id=instance.uuid,
             reason="it has no compute host, so it cannot '%s'" % action)
+
+
+def check_unlocked(context, instance):
+    """A locked server refuses the actions of users who are not admins
+    (Nova's check_instance_lock): InstanceIsLocked, 409. A check before
+    the work starts; the claim of a task names it again
+    (``db_instances.update(..., unlocked=True)``)."""
+    if instance.locked and not context.is_admin:
+        raise exception.InstanceIsLocked(instance_id=instance.uuid)
 
 
 def check_host_version(context, instance, needed, what):

@@ -16,17 +16,20 @@ VmState = fields.VmState
 Action = fields.InstanceAction
 
 
-_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED)
+# Nova attaches and detaches volumes of paused servers too (QEMU
+# plugs a SCSI disk into a paused guest, and unplugs it, at once).
+_ATTACHABLE_VM_STATES = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED)
 
 
-def _check_volume_action(instance, action):
+def _check_volume_action(context, instance, action):
     servers.check_state(instance, action, _ATTACHABLE_VM_STATES)
+    servers.check_unlocked(context, instance)
 
 
 def attach_volume(context, instance, volume_id, tag=None,
                   delete_on_termination=False):
     """Attach a volume to a server; returns its block device bdm."""
-    _check_volume_action(instance, 'attach_volume')
+    _check_volume_action(context, instance, 'attach_volume')
     bdm = db_bdms.create(context, instance.uuid, db_bdms.new_values(
         volume_id, tag=tag, delete_on_termination=delete_on_termination,
         status=fields.BdmStatus.ATTACHING))
@@ -61,7 +64,7 @@ def attach_volume(context, instance, volume_id, tag=None,
 
 
 def detach_volume(context, instance, volume_id):
-    _check_volume_action(instance, 'detach_volume')
+    _check_volume_action(context, instance, 'detach_volume')
     bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
     if bdm.boot_index == 0:
         raise exception.InvalidVolume(

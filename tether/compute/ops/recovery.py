@@ -10,7 +10,9 @@ Each instance of this host is compared with what libvirt reports:
   fault (as Nova does); its volumes stay the server's, and rebuilding it
   again is the way out;
 * an interrupted delete is finished;
-* an interrupted power action is settled from the guest's power state;
+* an interrupted power action (also a pause or a suspend) is settled
+  from the guest's power state: running is ``active``, paused
+  ``paused``, off with its memory saved ``suspended``, off ``stopped``;
 * a volume attach that was interrupted is undone, a detach finished;
 * a share attach or detach that was interrupted is finished (from
   Manila's truth), and the shares of deleted servers released;
@@ -47,23 +49,39 @@ class Interrupted(Exception):
     """The fault of work a restart of tether-compute interrupted."""
 
 
-def _power_state(host, instance):
+def _info(host, instance):
     try:
-        return host.driver.get_info(instance.uuid).state
+        return host.driver.get_info(instance.uuid)
     except exception.InstanceNotFound:
         return None
 
 
+def _power_state(host, instance):
+    info = _info(host, instance)
+    return None if info is None else info.state
+
+
 def _settle_power(context, host, instance, expected_task_state):
-    state = _power_state(host, instance)
+    info = _info(host, instance)
+    state = None if info is None else info.state
     if state is None:
         values = {'vm_state': VmState.ERROR, 'power_state':
                   PowerState.NOSTATE,
                   'fault': instance_obj.fault_of(Interrupted(
                       'The guest of this server is gone from the '
                       'hypervisor.'))}
+    elif state == PowerState.PAUSED and (
+            instance.vm_state == VmState.PAUSED or
+            expected_task_state == TaskState.PAUSING):
+        values = {'vm_state': VmState.PAUSED, 'power_state': state}
     elif state in (PowerState.RUNNING, PowerState.PAUSED):
+        # A guest QEMU paused on its own (an I/O error) stays active, as
+        # Nova leaves it.
         values = {'vm_state': VmState.ACTIVE, 'power_state': state}
+    elif info.saved:
+        # Its memory saved: a suspend that finished (its next start
+        # resumes it).
+        values = {'vm_state': VmState.SUSPENDED, 'power_state': state}
     else:
         values = {'vm_state': VmState.STOPPED, 'power_state': state}
     if values['vm_state'] == instance.vm_state and \

@@ -1,11 +1,12 @@
 """What the compute manager does for a server's actions: start, stop,
-reboot, each settling the task the API claimed (the power state is the
-hypervisor's), with the server's shares mounted before its guest starts
-and unmounted after it stops."""
+reboot, pause, unpause, suspend, resume, each settling the task the API
+claimed (the power state is the hypervisor's), with the server's shares
+mounted before its guest starts and unmounted after it stops."""
 
 from oslo_utils import excutils
 
 from tether.compute import exception
+from tether.compute.ops import notifications
 from tether.compute.ops import server_shares
 from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
@@ -92,3 +93,39 @@ def reboot(context, host, instance, task_state):
     _power_on(context, host, instance, task_state,
               lambda guest_shares: host.driver.reboot(
                   instance.uuid, shares=guest_shares))
+
+
+def _settle(context, host, instance, what, task_state, act, vm_state):
+    """Run ``act()`` on the guest for the task ``task_state`` the API
+    claimed, then record ``vm_state`` and the guest's power state; a
+    failure puts the task back (the state is libvirt's)."""
+    with notifications.around(context, host, instance, what):
+        try:
+            act()
+            power_state = host.driver.get_info(instance.uuid).state
+        except Exception:
+            with excutils.save_and_reraise_exception():
+                _fail_power(context, instance, task_state)
+        _finish_power(context, instance,
+                      {'vm_state': vm_state, 'power_state': power_state},
+                      task_state)
+
+
+def pause(context, host, instance):
+    _settle(context, host, instance, 'pause', TaskState.PAUSING,
+            lambda: host.driver.pause(instance.uuid), VmState.PAUSED)
+
+
+def unpause(context, host, instance):
+    _settle(context, host, instance, 'unpause', TaskState.UNPAUSING,
+            lambda: host.driver.unpause(instance.uuid), VmState.ACTIVE)
+
+
+def suspend(context, host, instance):
+    _settle(context, host, instance, 'suspend', TaskState.SUSPENDING,
+            lambda: host.driver.suspend(instance.uuid), VmState.SUSPENDED)
+
+
+def resume(context, host, instance):
+    _settle(context, host, instance, 'resume', TaskState.RESUMING,
+            lambda: host.driver.resume(instance.uuid), VmState.ACTIVE)

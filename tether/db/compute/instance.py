@@ -142,22 +142,26 @@ def _as_tuple(states):
 def _state_of(context, instance_uuid):
     return context.session.execute(
         sa.select(models.Instance.vm_state, models.Instance.task_state,
-                  models.Instance.deleted)
+                  models.Instance.deleted, models.Instance.locked)
         .where(models.Instance.uuid == instance_uuid)).first()
 
 
 @db.writer
 def update(context, instance_uuid, values, expected_vm_state=None,
-           expected_task_state=(), action='update'):
+           expected_task_state=(), action='update', unlocked=False):
     """Change an instance if it is in the expected states.
 
     ``expected_vm_state`` / ``expected_task_state`` are a value or a
     tuple of values (``None`` is a task_state value: "no task"); leave
-    them out to change the instance whatever its state. The loser of a
-    race gets InstanceInvalidState naming the state it found.
+    them out to change the instance whatever its state. With
+    ``unlocked`` the instance must also not be locked (InstanceIsLocked).
+    The loser of a race gets InstanceInvalidState naming the state it
+    found.
     """
     where = [models.Instance.uuid == instance_uuid,
              models.Instance.deleted.is_(False)]
+    if unlocked:
+        where.append(models.Instance.locked.is_(False))
     if expected_vm_state is not None:
         where.append(cas.one_of(models.Instance.vm_state,
                                 _as_tuple(expected_vm_state)))
@@ -169,6 +173,8 @@ def update(context, instance_uuid, values, expected_vm_state=None,
         state = _state_of(context, instance_uuid)
         if state is None or state.deleted:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
+        if unlocked and state.locked:
+            raise exception.InstanceIsLocked(instance_id=instance_uuid)
         if (expected_vm_state is not None and
                 state.vm_state not in _as_tuple(expected_vm_state)):
             attr, value = 'vm_state', state.vm_state
@@ -177,6 +183,10 @@ def update(context, instance_uuid, values, expected_vm_state=None,
         raise exception.InstanceInvalidState(
             action=action, instance_id=instance_uuid, attr=attr,
             state=value)
+    return _reread(context, instance_uuid)
+
+
+def _reread(context, instance_uuid):
     return Instance.from_db(context.session.scalars(
         sa.select(models.Instance)
         .where(models.Instance.uuid == instance_uuid)).one())
@@ -238,3 +248,46 @@ def update_metadata(context, instance_uuid, change, expected_vm_state,
             action=action, instance_id=instance_uuid, attr=attr,
             state=value)
     return new
+
+
+@db.writer
+def lock(context, instance_uuid, locked_by, reason, action):
+    """Lock the instance for ``locked_by`` with ``reason`` and record the
+    instance action ``action`` (a dict of its values), in one
+    transaction; the instance.
+
+    An owner's lock of a locked instance changes nothing (Nova's lock
+    returns at once; an admin's lock stays one), and records no action.
+    """
+    where = [models.Instance.uuid == instance_uuid,
+             models.Instance.deleted.is_(False)]
+    if locked_by == 'owner':
+        where.append(models.Instance.locked.is_(False))
+    if cas.update(context, models.Instance, where,
+                  {'locked': True, 'locked_by': locked_by,
+                   'locked_reason': reason}):
+        context.session.add(models.InstanceAction(**action))
+    elif _state_of(context, instance_uuid) is None:
+        raise exception.InstanceNotFound(instance_id=instance_uuid)
+    return _reread(context, instance_uuid)
+
+
+@db.writer
+def unlock(context, instance_uuid, expected_locked_by, action):
+    """Unlock the instance if it is still locked by ``expected_locked_by``
+    (the lock the caller's policy was checked against; None: unlocked),
+    or unlocked meanwhile, and record the instance action ``action``, in
+    one transaction. A lock of the other kind taken meanwhile is kept:
+    InstanceLockChanged."""
+    where = [models.Instance.uuid == instance_uuid,
+             models.Instance.deleted.is_(False),
+             cas.one_of(models.Instance.locked_by,
+                        (expected_locked_by, None))]
+    if not cas.update(context, models.Instance, where,
+                      {'locked': False, 'locked_by': None,
+                       'locked_reason': None}):
+        if _state_of(context, instance_uuid) is None:
+            raise exception.InstanceNotFound(instance_id=instance_uuid)
+        raise exception.InstanceLockChanged(instance_id=instance_uuid)
+    context.session.add(models.InstanceAction(**action))
+    return _reread(context, instance_uuid)

@@ -153,6 +153,9 @@ class Instance(base.TimestampMixin, Base):
     launched_at = sa.Column(sa.DateTime)
     terminated_at = sa.Column(sa.DateTime)
     locked = sa.Column(sa.Boolean, nullable=False, default=False)
+    # Who locked the server (owner or admin), and why (2.73).
+    locked_by = sa.Column(sa.String(5))
+    locked_reason = sa.Column(sa.String(255))
     metadata_ = sa.Column('metadata', sa.Text)
     # The key pair of the create: its name and its public key then.
     key_name = sa.Column(sa.String(255))

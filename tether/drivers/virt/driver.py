@@ -81,6 +81,9 @@ class InstanceInfo:
     uuid: str
     name: str
     state: PowerState
+    # Whether the guest's memory is saved to its host (a suspended
+    # guest: off, and it carries on from there at its next start).
+    saved: bool = False
 
 
 class ComputeDriver:
@@ -151,7 +154,26 @@ class ComputeDriver:
 
     def reboot(self, instance_uuid, shares=()):
         """Power off and start again, with exactly the virtio-fs devices
-        of ``shares`` (as :meth:`power_on`)."""
+        of ``shares`` (as :meth:`power_on`); a paused guest too, and a
+        suspended one boots (its saved memory is dropped)."""
+        raise NotImplementedError()
+
+    def pause(self, instance_uuid):
+        """Stop the running guest's vCPUs; its memory stays in its
+        QEMU process."""
+        raise NotImplementedError()
+
+    def unpause(self, instance_uuid):
+        """Run the paused guest's vCPUs again."""
+        raise NotImplementedError()
+
+    def suspend(self, instance_uuid):
+        """Save the guest's memory to a file on the host and end its QEMU
+        process (libvirt's managed save)."""
+        raise NotImplementedError()
+
+    def resume(self, instance_uuid):
+        """Start the suspended guest from its saved memory."""
         raise NotImplementedError()
 
     def boot_device_names(self, count):

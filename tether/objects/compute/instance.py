@@ -17,6 +17,16 @@ def fault_of(exc, code=500):
             'created': timeutils.utcnow().strftime('%Y-%m-%dT%H:%M:%SZ')}
 
 
+def _refuse(primitive, target_version, attr, values):
+    """ValueError if the instance's ``attr`` is one of ``values``, which
+    an Instance of ``target_version`` cannot hold (the API sends no such
+    instance to a manager that old: the action needs a newer host)."""
+    if primitive.get(attr) in values:
+        raise ValueError('Instance %s is %s: Instance %s has no such %s'
+                         % (primitive.get('uuid'), primitive[attr],
+                            target_version, attr))
+
+
 @base.TetherObjectRegistry.register
 class Instance(base.TetherObject):
     # Version 1.0: initial version
@@ -27,7 +37,10 @@ class Instance(base.TetherObject):
     # Version 1.3: pinned_availability_zone (the zone the server was asked
     #              for at create)
     # Version 1.4: key_name, key_data (the key pair of the create)
-    VERSION = '1.4'
+    # Version 1.5: locked_by, locked_reason (the lock server action);
+    #              vm_state paused, suspended and their task states
+    #              (pausing, unpausing, suspending, resuming)
+    VERSION = '1.5'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -57,6 +70,9 @@ class Instance(base.TetherObject):
         'launched_at': fields.DateTimeField(nullable=True),
         'terminated_at': fields.DateTimeField(nullable=True),
         'locked': fields.BooleanField(),
+        # Who locked the server (t_fields.LockedBy) and why, or None.
+        'locked_by': fields.StringField(nullable=True, default=None),
+        'locked_reason': fields.StringField(nullable=True, default=None),
         'metadata': t_fields.JSONObjectField(),
         # The key pair the server was created with: its name, and its
         # public key as it was then (None: none).
@@ -104,6 +120,13 @@ class Instance(base.TetherObject):
         if target < (1, 4):
             primitive.pop('key_name', None)
             primitive.pop('key_data', None)
+        if target < (1, 5):
+            primitive.pop('locked_by', None)
+            primitive.pop('locked_reason', None)
+            _refuse(primitive, target_version, 'vm_state',
+                    (t_fields.VmState.PAUSED, t_fields.VmState.SUSPENDED))
+            _refuse(primitive, target_version, 'task_state',
+                    t_fields.TaskState.PAUSES_AND_SUSPENDS)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

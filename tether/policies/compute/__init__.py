@@ -11,6 +11,8 @@ from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
+from tether.policies.compute import lock_server
+from tether.policies.compute import pause_server
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_addresses
 from tether.policies.compute import server_external_events
@@ -19,10 +21,12 @@ from tether.policies.compute import server_shares
 from tether.policies.compute import servers
 from tether.policies.compute import services
 from tether.policies.compute import snapshots
+from tether.policies.compute import suspend_server
 from tether.policies.compute import volume_attachments
 from tether.policies.compute import volumes
 
-_MODULES = [base, servers, server_actions, console_output,
+_MODULES = [base, servers, server_actions, lock_server, pause_server,
+            suspend_server, console_output,
             volume_attachments, server_shares,
             server_external_events, instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,

@@ -22,14 +22,15 @@ from tether.objects import fields
 from tether.policies.compute import servers as policy
 
 
-def _target(instance):
+def target(instance):
+    """The policy target of a server."""
     return {'project_id': instance.project_id, 'user_id': instance.user_id}
 
 
 def load_server(req, action):
     """The server of the URL, after the policy check of ``action``."""
     instance = servers_api.get(req.context, req.urlvars['server_id'])
-    req.context.can(action, _target(instance))
+    req.context.can(action, target(instance))
     return instance
 
 
@@ -152,6 +153,16 @@ def _all_projects(params):
                  '%s. It is not a boolean.' % value)
 
 
+def _locked(value):
+    """The ``locked`` filter (2.73), a boolean as Nova reads it."""
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise fault.HTTPError(
+            400, "Unrecognized value '%s', acceptable values are: 'true', "
+                 "'false'" % value)
+
+
 def _search(req, all_projects_rule):
     ctx = req.context
     params = req.validated_query
@@ -181,6 +192,9 @@ def _search(req, all_projects_rule):
         filters.update(status_filters)
     if 'availability_zone' in params:
         filters['availability_zone'] = params['availability_zone']
+    if 'locked' in params and microversion.at_least(req,
+                                                    versions.LOCKED_REASON):
+        filters['locked'] = _locked(params['locked'])
     if 'host' in params and ctx.is_admin:
         filters['host'] = params['host']
     if 'uuid' in params:

@@ -178,6 +178,8 @@ LIST_QUERY = {
         'uuid': {'type': 'string', 'maxLength': 36},
         'ip': {'type': 'string', 'maxLength': 64},
         'ip6': {'type': 'string', 'maxLength': 64},
+        # 2.73; a boolean (true, false, 1, 0, yes, no ...).
+        'locked': {'type': 'string', 'maxLength': 16},
     },
     # Nova ignores query parameters it does not know.
     'additionalProperties': True,

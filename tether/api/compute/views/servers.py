@@ -176,7 +176,7 @@ class ServerView:
         if self._at(versions.TRUSTED_CERTS):
             out['trusted_image_certificates'] = None
         if self._at(versions.LOCKED_REASON):
-            out['locked_reason'] = None
+            out['locked_reason'] = instance.locked_reason
         if self._at(versions.PINNED_AVAILABILITY_ZONE):
             out['pinned_availability_zone'] = (
                 instance.pinned_availability_zone)

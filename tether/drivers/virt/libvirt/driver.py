@@ -240,13 +240,38 @@ class LibvirtDriver(driver_shares.SharesMixin, driver.ComputeDriver):
         with self._lock(instance_uuid):
             guest = self.host.lookup(instance_uuid)
             guest.destroy()
+            # A suspended guest boots, as Nova's hard reboot does.
+            guest.forget_saved_memory()
             self._define_shares(guest, shares)
             guest.start()
 
+    def pause(self, instance_uuid):
+        with self._lock(instance_uuid):
+            self.host.lookup(instance_uuid).pause()
+
+    def unpause(self, instance_uuid):
+        with self._lock(instance_uuid):
+            self.host.lookup(instance_uuid).unpause()
+
+    def suspend(self, instance_uuid):
+        with self._lock(instance_uuid):
+            self.host.lookup(instance_uuid).save()
+
+    def resume(self, instance_uuid):
+        with self._lock(instance_uuid):
+            guest = self.host.lookup(instance_uuid)
+            if not guest.is_active():
+                # The start restores the saved memory (and removes the
+                # file).
+                guest.start()
+
     def get_info(self, instance_uuid):
         guest = self.host.lookup(instance_uuid)
-        return driver.InstanceInfo(uuid=guest.uuid, name=guest.name,
-                                   state=guest.power_state())
+        state = guest.power_state()
+        return driver.InstanceInfo(
+            uuid=guest.uuid, name=guest.name, state=state,
+            saved=(state == PowerState.SHUTDOWN and
+                   guest.has_saved_memory()))
 
     def get_console_output(self, instance_uuid):
         guest = self.host.lookup(instance_uuid)

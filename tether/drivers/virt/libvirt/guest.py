@@ -121,6 +121,33 @@ class Guest:
         self.destroy()
         return False
 
+    def pause(self):
+        """Stop the vCPUs of the running guest (libvirt's suspend)."""
+        with self._translated():
+            self._domain.suspend()
+
+    def unpause(self):
+        """Run the vCPUs of the paused guest again (libvirt's resume)."""
+        with self._translated():
+            self._domain.resume()
+
+    def save(self):
+        """Save the guest's memory to a file libvirt keeps for it and end
+        its QEMU process (managed save); :meth:`start` restores it."""
+        with self._translated():
+            self._domain.managedSave(0)
+
+    def has_saved_memory(self):
+        with self._translated():
+            return bool(self._domain.hasManagedSaveImage(0))
+
+    def forget_saved_memory(self):
+        """Remove the memory a :meth:`save` left, so that the next start
+        boots the guest."""
+        if self.has_saved_memory():
+            with self._translated():
+                self._domain.managedSaveRemove(0)
+
     def delete(self):
         """Destroy the guest and remove its definition."""
         self.destroy()
