@@ -194,7 +194,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.5-39ef0cbc336f22eb00e725a6f456847b',
+        'Instance': '1.5-def0bd3a9960ff0168e36a39e900310a',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected
@@ -390,6 +390,24 @@ def test_a_manager_before_rpc_1_6_gets_no_lock_owner_or_reason():
     assert _version(sent) == '1.5'
     assert (_data(sent)['locked_by'], _data(sent)['locked_reason']) == (
         'admin', 'audit')
+
+
+def test_a_manager_before_rpc_1_6_gets_no_user_data_or_access_ips():
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active',
+                                     user_data='ZWNobw==',
+                                     access_ip_v4='192.0.2.1',
+                                     access_ip_v6='2001:db8::1')
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.5')
+    sent = _serializer(old).serialize_entity(None, instance)
+    assert _version(sent) == '1.4'
+    assert not {'user_data', 'access_ip_v4', 'access_ip_v6'} & set(
+        _data(sent))
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.6')
+    sent = _serializer(new).serialize_entity(None, instance)
+    assert (_data(sent)['user_data'], _data(sent)['access_ip_v4'],
+            _data(sent)['access_ip_v6']) == ('ZWNobw==', '192.0.2.1',
+                                             '2001:db8::1')
 
 
 @pytest.mark.parametrize('vm_state,task_state', [

@@ -1,6 +1,8 @@
 """JSON-schema validation of request bodies and query strings, per
 microversion."""
 
+import base64
+import binascii
 import functools
 import json
 
@@ -48,6 +50,19 @@ def _pattern_within_max_length(validator, pattern, instance, schema):
         validator, pattern, instance, schema)
 
 
+# The formats the schemas name: Draft 7's (ipv4, ipv6 ...) and base64
+# (user_data, as Nova checks it).
+FORMATS = jsonschema.Draft7Validator.FORMAT_CHECKER
+FORMATS = jsonschema.FormatChecker(list(FORMATS.checkers))
+
+
+@FORMATS.checks('base64', raises=(binascii.Error, ValueError))
+def _is_base64(value):
+    if isinstance(value, str):
+        base64.b64decode(value.encode('ascii'), validate=True)
+    return True
+
+
 _Draft7 = jsonschema.validators.extend(jsonschema.Draft7Validator, {
     'minimum': _bound(jsonschema.Draft7Validator.VALIDATORS['minimum']),
     'maximum': _bound(jsonschema.Draft7Validator.VALIDATORS['maximum']),
@@ -78,9 +93,8 @@ _LegacyV2 = jsonschema.validators.extend(_Draft7, {
 class _Validator:
     def __init__(self, schema):
         cls = jsonschema.validators.validator_for(schema, _Draft7)
-        self._validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
-        self._legacy_v2 = _LegacyV2(schema,
-                                    format_checker=cls.FORMAT_CHECKER)
+        self._validator = cls(schema, format_checker=FORMATS)
+        self._legacy_v2 = _LegacyV2(schema, format_checker=FORMATS)
 
     def validate(self, instance, what, legacy_v2=False):
         validator = self._legacy_v2 if legacy_v2 else self._validator
@@ -102,7 +116,7 @@ class _Validator:
         else:
             # A parameter type may say in words what a pattern means.
             reason = error.message
-            if error.validator in ('pattern', 'enum', 'type') and \
+            if error.validator in ('pattern', 'enum', 'type', 'format') and \
                     error.schema.get('description'):
                 reason = 'It must be %s.' % error.schema['description']
             elif error.validator == 'maxLength':

@@ -27,7 +27,8 @@ RPC_API_VERSION = '1.6'
 #         (key_name, key_data)
 # * 1.6 - pause_instance, unpause_instance, suspend_instance,
 #         resume_instance; Instance 1.5 (locked_by, locked_reason; the
-#         paused and suspended states)
+#         paused and suspended states; user_data, access_ip_v4,
+#         access_ip_v6)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -68,7 +69,8 @@ SERVICE_VERSION_HISTORY = (
     #    of a server: key_name, key_data)
     {'compute_rpc': '1.5'},
     # 8: pause and unpause, suspend (libvirt's managed save) and resume;
-    #    Instance 1.5 (who locked a server and why)
+    #    Instance 1.5 (who locked a server and why; its user data and
+    #    access addresses)
     {'compute_rpc': '1.6'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1

@@ -4,6 +4,8 @@ guest, with the real volume service, Glance and guests
 in test_rebuild_refusals.py, the failures and races in
 test_rebuild_failures.py)."""
 
+import base64
+
 import pytest
 from tests.functional import cli
 from tests.functional.compute import rebuild_helpers
@@ -276,3 +278,45 @@ def test_a_rebuild_sets_and_unsets_the_key_pair(cloud):
     assert resp.status_code == 202, resp.text
     user.wait_server(server.id)
     assert user.server(server.id, '2.54')['key_name'] is None
+
+
+# The server's user data and access addresses on a rebuild ------------------
+
+def test_a_rebuild_sets_the_user_data_from_2_57_and_the_addresses(cloud):
+    """From 2.57 a rebuild takes ``user_data`` (null: none), and at every
+    version ``accessIPv4`` and ``accessIPv6``; its answer has the user
+    data from 2.57. Bad values are a 400 that changes nothing."""
+    user = cloud.project()
+    image_id = no_os_image(user.conn)
+    server = user.boot(volume_from(user, image_id))
+    script = base64.b64encode(b'#!/bin/sh\necho rebuilt\n').decode()
+    admin = cloud.aio.compute_http('admin', 'admin', version='2.3')
+
+    def user_data():
+        return admin.get('/servers/%s' % server.id).json()['server'][
+            'OS-EXT-SRV-ATTR:user_data']
+    for version, body in (('2.56', {'user_data': script}),
+                          ('2.57', {'user_data': 'not base64!'}),
+                          ('2.57', {'accessIPv4': 'nope'})):
+        resp = rebuild(user, server.id, image_id, version, **body)
+        assert resp.status_code == 400, (version, body, resp.text)
+        (key,) = body
+        assert key in sh.message(resp), (version, resp.text)
+    assert user_data() is None
+
+    resp = rebuild(user, server.id, image_id, '2.57', user_data=script,
+                   accessIPv4='192.0.2.8')
+    assert resp.status_code == 202, resp.text
+    assert resp.json()['server']['user_data'] == script
+    assert resp.json()['server']['accessIPv4'] == '192.0.2.8'
+    user.wait_server(server.id)
+    assert user_data() == script
+    assert user.server(server.id)['accessIPv4'] == '192.0.2.8'
+
+    resp = rebuild(user, server.id, image_id, '2.57', user_data=None)
+    assert resp.status_code == 202, resp.text
+    assert resp.json()['server']['user_data'] is None
+    user.wait_server(server.id)
+    assert user_data() is None
+    # Left out, the addresses stay.
+    assert user.server(server.id)['accessIPv4'] == '192.0.2.8'

@@ -183,7 +183,8 @@ def _volume_rows(client, boot, instance_uuid, attachments):
 
 def create(context, name, flavor_ref, devices, image_ref=None,
            availability_zone=None, metadata=None, description=None,
-           hostname=None, zero_disk_allowed=False, key_name=None):
+           hostname=None, zero_disk_allowed=False, key_name=None,
+           given=None):
     """Check the images, reserve the volumes, claim a host, record the
     server, build it.
 
@@ -193,7 +194,9 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     ``block_device_mapping_v2``. ``zero_disk_allowed``: the policy lets
     the caller boot an image onto the root disk of a flavor of 0 GB.
     ``key_name``: a key pair of the caller's (KeypairNotFound if there is
-    none), recorded with its public key.
+    none), recorded with its public key. ``given``: columns the request
+    sets as it gave them (``user_data``, ``access_ip_v4``,
+    ``access_ip_v6``).
     Anything refused is refused before anything is made.
     """
     server_metadata.check_quota(metadata)
@@ -230,6 +233,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
             'key_data': key_pair.public_key if key_pair else None,
             'deleted': False,
         }
+        # user_data and the access addresses, as the request gave them.
+        values.update(given or {})
         instance = db_instances.create_on_host(
             context, values, rows, candidates,
             db_actions.action_values(context, instance_uuid, Action.CREATE))

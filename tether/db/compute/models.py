@@ -156,6 +156,10 @@ class Instance(base.TimestampMixin, Base):
     # Who locked the server (owner or admin), and why (2.73).
     locked_by = sa.Column(sa.String(5))
     locked_reason = sa.Column(sa.String(255))
+    # As the request gave them (migration 0009).
+    user_data = sa.Column(sa.Text)
+    access_ip_v4 = sa.Column(sa.String(39))
+    access_ip_v6 = sa.Column(sa.String(39))
     metadata_ = sa.Column('metadata', sa.Text)
     # The key pair of the create: its name and its public key then.
     key_name = sa.Column(sa.String(255))

@@ -39,7 +39,8 @@ class Instance(base.TetherObject):
     # Version 1.4: key_name, key_data (the key pair of the create)
     # Version 1.5: locked_by, locked_reason (the lock server action);
     #              vm_state paused, suspended and their task states
-    #              (pausing, unpausing, suspending, resuming)
+    #              (pausing, unpausing, suspending, resuming); user_data,
+    #              access_ip_v4, access_ip_v6 (as the create gave them)
     VERSION = '1.5'
 
     fields = {
@@ -78,6 +79,11 @@ class Instance(base.TetherObject):
         # public key as it was then (None: none).
         'key_name': fields.StringField(nullable=True, default=None),
         'key_data': fields.StringField(nullable=True, default=None),
+        # What the create (or a rebuild, an update) gave the server for
+        # itself, kept as given: user data (base64) and access addresses.
+        'user_data': fields.StringField(nullable=True, default=None),
+        'access_ip_v4': fields.StringField(nullable=True, default=None),
+        'access_ip_v6': fields.StringField(nullable=True, default=None),
         'fault': t_fields.JSONObjectField(nullable=True),
         'deleted': fields.BooleanField(),
         'deleted_at': fields.DateTimeField(nullable=True),
@@ -121,8 +127,9 @@ class Instance(base.TetherObject):
             primitive.pop('key_name', None)
             primitive.pop('key_data', None)
         if target < (1, 5):
-            primitive.pop('locked_by', None)
-            primitive.pop('locked_reason', None)
+            for name in ('locked_by', 'locked_reason', 'user_data',
+                         'access_ip_v4', 'access_ip_v6'):
+                primitive.pop(name, None)
             _refuse(primitive, target_version, 'vm_state',
                     (t_fields.VmState.PAUSED, t_fields.VmState.SUSPENDED))
             _refuse(primitive, target_version, 'task_state',

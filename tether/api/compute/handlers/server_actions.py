@@ -42,7 +42,9 @@ def reboot_server(req):
 # What a rebuild may change of the server besides its image.
 _REBUILD_VALUES = {'name': 'display_name', 'metadata': 'metadata',
                    'description': 'display_description',
-                   'hostname': 'hostname'}
+                   'hostname': 'hostname', 'user_data': 'user_data',
+                   'accessIPv4': 'access_ip_v4',
+                   'accessIPv6': 'access_ip_v6'}
 
 
 @validation.body(schema.REBUILD, versions.BASE,

@@ -125,12 +125,20 @@ def create_server(req):
     return resp
 
 
+# What a server is given for itself and kept as given: the request's key
+# -> the instance's column.
+_GIVEN = {'user_data': 'user_data', 'accessIPv4': 'access_ip_v4',
+          'accessIPv6': 'access_ip_v6'}
+
+
 def _create(ctx, body, devices, image_ref, zone, target):
     return servers_api.create(
         ctx, body['name'], body['flavorRef'], devices, image_ref=image_ref,
         availability_zone=zone, metadata=body.get('metadata'),
         description=body.get('description'),
         hostname=body.get('hostname'), key_name=body.get('key_name'),
+        given={column: body[key] for key, column in _GIVEN.items()
+               if key in body},
         zero_disk_allowed=ctx.can(policy.CREATE_ZERO_DISK_FLAVOR, target,
                                   fatal=False))
 
@@ -269,6 +277,9 @@ def update_server(req):
         values['display_description'] = body['description']
     if 'hostname' in body:
         values['hostname'] = body['hostname']
+    for key, column in _GIVEN.items():
+        if key in body:
+            values[column] = body[key]
     if values:
         instance = servers_api.update(req.context, instance, values)
     return changed(req, instance)

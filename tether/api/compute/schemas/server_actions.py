@@ -25,11 +25,11 @@ REBOOT = {
     'required': ['reboot'], 'additionalProperties': False}
 
 # rebuild: Nova's fields at each version, as tether takes them. tether
-# has no passwords to set, no ephemeral disks, no networks, no keypairs,
-# no user data and no signed images: adminPass (answered back, see
-# tether.compute.api.admin_password) and preserve_ephemeral are
+# has no passwords to set, no ephemeral disks and no signed images:
+# adminPass (answered back, see tether.compute.api.admin_password) and
+# preserve_ephemeral are
 # accepted and change nothing (Nova's clients and Tempest send them);
-# key_name, user_data and trusted_image_certificates may only be null.
+# trusted_image_certificates may only be null.
 _image_ref = {'type': 'string', 'minLength': 1, 'maxLength': 255,
               'description': 'the id (or a URL ending with the id) of an '
                              'image'}
@@ -41,7 +41,9 @@ _rebuild = {
         'metadata': servers.metadata,
         'adminPass': {'type': 'string', 'maxLength': 255},
         'preserve_ephemeral': validation.boolean,
-        'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
+        'OS-DCF:diskConfig': servers.disk_config,
+        'accessIPv4': servers.access_ip_v4,
+        'accessIPv6': servers.access_ip_v6,
     },
     'required': ['imageRef'],
     'additionalProperties': False,
@@ -64,7 +66,9 @@ _rebuild_v219 = _with(_rebuild, description=servers.description)
 # A key pair of the caller's, or null to take the server's away (2.54).
 _rebuild_v254 = _with(_rebuild_v219, key_name={
     'oneOf': [servers.name, {'type': 'null'}]})
-_rebuild_v257 = _with(_rebuild_v254, user_data=_null)
+# New user data for the server, or null for none (2.57).
+_rebuild_v257 = _with(_rebuild_v254, user_data={
+    'oneOf': [servers.user_data, {'type': 'null'}]})
 _rebuild_v263 = _with(_rebuild_v257, trusted_image_certificates=_null)
 _rebuild_v290 = _with(_rebuild_v263,
                       hostname=servers.hostname)

@@ -17,6 +17,15 @@ description = {'type': ['string', 'null'], 'maxLength': 255,
 tag = {'type': 'string', 'maxLength': 60, 'pattern': '^[^,/]*$',
        'description': 'a tag of up to 60 characters without "," or "/"'}
 boolean = validation.boolean
+# What a server is given for itself and kept as given (Nova's types).
+user_data = {'type': 'string', 'format': 'base64', 'maxLength': 65535,
+             'description': 'base64 of at most 65535 characters'}
+access_ip_v4 = {'type': 'string', 'format': 'ipv4',
+                'description': 'an IPv4 address'}
+access_ip_v6 = {'type': 'string', 'format': 'ipv6',
+                'description': 'an IPv6 address'}
+disk_config = {'type': 'string', 'enum': ['AUTO', 'MANUAL'],
+               'description': 'AUTO or MANUAL'}
 metadata = {
     'type': 'object',
     'patternProperties': {
@@ -82,8 +91,10 @@ _server = {
         'key_name': name,
         # Answered back and kept nowhere (tether.compute.api.admin_password).
         'adminPass': {'type': 'string', 'maxLength': 255},
-        'OS-DCF:diskConfig': {'type': 'string',
-                              'enum': ['AUTO', 'MANUAL']},
+        'OS-DCF:diskConfig': disk_config,
+        'user_data': user_data,
+        'accessIPv4': access_ip_v4,
+        'accessIPv6': access_ip_v6,
         'config_drive': {'type': ['boolean', 'string'],
                          'enum': [False, 'False', 'false', ''],
                          'description': 'false (tether has no config '
@@ -147,12 +158,16 @@ def _update(properties):
             'required': ['server'], 'additionalProperties': False}
 
 
-UPDATE = _update({'name': name})
-UPDATE_V2_19 = _update({'name': name, 'description': description})
-UPDATE_V2_90 = _update({'name': name, 'description': description,
-                        'hostname': hostname})
-UPDATE_V2_94 = _update({'name': name, 'description': description,
-                        'hostname': fqdn_hostname})
+# The access addresses may be changed; OS-DCF:diskConfig is accepted and
+# changes nothing (tether's root disks are never repartitioned).
+_updatable = {'name': name, 'accessIPv4': access_ip_v4,
+              'accessIPv6': access_ip_v6, 'OS-DCF:diskConfig': disk_config}
+UPDATE = _update(_updatable)
+UPDATE_V2_19 = _update(dict(_updatable, description=description))
+UPDATE_V2_90 = _update(dict(_updatable, description=description,
+                            hostname=hostname))
+UPDATE_V2_94 = _update(dict(_updatable, description=description,
+                            hostname=fqdn_hostname))
 
 _status = {'type': 'string', 'maxLength': 32}
 _multi = {'type': ['string', 'array'], 'items': {'type': 'string'}}

@@ -125,8 +125,8 @@ class ServerView:
             'created': _time(instance.created_at),
             'updated': _time(instance.updated_at or instance.created_at),
             'addresses': {},
-            'accessIPv4': '',
-            'accessIPv6': '',
+            'accessIPv4': instance.access_ip_v4 or '',
+            'accessIPv6': instance.access_ip_v6 or '',
             'OS-DCF:diskConfig': 'MANUAL',
             'OS-EXT-AZ:availability_zone': instance.availability_zone or '',
             'config_drive': '',
@@ -160,7 +160,7 @@ class ServerView:
                     'OS-EXT-SRV-ATTR:ramdisk_id': '',
                     'OS-EXT-SRV-ATTR:root_device_name':
                         root.device_name if root else None,
-                    'OS-EXT-SRV-ATTR:user_data': None,
+                    'OS-EXT-SRV-ATTR:user_data': instance.user_data,
                 })
         elif self._at(versions.SERVER_HOSTNAME):
             out['OS-EXT-SRV-ATTR:hostname'] = instance.hostname
@@ -206,7 +206,7 @@ class ServerView:
         the server only (Nova's update view: no zone, key pair, usage,
         states, volumes, host attributes or host status), from 2.75 all
         of :meth:`show`; a rebuild's has ``key_name`` from 2.54 and
-        ``user_data`` from 2.57 (null: tether keeps no user data)."""
+        ``user_data`` from 2.57."""
         out = self.show(instance, devices)
         if not self._at(versions.STRICT_QUERY):
             keep = ({'key_name'} if rebuilt and
@@ -216,5 +216,5 @@ class ServerView:
                                         key.startswith('OS-EXT-SRV-ATTR:')):
                     del out[key]
         if rebuilt and self._at(versions.USER_DATA_ON_REBUILD):
-            out['user_data'] = None
+            out['user_data'] = instance.user_data
         return out
