@@ -15,4 +15,16 @@ quota_opts = [
                help='Metadata items per server: a server create or a '
                     'metadata change that would pass it is refused with '
                     '403.'),
+    cfg.IntOpt('injected_files', default=5, min=-1,
+               help='Personality files per server create or rebuild '
+                    '(microversions 2.1 to 2.56): more is refused with '
+                    '403. tether has no config drive or metadata service, '
+                    'so the files are checked, never written into a '
+                    'guest.'),
+    cfg.IntOpt('injected_file_content_bytes', default=10240, min=-1,
+               help='Bytes of one personality file\'s contents (decoded): '
+                    'more is refused with 403.'),
+    cfg.IntOpt('injected_file_path_length', default=255, min=-1,
+               help='Characters of one personality file\'s path: more is '
+                    'refused with 403.'),
 ]

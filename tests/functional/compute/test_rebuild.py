@@ -302,7 +302,15 @@ def test_a_rebuild_sets_the_user_data_from_2_57_and_the_addresses(cloud):
         assert resp.status_code == 400, (version, body, resp.text)
         (key,) = body
         assert key in sh.message(resp), (version, resp.text)
+    # Personality files up to 2.56, checked against the quota.
+    files = [{'path': '/f', 'contents': 'eA=='}] * 6
+    resp = rebuild(user, server.id, image_id, '2.56', personality=files)
+    assert resp.status_code == 403, resp.text
+    assert 'Personality file limit exceeded' in resp.text
+    resp = rebuild(user, server.id, image_id, '2.57', personality=files[:1])
+    assert resp.status_code == 400, resp.text
     assert user_data() is None
+    assert user.server(server.id)['status'] == 'ACTIVE'
 
     resp = rebuild(user, server.id, image_id, '2.57', user_data=script,
                    accessIPv4='192.0.2.8')

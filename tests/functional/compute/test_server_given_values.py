@@ -71,3 +71,41 @@ def test_update_changes_the_access_addresses(cloud):
     assert resp.status_code == 400, resp.text
     assert 'accessIPv6' in sh.message(resp)
     assert user.server(server.id)['accessIPv6'] == '2001:db8::9'
+
+
+def _files(count, path='/etc/motd', size=4):
+    return [{'path': path, 'contents': base64.b64encode(b'x' * size).decode()}
+            for _ in range(count)]
+
+
+def test_personality_is_checked_up_to_2_56_and_unknown_from_2_57(cloud):
+    user = cloud.project()
+    body = sh.server_body(user.volume()['id'])
+    body['server']['personality'] = _files(5, size=10240)
+    resp = user.compute('2.56').post('/servers', json=body)
+    assert resp.status_code == 202, resp.text
+    user.track(resp.json()['server']['id'])
+    for files, words in (
+            (_files(6), 'Personality file limit exceeded'),
+            (_files(1, path='/' + 'p' * 255),
+             'Personality file path exceeds maximum 255'),
+            (_files(1, size=10241),
+             'Personality file content exceeds maximum 10240')):
+        body = sh.server_body(user.volume()['id'])
+        body['server']['personality'] = files
+        resp = user.compute('2.1').post('/servers', json=body)
+        assert resp.status_code == 403, resp.text
+        assert words in resp.json()['forbidden']['message']
+    for files in ([{'path': '/a', 'contents': 'not base64!'}],
+                  [{'path': '/a', 'contents': 'eA==', 'mode': '0644'}],
+                  {'path': '/a'}):
+        body = sh.server_body(user.volume()['id'])
+        body['server']['personality'] = files
+        resp = user.compute('2.56').post('/servers', json=body)
+        assert resp.status_code == 400, resp.text
+        assert 'personality' in sh.message(resp)
+    body = sh.server_body(user.volume()['id'])
+    body['server']['personality'] = _files(1)
+    resp = user.compute('2.57').post('/servers', json=body)
+    assert resp.status_code == 400, resp.text
+    assert 'personality' in sh.message(resp)

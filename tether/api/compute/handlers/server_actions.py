@@ -10,6 +10,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import admin_password
 from tether.compute.api import keypairs as keypairs_api
+from tether.compute.api import personality
 from tether.compute.api import rebuild as rebuild_api
 from tether.compute.api import server_actions as actions_api
 from tether.compute import keypair_exception
@@ -65,6 +66,7 @@ _REBUILD_VALUES = {'name': 'display_name', 'metadata': 'metadata',
 def rebuild_server(req):
     instance = servers.load_server(req, policy.REBUILD)
     body = req.validated['rebuild']
+    personality.check(body.get('personality'))
     values = {column: body[key] for key, column in _REBUILD_VALUES.items()
               if key in body}
     if 'key_name' in body:

@@ -16,6 +16,7 @@ from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import admin_password
 from tether.compute.api import block_device_mapping
+from tether.compute.api import personality
 from tether.compute.api import servers as servers_api
 from tether.compute import keypair_exception
 from tether.objects import fields
@@ -85,6 +86,8 @@ def _device(entry):
 @validation.body(schema.CREATE_V2_37, versions.NETWORKS_REQUIRED,
                  microversion.before(versions.BDM_TAG))
 @validation.body(schema.CREATE_V2_42, versions.BDM_TAG,
+                 microversion.before(versions.USER_DATA_ON_REBUILD))
+@validation.body(schema.CREATE_V2_57, versions.USER_DATA_ON_REBUILD,
                  microversion.before(versions.SERVER_HOSTNAME))
 @validation.body(schema.CREATE_V2_90, versions.SERVER_HOSTNAME,
                  microversion.before(versions.FQDN_HOSTNAME))
@@ -106,6 +109,7 @@ def create_server(req):
             400, 'Invalid input for field/attribute availability_zone. '
                  'Value: %s. tether does not place servers on a named '
                  'host; give a zone name.' % zone)
+    personality.check(body.get('personality'))
     try:
         instance = _create(ctx, body, devices, image_ref, zone, target)
     except keypair_exception.KeypairNotFound:

@@ -44,6 +44,7 @@ _rebuild = {
         'OS-DCF:diskConfig': servers.disk_config,
         'accessIPv4': servers.access_ip_v4,
         'accessIPv6': servers.access_ip_v6,
+        'personality': servers.personality,
     },
     'required': ['imageRef'],
     'additionalProperties': False,
@@ -66,9 +67,10 @@ _rebuild_v219 = _with(_rebuild, description=servers.description)
 # A key pair of the caller's, or null to take the server's away (2.54).
 _rebuild_v254 = _with(_rebuild_v219, key_name={
     'oneOf': [servers.name, {'type': 'null'}]})
-# New user data for the server, or null for none (2.57).
+# New user data for the server, or null for none; no personality (2.57).
 _rebuild_v257 = _with(_rebuild_v254, user_data={
     'oneOf': [servers.user_data, {'type': 'null'}]})
+del _rebuild_v257['properties']['personality']
 _rebuild_v263 = _with(_rebuild_v257, trusted_image_certificates=_null)
 _rebuild_v290 = _with(_rebuild_v263,
                       hostname=servers.hostname)

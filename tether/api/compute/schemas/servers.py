@@ -24,6 +24,21 @@ access_ip_v4 = {'type': 'string', 'format': 'ipv4',
                 'description': 'an IPv4 address'}
 access_ip_v6 = {'type': 'string', 'format': 'ipv6',
                 'description': 'an IPv6 address'}
+# Files for the config drive (2.1 to 2.56; Nova's schema): checked
+# against the [quota] limits (tether.compute.api.personality), kept
+# nowhere.
+personality = {
+    'type': 'array',
+    'items': {
+        'type': 'object',
+        'properties': {
+            'path': {'type': 'string'},
+            'contents': {'type': 'string', 'format': 'base64',
+                         'description': 'base64'},
+        },
+        'additionalProperties': False,
+    },
+}
 disk_config = {'type': 'string', 'enum': ['AUTO', 'MANUAL'],
                'description': 'AUTO or MANUAL'}
 metadata = {
@@ -95,6 +110,7 @@ _server = {
         'user_data': user_data,
         'accessIPv4': access_ip_v4,
         'accessIPv6': access_ip_v6,
+        'personality': personality,
         'config_drive': {'type': ['boolean', 'string'],
                          'enum': [False, 'False', 'false', ''],
                          'description': 'false (tether has no config '
@@ -128,11 +144,16 @@ _server_v242['properties']['block_device_mapping_v2']['items'] = \
     block_device_mapping_v2_v242
 CREATE_V2_42 = _create(_server_v242)
 
+# 2.57: no personality.
+_server_v257 = copy.deepcopy(_server_v242)
+del _server_v257['properties']['personality']
+CREATE_V2_57 = _create(_server_v257)
+
 hostname = {
     'type': 'string', 'minLength': 1, 'maxLength': 63,
     'pattern': '^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$',
     'description': 'a hostname of 1 to 63 letters, digits and "-"'}
-_server_v290 = copy.deepcopy(_server_v242)
+_server_v290 = copy.deepcopy(_server_v257)
 _server_v290['properties']['hostname'] = hostname
 CREATE_V2_90 = _create(_server_v290)
 

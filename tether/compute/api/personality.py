@@ -1,0 +1,35 @@
+"""Personality files (``personality``, microversions 2.1 to 2.56): what
+Nova checks of them against the ``[quota]`` limits, as it checks them.
+
+Nova writes them into a server's config drive; tether has no config
+drive or metadata service, so a server create or a rebuild accepts them
+(Nova's clients send them), checks them here, and keeps them nowhere.
+"""
+
+import base64
+
+from tether.compute import exception
+from tether.conf import CONF
+
+
+def _over(allowed, value):
+    return 0 <= allowed < value
+
+
+def check(files):
+    """Raise a Personality*Exceeded (403) if ``files`` (the request's
+    ``personality``: path and base64 contents, the schema checked) passes
+    a limit."""
+    if not files:
+        return
+    if _over(CONF.quota.injected_files, len(files)):
+        raise exception.PersonalityFileLimitExceeded()
+    for item in files:
+        allowed = CONF.quota.injected_file_path_length
+        if _over(allowed, len(item.get('path', ''))):
+            raise exception.PersonalityFilePathLimitExceeded(allowed=allowed)
+        allowed = CONF.quota.injected_file_content_bytes
+        contents = base64.b64decode(item.get('contents', ''))
+        if _over(allowed, len(contents)):
+            raise exception.PersonalityFileContentLimitExceeded(
+                allowed=allowed)
