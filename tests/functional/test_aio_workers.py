@@ -87,7 +87,18 @@ def test_the_workers_serve_and_reach_the_managers(tmp_path, wait):
 
 
 def _answered_by(url, path):
-    """The PID of the process that answers ``path`` on a new connection."""
+    """The PID of the process that answers ``path`` on a new connection
+    (another one while the server's end of the last was already closed:
+    a closed end is in no process)."""
+    for _ in range(10):
+        pid = _answered_once(url, path)
+        if pid is not None:
+            return pid
+    raise AssertionError('the server closed 10 connections in a row '
+                         'before it could be found')
+
+
+def _answered_once(url, path):
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port)
     try:
@@ -103,7 +114,8 @@ def _answered_by(url, path):
 
 def _server_end(client_port):
     """The PID of the process holding the server end of the TCP
-    connection from ``client_port`` (from /proc: the socket's inode)."""
+    connection from ``client_port`` (from /proc: the socket's inode), or
+    None if that end is closed already (TIME_WAIT: inode 0)."""
     inode = None
     with open('/proc/net/tcp') as f:
         for line in f.readlines()[1:]:
@@ -111,6 +123,8 @@ def _server_end(client_port):
             if int(fields[2].split(':')[1], 16) == client_port:
                 inode = fields[9]
     assert inode, 'the server end of port %d not found' % client_port
+    if inode == '0':
+        return None
     target = 'socket:[%s]' % inode
     for pid in os.listdir('/proc'):
         if not pid.isdigit():

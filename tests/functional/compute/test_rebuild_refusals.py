@@ -60,7 +60,7 @@ def test_another_image_below_2_93_is_refused(cloud):
                                              '(a JSON boolean)'),
     ({'reimage_boot_volume': True}, V2_92, 'reimage_boot_volume'),
     ({'key_name': 'mykey'}, V2_93, 'key_name'),
-    ({'user_data': 'aGk='}, V2_93, 'user_data'),
+    ({'user_data': 'not base64!'}, V2_93, 'user_data'),
     ({'personality': []}, V2_93, 'personality'),
     ({'hostname': 'a_b'}, V2_93, 'hostname'),
     ({'description': 'd'}, '2.18', 'description'),

@@ -84,7 +84,12 @@ def test_a_server_page_after_a_marker_starts_at_the_marker(aio):
         uuids.append(str(uuid.uuid4()))
         db_instances.create_on_host(ctx, {
             'uuid': uuids[-1], 'project_id': project, 'user_id': 'u',
-            'flavor': {}, 'memory_mb': 64, 'vcpus': 1, 'vm_state': 'active',
+            # A whole flavor: an admin's list of every project's servers
+            # (the policy matrix's) shows these rows too.
+            'flavor': {'id': '1', 'name': 'm1.nano', 'memory_mb': 64,
+                       'vcpus': 1, 'root_gb': 0, 'ephemeral_gb': 0,
+                       'swap': 0, 'extra_specs': {}},
+            'memory_mb': 64, 'vcpus': 1, 'vm_state': 'active',
             'power_state': 1, 'locked': False, 'deleted': False,
             'metadata': {}}, [], [], {
                 'action': 'create', 'instance_uuid': uuids[-1],
