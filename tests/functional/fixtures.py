@@ -37,6 +37,8 @@ class AIO:
         # test of a guest with an OS sets it (tests/functional/compute/
         # test_real_guest.py).
         CONF.set_override('shutdown_timeout', 0)
+        # So would a soft reboot (test_real_guest_reboot.py sets it).
+        CONF.set_override('wait_soft_reboot_seconds', 0, group='libvirt')
         self.state_dir = str(state_dir)
         # QEMU (libvirt-qemu) must reach the volume files: pytest's
         # temporary directories are closed to others.

@@ -88,8 +88,11 @@ class ComputeManager:
 
     @_per_instance
     def reboot_instance(self, context, instance, reboot_type):
+        soft = (CONF.libvirt.wait_soft_reboot_seconds
+                if reboot_type == 'SOFT' else None)
         with self._event(context, instance, 'reboot_instance'):
-            server_actions.reboot(context, self, instance, instance.task_state)
+            server_actions.reboot(context, self, instance, instance.task_state,
+                                  soft_timeout=soft)
 
     @_per_instance
     def pause_instance(self, context, instance):

@@ -34,4 +34,12 @@ libvirt_opts = [
                     'share ID), which guests get over virtio-fs. The '
                     'cephx keyrings of CephFS shares are kept beside them, '
                     'readable by root only.'),
+    cfg.IntOpt('wait_soft_reboot_seconds', default=120, min=0,
+               help='Seconds a soft reboot gives the guest to power off '
+                    'when its operating system is asked to (the ACPI '
+                    'power button, pressed again every 10 seconds) before '
+                    'the guest is powered off at once and started again, '
+                    'as a hard reboot does (Nova\'s option and default). '
+                    'A guest without an operating system never answers '
+                    'and takes all of it; 0 makes every reboot hard.'),
 ]

@@ -87,12 +87,15 @@ def stop(context, host, instance, timeout):
                   TaskState.POWERING_OFF)
 
 
-def reboot(context, host, instance, task_state):
+def reboot(context, host, instance, task_state, soft_timeout=None):
+    """``soft_timeout``: a soft reboot's wait for the guest's OS to
+    power off (None: a hard reboot)."""
     # The guest gets its shares as a start gives them (a share attached
     # while the server ran, in the window before its start, too).
     _power_on(context, host, instance, task_state,
               lambda guest_shares: host.driver.reboot(
-                  instance.uuid, shares=guest_shares))
+                  instance.uuid, shares=guest_shares,
+                  soft_timeout=soft_timeout))
 
 
 def _settle(context, host, instance, what, task_state, act, vm_state):

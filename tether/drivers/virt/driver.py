@@ -152,10 +152,13 @@ class ComputeDriver:
         guest without an OS takes all of it)."""
         raise NotImplementedError()
 
-    def reboot(self, instance_uuid, shares=()):
+    def reboot(self, instance_uuid, shares=(), soft_timeout=None):
         """Power off and start again, with exactly the virtio-fs devices
         of ``shares`` (as :meth:`power_on`); a paused guest too, and a
-        suspended one boots (its saved memory is dropped)."""
+        suspended one boots (its saved memory is dropped). With
+        ``soft_timeout`` (a soft reboot), a running guest's OS is first
+        asked to power off and given that many seconds (as
+        :meth:`power_off`)."""
         raise NotImplementedError()
 
     def pause(self, instance_uuid):

@@ -233,13 +233,19 @@ class LibvirtDriver(driver_shares.SharesMixin, driver.ComputeDriver):
         if guest.shutdown(timeout):
             LOG.info('%r powered itself off when asked', guest)
 
-    def reboot(self, instance_uuid, shares=()):
-        # Every reboot is hard: a new QEMU process from the persistent
-        # definition (a soft one would wait for a guest OS that may not be
-        # there, as a stop does).
+    def reboot(self, instance_uuid, shares=(), soft_timeout=None):
+        # A new QEMU process from the persistent definition. A soft reboot
+        # (``soft_timeout``: seconds) first asks a running guest's OS to
+        # power off, as a stop does, and powers it off at once when the
+        # time is up (Nova's fallback to a hard reboot).
         with self._lock(instance_uuid):
             guest = self.host.lookup(instance_uuid)
-            guest.destroy()
+            if soft_timeout is not None and guest.is_active():
+                if guest.shutdown(soft_timeout):
+                    LOG.info('%r powered itself off for a soft reboot',
+                             guest)
+            else:
+                guest.destroy()
             # A suspended guest boots, as Nova's hard reboot does.
             guest.forget_saved_memory()
             self._define_shares(guest, shares)
