@@ -17,6 +17,7 @@ from tether.compute import exception
 from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
 from tether.drivers.virt.libvirt import console
+from tether.drivers.virt.libvirt import driver_power
 from tether.drivers.virt.libvirt import driver_shares
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import imagebackend
@@ -47,7 +48,8 @@ def _target(device):
     return device.rsplit('/', 1)[-1]
 
 
-class LibvirtDriver(driver_shares.SharesMixin, driver.ComputeDriver):
+class LibvirtDriver(driver_power.PowerMixin, driver_shares.SharesMixin,
+                    driver.ComputeDriver):
     """Guests on the libvirt at ``[libvirt]connection_uri``.
 
     ``configuration`` is the ``[libvirt]`` option group (or any object with
@@ -220,56 +222,6 @@ class LibvirtDriver(driver_shares.SharesMixin, driver.ComputeDriver):
             guest.delete()
             self._remove_instance_dir(instance_uuid)
         return True
-
-    def power_on(self, instance_uuid, shares=()):
-        with self._lock(instance_uuid):
-            guest = self.host.lookup(instance_uuid)
-            if not guest.is_active():
-                self._define_shares(guest, shares)
-                guest.start()
-
-    def power_off(self, instance_uuid, timeout=0):
-        guest = self.host.lookup(instance_uuid)
-        if guest.shutdown(timeout):
-            LOG.info('%r powered itself off when asked', guest)
-
-    def reboot(self, instance_uuid, shares=(), soft_timeout=None):
-        # A new QEMU process from the persistent definition. A soft reboot
-        # (``soft_timeout``: seconds) first asks a running guest's OS to
-        # power off, as a stop does, and powers it off at once when the
-        # time is up (Nova's fallback to a hard reboot).
-        with self._lock(instance_uuid):
-            guest = self.host.lookup(instance_uuid)
-            if soft_timeout is not None and guest.is_active():
-                if guest.shutdown(soft_timeout):
-                    LOG.info('%r powered itself off for a soft reboot',
-                             guest)
-            else:
-                guest.destroy()
-            # A suspended guest boots, as Nova's hard reboot does.
-            guest.forget_saved_memory()
-            self._define_shares(guest, shares)
-            guest.start()
-
-    def pause(self, instance_uuid):
-        with self._lock(instance_uuid):
-            self.host.lookup(instance_uuid).pause()
-
-    def unpause(self, instance_uuid):
-        with self._lock(instance_uuid):
-            self.host.lookup(instance_uuid).unpause()
-
-    def suspend(self, instance_uuid):
-        with self._lock(instance_uuid):
-            self.host.lookup(instance_uuid).save()
-
-    def resume(self, instance_uuid):
-        with self._lock(instance_uuid):
-            guest = self.host.lookup(instance_uuid)
-            if not guest.is_active():
-                # The start restores the saved memory (and removes the
-                # file).
-                guest.start()
 
     def get_info(self, instance_uuid):
         guest = self.host.lookup(instance_uuid)
