@@ -21,6 +21,7 @@ TRANSPORT = None
 # name the problem; anything else arrives as a RemoteError).
 ALLOWED_EXMODS = ['tether.exception', 'tether.volume.exception',
                   'tether.compute.exception',
+                  'tether.compute.image_exception',
                   'tether.compute.share_exception']
 
 

@@ -22,6 +22,7 @@ from tests.functional import image_helpers  # noqa: E402
 from tests.functional import libvirt_fixture  # noqa: E402
 from tests.functional import guest_console  # noqa: E402
 from tether.compute import exception  # noqa: E402
+from tether.compute import image_exception  # noqa: E402
 from tether.drivers import qemu_img  # noqa: E402
 from tether.drivers.virt import driver as virt_driver  # noqa: E402
 from tether.drivers.virt.libvirt import imagebackend  # noqa: E402
@@ -128,7 +129,7 @@ def test_an_image_larger_than_the_disk(cache, source, tmp_path):
                            '2G')
     image = source.image(path=tmp_path / 'big', disk_format='qcow2')
     disk = _disk(cache)
-    with pytest.raises(exception.RootDiskTooSmall):
+    with pytest.raises(image_exception.RootDiskTooSmall):
         cache.create_disk(disk, image)
     assert not os.path.exists(disk)
 

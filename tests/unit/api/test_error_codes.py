@@ -8,6 +8,7 @@ from tether.api import actions
 from tether.api import fault
 from tether.compute import exception as compute_exception
 from tether.compute import flavor_exception
+from tether.compute import image_exception
 from tether.compute import keypair_exception
 from tether.compute import share_exception
 from tether import exception
@@ -18,7 +19,8 @@ DOC = ROOT / 'doc' / 'source' / 'errors.rst'
 # Each module's codes start with its prefix.
 MODULES = {exception: 'tether.', volume_exception: 'volume.',
            compute_exception: 'compute.', share_exception: 'compute.',
-           keypair_exception: 'compute.', flavor_exception: 'compute.'}
+           keypair_exception: 'compute.', flavor_exception: 'compute.',
+           image_exception: 'compute.'}
 CODE = re.compile(r'^[a-z]+(\.[a-z_]+)+$')
 
 

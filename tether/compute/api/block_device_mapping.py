@@ -20,6 +20,7 @@ images (``image -> volume``).
 import dataclasses
 
 from tether.compute import exception
+from tether.compute import image_exception
 from tether import images
 from tether.objects import fields
 
@@ -126,16 +127,16 @@ def _size(image):
 def check_usable(image):
     image_id = image['id']
     if image.get('status') != 'active':
-        raise exception.ImageNotActive(image_id=image_id)
+        raise image_exception.ImageNotActive(image_id=image_id)
     if image.get('container_format') not in CONTAINER_FORMATS:
-        raise exception.ImageUnacceptable(
+        raise image_exception.ImageUnacceptable(
             image_id=image_id,
             reason='its container format is %s; servers boot from images '
                    'in container format %s'
                    % (image.get('container_format'),
                       ', '.join(CONTAINER_FORMATS)))
     if image.get('disk_format') not in images.SOURCE_FORMATS:
-        raise exception.ImageUnacceptable(
+        raise image_exception.ImageUnacceptable(
             image_id=image_id,
             reason='its disk format is %s; servers boot from images in '
                    'disk format %s' % (image.get('disk_format'),
@@ -145,7 +146,7 @@ def check_usable(image):
 def check_memory(image, flavor):
     min_ram = int(image.get('min_ram') or 0)
     if flavor.memory_mb < min_ram:
-        raise exception.FlavorMemoryTooSmall(
+        raise image_exception.FlavorMemoryTooSmall(
             memory_mb=flavor.memory_mb, image_id=image['id'],
             min_ram=min_ram)
 
@@ -157,14 +158,14 @@ def check_local_root(image, flavor, zero_disk_allowed):
     root = flavor.root_gb * GiB
     if root == 0:
         if not zero_disk_allowed:
-            raise exception.BootFromVolumeRequiredForZeroDiskFlavor()
+            raise image_exception.BootFromVolumeRequiredForZeroDiskFlavor()
         return
     if _size(image) > root:
-        raise exception.FlavorDiskSmallerThanImage(flavor_size=root,
-                                                   image_size=_size(image))
+        raise image_exception.FlavorDiskSmallerThanImage(
+            flavor_size=root, image_size=_size(image))
     min_disk = int(image.get('min_disk') or 0) * GiB
     if min_disk > root:
-        raise exception.FlavorDiskSmallerThanMinDisk(
+        raise image_exception.FlavorDiskSmallerThanMinDisk(
             flavor_size=root, image_min_disk=min_disk)
 
 
@@ -172,10 +173,10 @@ def _check_volume(image, device):
     size = device.volume_size * GiB
     min_disk = int(image.get('min_disk') or 0) * GiB
     if min_disk > size:
-        raise exception.VolumeSmallerThanMinDisk(volume_size=size,
-                                                 image_min_disk=min_disk)
+        raise image_exception.VolumeSmallerThanMinDisk(
+            volume_size=size, image_min_disk=min_disk)
     if _size(image) > size:
-        raise exception.VolumeSmallerThanImage(
+        raise image_exception.VolumeSmallerThanImage(
             image_id=image['id'], volume_size=size, image_size=_size(image))
 
 
@@ -191,7 +192,8 @@ def check_images(context, boot, flavor, zero_disk_allowed=False):
         try:
             image = client.get(boot.image_id)
         except (exception.ImageNotFound, exception.ImageNotAuthorized):
-            raise exception.ImageNotFoundForServer(image_id=boot.image_id)
+            raise image_exception.ImageNotFoundForServer(
+                image_id=boot.image_id)
         check_usable(image)
         check_memory(image, flavor)
         check_local_root(image, flavor, zero_disk_allowed)

@@ -20,6 +20,7 @@ from tether.compute.api import block_device_mapping
 from tether.compute.api import server_metadata
 from tether.compute.api import servers
 from tether.compute import exception
+from tether.compute import image_exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import version as compute_version
@@ -82,7 +83,7 @@ def _check_fits(image, volume):
                          ('virtual size', _gib(image.get('virtual_size'))),
                          ('min_disk', image.get('min_disk') or 0)):
         if needed > size:
-            raise exception.ImageUnacceptable(
+            raise image_exception.ImageUnacceptable(
                 image_id=image['id'],
                 reason='its %s, %sGB, is larger than the root volume %s '
                        '(%sGB)' % (what, needed, volume['id'], size))
@@ -221,7 +222,7 @@ def _check_root_volume(instance, root_volume, image, reimage_boot_volume,
         made_from = (root_volume.get('volume_image_metadata') or
                      {}).get('image_id')
         if image['id'] != made_from:
-            raise exception.ImageUnacceptable(
+            raise image_exception.ImageUnacceptable(
                 image_id=image['id'],
                 reason='Unable to rebuild with a different image for a '
                        'volume-backed server (microversion 2.93 re-images '

@@ -11,6 +11,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from tether.compute import exception
+from tether.compute import image_exception
 from tether.compute import volume_client
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.drivers.virt import driver as virt_driver
@@ -45,9 +46,9 @@ def _wait_available(client, volume_id, instance_uuid, aborted):
             time.sleep(interval)
         reason = aborted()
         if reason:
-            raise exception.BuildAborted(instance_id=instance_uuid,
-                                         reason=reason)
-    raise exception.VolumeNotCreated(
+            raise image_exception.BuildAborted(instance_id=instance_uuid,
+                                               reason=reason)
+    raise image_exception.VolumeNotCreated(
         volume_id=volume_id, seconds=int(time.monotonic() - start),
         attempts=attempt, volume_status=status)
 
@@ -94,7 +95,7 @@ def root_image(context, instance, bdm):
     def fetch(path):
         image = client.get(image_id)
         if image.get('status') != 'active':
-            raise exception.ImageNotActive(image_id=image_id)
+            raise image_exception.ImageNotActive(image_id=image_id)
         client.download(image, path)
         return image['disk_format']
 

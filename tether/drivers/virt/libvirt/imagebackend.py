@@ -27,6 +27,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from tether.compute import exception
+from tether.compute import image_exception
 from tether.drivers import qemu_img
 
 LOG = logging.getLogger(__name__)
@@ -122,7 +123,7 @@ class ImageCache:
             virtual_size = os.stat(base).st_size
             size = image.size_gb * GiB if image.size_gb else virtual_size
             if virtual_size > size:
-                raise exception.RootDiskTooSmall(
+                raise image_exception.RootDiskTooSmall(
                     image_id=image.image_id, image_size=virtual_size,
                     disk_size=size)
             qemu_img.create_overlay(path, base, 'raw', size)

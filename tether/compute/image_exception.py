@@ -1,0 +1,85 @@
+"""Exceptions of the compute service about servers made of images: the
+image a server boots from, whether it fits the flavor and its volumes,
+and the volumes the compute host makes of images."""
+
+from tether import exception
+
+
+class ImageNotFoundForServer(exception.Invalid):
+    """The image a server is to boot from does not exist, or the caller
+    may not use it: Nova's 400."""
+    msg_fmt = 'Can not find requested image %(image_id)s.'
+    error_code = 'compute.image.not_found'
+
+
+class ImageNotActive(exception.Invalid):
+    msg_fmt = 'Image %(image_id)s is not active.'
+    error_code = 'compute.image.not_active'
+
+
+class ImageUnacceptable(exception.Invalid):
+    msg_fmt = 'Image %(image_id)s is unacceptable: %(reason)s'
+    error_code = 'compute.image.unacceptable'
+
+
+class FlavorMemoryTooSmall(exception.Invalid):
+    msg_fmt = ("Flavor's memory is too small for requested image: the "
+               "flavor has %(memory_mb)s MiB, image %(image_id)s needs "
+               "%(min_ram)s MiB (min_ram).")
+    error_code = 'compute.flavor.memory_too_small'
+
+
+class FlavorDiskSmallerThanImage(exception.Invalid):
+    msg_fmt = ("Flavor's disk is too small for requested image. Flavor disk "
+               "is %(flavor_size)i bytes, image is %(image_size)i bytes.")
+    error_code = 'compute.flavor.disk_smaller_than_image'
+
+
+class FlavorDiskSmallerThanMinDisk(exception.Invalid):
+    msg_fmt = ("Flavor's disk is smaller than the minimum size specified in "
+               "image metadata. Flavor disk is %(flavor_size)i bytes, "
+               "minimum size is %(image_min_disk)i bytes.")
+    error_code = 'compute.flavor.disk_smaller_than_min_disk'
+
+
+class VolumeSmallerThanMinDisk(exception.Invalid):
+    msg_fmt = ("Volume is smaller than the minimum size specified in image "
+               "metadata. Volume size is %(volume_size)i bytes, minimum "
+               "size is %(image_min_disk)i bytes.")
+    error_code = 'compute.image.volume_smaller_than_min_disk'
+
+
+class VolumeSmallerThanImage(exception.Invalid):
+    msg_fmt = ("Volume is too small for image %(image_id)s. Volume size is "
+               "%(volume_size)i bytes, image is %(image_size)i bytes.")
+    error_code = 'compute.image.volume_smaller_than_image'
+
+
+class BootFromVolumeRequiredForZeroDiskFlavor(exception.Forbidden):
+    msg_fmt = ('Only volume-backed servers are allowed for flavors with '
+               'zero disk.')
+    error_code = 'compute.flavor.zero_disk'
+
+
+class RootDiskTooSmall(exception.TetherException):
+    """On the compute host: the data of the image does not fit the root
+    disk (the image API recorded a smaller virtual size, or none)."""
+    msg_fmt = ('Image %(image_id)s has a virtual size of %(image_size)i '
+               'bytes, more than the root disk of %(disk_size)i bytes.')
+    error_code = 'compute.virt.root_disk_too_small'
+
+
+class VolumeNotCreated(exception.TetherException):
+    """A volume the compute host made of an image for a new server did
+    not become available (Nova's message)."""
+    msg_fmt = ('Volume %(volume_id)s did not finish being created even after '
+               'we waited %(seconds)s seconds or %(attempts)s attempts. And '
+               'its status is %(volume_status)s.')
+    error_code = 'compute.volume.not_created'
+
+
+class BuildAborted(exception.TetherException):
+    """The server was deleted while its build waited: it stops, and the
+    delete removes what it made."""
+    msg_fmt = 'Build of instance %(instance_id)s aborted: %(reason)s'
+    error_code = 'compute.server.build_aborted'
