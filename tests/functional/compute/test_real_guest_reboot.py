@@ -90,6 +90,19 @@ def _events(user, server, request_id):
     ).json()['instanceAction']['events']]
 
 
+def _reboot(user, server, console, kind):
+    """Reboot (``kind``: SOFT or HARD) and wait until the guest is up
+    again: (the answer, the power-off lines the old guest wrote last)."""
+    recorder = Recorder(console.pty_path())
+    resp = user.action(server.id, {'reboot': {'type': kind}})
+    assert resp.status_code == 202, resp.text
+    poweroff = [line for line in recorder.lines()
+                if line.startswith('TETHER-GUEST-POWEROFF ')]
+    user.wait_server(server.id)
+    console.wait_up(MARKER)
+    return resp, poweroff
+
+
 def test_a_soft_reboot_asks_the_guest_and_a_hard_one_does_not(
         cloud, guest_images, soft_reboots_ask_the_guest):
     user = cloud.project()
@@ -103,33 +116,19 @@ def test_a_soft_reboot_asks_the_guest_and_a_hard_one_does_not(
 
     # Soft: the guest's OS hears the power button and powers itself off
     # (its last line), then it boots again.
-    recorder = Recorder(console.pty_path())
     began = time.monotonic()
-    resp = user.action(server.id, {'reboot': {'type': 'SOFT'}})
-    assert resp.status_code == 202, resp.text
-    last = recorder.lines()
-    assert any(line.startswith('TETHER-GUEST-POWEROFF ') for line in last), \
-        last[-5:]
-    user.wait_server(server.id)
-    console.wait_up(MARKER)
+    resp, poweroff = _reboot(user, server, console, 'SOFT')
+    assert poweroff, 'no TETHER-GUEST-POWEROFF line'
     second = _boot_id(console)
     assert second != first
     seen.append('soft: the guest printed %r and booted again in %.1f s'
-                % ([line for line in last
-                    if line.startswith('TETHER-GUEST-POWEROFF')][0],
-                   time.monotonic() - began))
+                % (poweroff[0], time.monotonic() - began))
     assert _events(user, server, resp.headers['x-openstack-request-id']) \
         == [('compute_reboot_instance', 'Success')]
 
     # Hard: powered off at once, the guest never hears of it.
-    recorder = Recorder(console.pty_path())
-    resp = user.action(server.id, {'reboot': {'type': 'HARD'}})
-    assert resp.status_code == 202, resp.text
-    last = recorder.lines()
-    assert not [line for line in last
-                if line.startswith('TETHER-GUEST-POWEROFF')], last[-5:]
-    user.wait_server(server.id)
-    console.wait_up(MARKER)
+    _, poweroff = _reboot(user, server, console, 'HARD')
+    assert not poweroff, poweroff
     assert _boot_id(console) not in (first, second)
     seen.append('hard: no power-off line, booted again')
 
@@ -140,15 +139,9 @@ def test_a_soft_reboot_asks_the_guest_and_a_hard_one_does_not(
     rc, out = console.command('killall dd')
     assert rc == 0, out
     CONF.set_override('wait_soft_reboot_seconds', 3, group='libvirt')
-    recorder = Recorder(console.pty_path())
     began = time.monotonic()
-    resp = user.action(server.id, {'reboot': {'type': 'SOFT'}})
-    assert resp.status_code == 202, resp.text
-    last = recorder.lines()
-    assert not [line for line in last
-                if line.startswith('TETHER-GUEST-POWEROFF')], last[-5:]
-    user.wait_server(server.id)
-    console.wait_up(MARKER)
+    _, poweroff = _reboot(user, server, console, 'SOFT')
+    assert not poweroff, poweroff
     took = time.monotonic() - began
     assert took >= 3, took
     seen.append('soft, button ignored: powered off after the 3 s wait, '
