@@ -7,6 +7,7 @@ from oslo_log import log as logging
 
 from tether.compute import exception
 from tether.drivers.virt.libvirt import parse
+from tether.drivers.virt.libvirt import qemu_log
 from tether.drivers.virt.power_state import PowerState
 
 LOG = logging.getLogger(__name__)
@@ -60,9 +61,22 @@ class Guest:
             return self._domain.isActive() == 1
 
     def start(self):
-        """Start the guest from its persistent definition."""
-        with self._translated():
-            self._domain.create()
+        """Start the guest from its persistent definition.
+
+        If QEMU ended while it started, the error has QEMU's reason from
+        its log when libvirt's message does not (see qemu_log).
+        """
+        try:
+            with self._translated():
+                self._domain.create()
+        except exception.VirtError as exc:
+            said = exc.kwargs.get('reason') or str(exc)
+            why = qemu_log.why_it_stopped(self.host.uri, self.name)
+            if not why or why[0] in said:
+                raise
+            raise exception.VirtError(
+                reason='%s; QEMU said: %s' % (said, ' '.join(why)),
+                code=exc.code) from exc
 
     def destroy(self):
         """Power off at once (the QEMU process ends); no-op if it is off."""
