@@ -195,6 +195,7 @@ def test_object_fingerprints():
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
         'Instance': '1.5-def0bd3a9960ff0168e36a39e900310a',
+        'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
         'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
     }
     assert checker.get_hashes() == expected

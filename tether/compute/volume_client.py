@@ -99,7 +99,8 @@ def refused(what, message):
 
 def _snapshots_not_served(volume_id, message):
     """A 404 for a snapshot create of a volume the caller has just been
-    shown: the volume API serves no snapshots (tether's does not)."""
+    shown: the volume API serves no snapshots (tether's before its
+    snapshots)."""
     return exception.SnapshotsNotServed(volume_id=volume_id)
 
 
@@ -202,7 +203,7 @@ class VolumeClient:
 
     def list_snapshots(self, limit=None, offset=None):
         """The caller's snapshots, in detail; none where the volume API
-        serves no snapshots (tether's: its 404 for the path)."""
+        serves no snapshots (a 404 for the path)."""
         url = _page('/snapshots/detail', limit, offset)
         try:
             return self._json('snapshots', 'GET', url,

@@ -60,6 +60,30 @@ class VolumeStatusField(BaseEnumField):
     AUTO_TYPE = VolumeStatus()
 
 
+class SnapshotStatus(Enum):
+    CREATING = 'creating'
+    AVAILABLE = 'available'
+    DELETING = 'deleting'
+    ERROR = 'error'
+    ERROR_DELETING = 'error_deleting'
+    UNMANAGING = 'unmanaging'
+    BACKING_UP = 'backing-up'
+    RESTORING = 'restoring'
+
+    ALL = (CREATING, AVAILABLE, DELETING, ERROR, ERROR_DELETING, UNMANAGING,
+           BACKING_UP, RESTORING)
+    # What an administrator may set with os-reset_status (Cinder's list).
+    RESETTABLE = (CREATING, AVAILABLE, DELETING, ERROR, ERROR_DELETING)
+    DELETABLE = (AVAILABLE, ERROR, ERROR_DELETING)
+
+    def __init__(self):
+        super().__init__(valid_values=SnapshotStatus.ALL)
+
+
+class SnapshotStatusField(BaseEnumField):
+    AUTO_TYPE = SnapshotStatus()
+
+
 class VolumeAttachStatus(Enum):
     ATTACHED = 'attached'
     ATTACHING = 'attaching'

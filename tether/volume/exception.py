@@ -209,3 +209,26 @@ class InvalidImageRef(exception.Invalid):
     msg_fmt = ('Invalid image identifier or unable to access requested '
                'image: %(image_ref)s.')
     error_code = 'volume.image.invalid_ref'
+
+
+class SnapshotNotFound(exception.NotFound):
+    msg_fmt = 'Snapshot %(snapshot_id)s could not be found.'
+    error_code = 'volume.snapshot.not_found'
+
+
+class SnapshotMetadataNotFound(exception.NotFound):
+    msg_fmt = 'Snapshot %(snapshot_id)s has no metadata with key %(key)s.'
+    error_code = 'volume.snapshot.metadata_not_found'
+
+
+class InvalidSnapshotStatus(exception.Invalid):
+    msg_fmt = ('Invalid snapshot: snapshot %(snapshot_id)s is %(status)s; '
+               'this needs %(expected)s.')
+    error_code = 'volume.snapshot.invalid_status'
+
+
+class VolumeHasSnapshots(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(volume_id)s has %(count)d '
+               'snapshots; delete them first, or delete the volume with '
+               'cascade=true.')
+    error_code = 'volume.volume.has_snapshots'

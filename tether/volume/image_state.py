@@ -13,6 +13,7 @@ now); a re-image that fails ends in ``error``.
 
 from tether.db import session
 from tether.db.volume import attachment as db_attachments
+from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
@@ -122,12 +123,19 @@ def claim_reimage(context, volume, image_id, reimage_reserved=False):
     """``downloading`` (the status it came from in previous_status, the
     image in admin metadata), from ``available`` or ``error`` (or
     ``reserved``, with ``reimage_reserved``); refused with more than one
-    attachment (counted under the volume's lock)."""
+    attachment or with snapshots (counted under the volume's lock)."""
     db_attachments.lock_volume(context, volume.id, context.project_scope)
     attachments = db_attachments.statuses_of_volume(context, volume.id)
     if len(attachments) > 1:
         raise exception.VolumeAttachedToMany(volume_id=volume.id,
                                              count=len(attachments))
+    snapshots = db_snapshots.of_volume_in_transaction(context, volume.id)
+    if snapshots:
+        # Its snapshots are layers of its files: an image written over
+        # them would not be the volume's whole data.
+        raise exception.InvalidVolume(
+            reason='volume %s has %d snapshots; delete them before it is '
+                   're-imaged' % (volume.id, len(snapshots)))
     claimed = _claim(context, volume, S.DOWNLOADING,
                      REIMAGE_RESERVED_FROM if reimage_reserved
                      else REIMAGE_FROM)

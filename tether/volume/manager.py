@@ -13,6 +13,7 @@ from tether.objects import fields
 from tether.volume.ops import attachments
 from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
+from tether.volume.ops import snapshots
 from tether.volume.ops import volume_actions
 from tether.volume.ops import volumes
 from tether.volume import version as volume_version
@@ -61,6 +62,10 @@ class VolumeManager:
         if count:
             LOG.info('%s: reconciled %d attachments left mid-operation',
                      self.host, count)
+        count = snapshots.reconcile(context, self.driver, self.host)
+        if count:
+            LOG.info('%s: reconciled %d snapshots left mid-operation',
+                     self.host, count)
 
     def get_capabilities(self, context):
         stats = self.driver.get_volume_stats()
@@ -106,6 +111,12 @@ class VolumeManager:
                                 image=image)
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
+
+    def create_snapshot(self, context, volume, snapshot):
+        snapshots.create_snapshot(context, self.driver, snapshot.id)
+
+    def delete_snapshot(self, context, volume, snapshot):
+        snapshots.delete_snapshot(context, self.driver, snapshot.id)
 
     def redrive_stale_operations(self, context, timeout=None):
         """Periodic (not RPC): take up again the volumes left

@@ -41,6 +41,7 @@ class VolumeAPI:
     * 1.3 - copy_volume_to_image, reimage (casts)
     * 1.4 - create_volume and reimage take ``image``, the image the API
             read with the caller's token
+    * 1.5 - create_snapshot, delete_snapshot (casts); Snapshot 1.0
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -74,6 +75,11 @@ class VolumeAPI:
         """Raise ServiceTooOld if the pin holds this client below the
         managers that upload volumes to images and re-image them (1.3)."""
         self._require('1.3', what)
+
+    def check_snapshot_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        managers that take and delete snapshots (1.5)."""
+        self._require('1.5', what)
 
     def _require(self, version, what):
         """Raise ServiceTooOld if the pin holds this client below
@@ -120,6 +126,16 @@ class VolumeAPI:
             version, kwargs = '1.4', {'image': image}
         self._prepare(volume, version).cast(ctxt, 'reimage', volume=volume,
                                             image_id=image_id, **kwargs)
+
+    def create_snapshot(self, ctxt, volume, snapshot):
+        self._require('1.5', 'taking a snapshot')
+        self._prepare(volume, '1.5').cast(ctxt, 'create_snapshot',
+                                          volume=volume, snapshot=snapshot)
+
+    def delete_snapshot(self, ctxt, volume, snapshot):
+        self._require('1.5', 'deleting a snapshot')
+        self._prepare(volume, '1.5').cast(ctxt, 'delete_snapshot',
+                                          volume=volume, snapshot=snapshot)
 
     def attachment_update(self, ctxt, volume, connector, attachment_id):
         """Connect the attachment; returns the connection info."""

@@ -10,7 +10,7 @@ from oslo_utils import versionutils
 
 # The volume manager's RPC API (tether.volume.rpcapi lists the methods of
 # each version).
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.5'
 
 # The version of each object a volume manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -32,6 +32,8 @@ RPC_OBJECT_VERSIONS = {
     # create_volume and reimage take the image the API read (no second
     # read of the image API on the volume host)
     '1.4': {'Volume': '1.2', 'Attachment': '1.0'},
+    # create_snapshot, delete_snapshot
+    '1.5': {'Volume': '1.2', 'Attachment': '1.0', 'Snapshot': '1.0'},
 }
 
 

@@ -4,8 +4,10 @@ volume no backend took) or in tether-volume."""
 
 from tether.db import session
 from tether.db.volume import quota as db_quotas
+from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
+from tether.volume import snapshot_state
 
 S = fields.VolumeStatus
 
@@ -31,8 +33,17 @@ def fail_create(context, volume, expected_statuses):
 
 @session.VOLUME.writer
 def finish_delete(context, volume):
-    """Remove a ``deleting`` volume's row and give its quota back (if it
-    still held it), at once."""
+    """Remove a ``deleting`` volume's row (and its snapshots') and give
+    its quota back (if it still held it), at once."""
+    # The snapshots of a volume deleted with cascade go first, with it
+    # (its backend removed their files with the volume's).
+    # (The UPDATE holds the row and says whether it is still deleting.)
+    if db_volumes.conditional_update(context, volume.id,
+                                     {'status': S.DELETING}, [S.DELETING]):
+        for snapshot in db_snapshots.of_volume_in_transaction(context,
+                                                              volume.id):
+            snapshot_state.destroy_in_transaction(
+                context, snapshot, fields.SnapshotStatus.ALL)
     if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
         if volume.use_quota:
             db_quotas.release_in_transaction(context, volume.project_id,

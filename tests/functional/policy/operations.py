@@ -70,6 +70,24 @@ SPECS = {
         body={'meta': {'k': 'v'}}),
     'volume DELETE /volumes/{volume_id}/metadata/{key}': Spec(
         fresh='volume'),
+    'volume POST /snapshots': Spec(
+        body=lambda ids: {'snapshot': {'volume_id': ids['snapshot_volume_id'],
+                                       'name': 'pm-new'}}),
+    'volume PUT /snapshots/{snapshot_id}': Spec(
+        body={'snapshot': {'name': 'pm-snap'}}),
+    'volume DELETE /snapshots/{snapshot_id}': Spec(fresh='snapshot'),
+    'volume POST /snapshots/{snapshot_id}/action os-reset_status': Spec(
+        body={'os-reset_status': {'status': 'available'}}),
+    'volume POST /snapshots/{snapshot_id}/action os-force_delete': Spec(
+        body={'os-force_delete': {}}, fresh='snapshot'),
+    'volume POST /snapshots/{snapshot_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}),
+    'volume PUT /snapshots/{snapshot_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}),
+    'volume PUT /snapshots/{snapshot_id}/metadata/{key}': Spec(
+        body={'meta': {'k': 'v'}}),
+    'volume DELETE /snapshots/{snapshot_id}/metadata/{key}': Spec(
+        fresh='snapshot'),
     'volume PUT /os-quota-sets/{target_project_id}': Spec(
         body={'quota_set': {'volumes': 100}}),
     'volume DELETE /os-quota-sets/{target_project_id}': Spec(
@@ -203,11 +221,9 @@ SPECS = {
         fresh='compute_service'),
 }
 
-# The proxies to the volume API, served to 2.35. A snapshot create is a
-# 400 once allowed (tether's volume API serves no snapshots), a show or
-# delete a 404 (the snapshot ID names nothing).
+# The proxies to the volume API, served to 2.35 (snapshots of project
+# A's volume with a snapshot).
 _PROXY = '2.35'
-_NO_SNAPSHOT = {'snapshot_id': 'volume_id'}
 SPECS.update({
     'compute GET /os-volumes': Spec(version=_PROXY),
     'compute GET /os-volumes/detail': Spec(version=_PROXY),
@@ -220,11 +236,10 @@ SPECS.update({
     'compute GET /os-snapshots': Spec(version=_PROXY),
     'compute GET /os-snapshots/detail': Spec(version=_PROXY),
     'compute POST /os-snapshots': Spec(
-        body=lambda ids: {'snapshot': {'volume_id': ids['volume_id']}},
-        version=_PROXY),
-    'compute GET /os-snapshots/{snapshot_id}': Spec(use=_NO_SNAPSHOT,
-                                                    version=_PROXY),
-    'compute DELETE /os-snapshots/{snapshot_id}': Spec(use=_NO_SNAPSHOT,
+        body=lambda ids: {'snapshot': {
+            'volume_id': ids['snapshot_volume_id']}}, version=_PROXY),
+    'compute GET /os-snapshots/{snapshot_id}': Spec(version=_PROXY),
+    'compute DELETE /os-snapshots/{snapshot_id}': Spec(fresh='snapshot',
                                                        version=_PROXY),
 })
 # The hypervisor routes Nova serves up to a version: statistics and

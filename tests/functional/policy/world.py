@@ -85,6 +85,8 @@ class World:
                            % resp.json()['attachment']['id'],
                            json={'os-complete': None})
         assert resp.status_code == 204, resp.text
+        # A volume with a snapshot (k=v), which snapshot creates name too.
+        self.ids['snapshot_id'] = self.snapshot()['snapshot_id']
         self.ids['type_id'] = self.volume_type()['type_id']
         self.ids['private_type_id'] = self.private_type()['type_id']
         server = self.server(task_state='rebooting')
@@ -161,6 +163,21 @@ class World:
             json={'os-set_image_metadata': {'metadata': {'k': 'v'}}})
         assert resp.status_code == 200, resp.text
         return ids
+
+    def snapshot(self):
+        """A snapshot (metadata k=v) of a new volume of project A."""
+        member = self.http('mA')
+        volume_id = self.volume()['volume_id']
+        self.ids.setdefault('snapshot_volume_id', volume_id)
+        resp = member.post('/snapshots', json={'snapshot': {
+            'volume_id': volume_id, 'name': 'pm-snap',
+            'metadata': {'k': 'v'}}})
+        assert resp.status_code == 202, resp.text
+        snapshot_id = resp.json()['snapshot']['id']
+        self.wait(lambda: member.get('/snapshots/%s' % snapshot_id).json()
+                  ['snapshot']['status'] == 'available',
+                  what='snapshot %s available' % snapshot_id)
+        return {'snapshot_id': snapshot_id}
 
     def _attachment(self, http, volume_id):
         resp = http.post('/attachments', json={'attachment': {
@@ -289,7 +306,8 @@ class World:
                           'creating', 'extending', 'reserved', 'attaching',
                           'deleting', 'in-use') or
                       _free(admin, volume_id), what='volume settled')
-            admin.delete('/volumes/%s' % volume_id)
+            # With its snapshots (and those the matrix took).
+            admin.delete('/volumes/%s?cascade=true' % volume_id)
         for type_id in self.types + [i for _a, k, i in created
                                      if k == 'type']:
             admin.delete('/types/%s' % type_id)

@@ -7,6 +7,7 @@ from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
+from tether.api.volume.handlers import snapshots
 from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
@@ -65,6 +66,23 @@ RESOURCES = [
     ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),
+    ('/snapshots', {'GET': snapshots.list_snapshots,
+                    'POST': snapshots.create_snapshot}),
+    # Before /snapshots/{snapshot_id}: the first route that matches wins.
+    ('/snapshots/detail', {'GET': snapshots.list_snapshots_detail}),
+    ('/snapshots/{snapshot_id}', {'GET': snapshots.show_snapshot,
+                                  'PUT': snapshots.update_snapshot,
+                                  'DELETE': snapshots.delete_snapshot}),
+    ('/snapshots/{snapshot_id}/action', {
+        'POST': actions.Dispatcher('snapshot', snapshots.ACTIONS)}),
+    ('/snapshots/{snapshot_id}/metadata', {
+        'GET': snapshots.list_metadata,
+        'POST': snapshots.create_metadata,
+        'PUT': snapshots.replace_metadata}),
+    ('/snapshots/{snapshot_id}/metadata/{key}', {
+        'GET': snapshots.show_metadata_item,
+        'PUT': snapshots.update_metadata_item,
+        'DELETE': snapshots.delete_metadata_item}),
     ('/attachments', {'GET': attachments.list_attachments,
                       'POST': attachments.create_attachment}),
     # Before /attachments/{attachment_id}: the first route that matches wins.

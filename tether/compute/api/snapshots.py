@@ -1,8 +1,8 @@
 """The volume API's snapshots through the compute API (``/os-snapshots``,
-a proxy Nova serves to 2.35), in the API process. tether's volume API
-serves no snapshots: the list is empty, a show or a delete a
-SnapshotNotFound, a create SnapshotsNotServed (for a volume that
-exists)."""
+a proxy Nova serves to 2.35), in the API process. A volume API that
+serves no snapshots (a 404 for the path) shows an empty list, a show or
+a delete a SnapshotNotFound, a create SnapshotsNotServed (for a volume
+that exists)."""
 
 from tether.compute import volume_client
 

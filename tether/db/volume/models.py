@@ -258,3 +258,50 @@ Volume.attached = orm.relationship(
     primaryjoin=sa.and_(VolumeAttachment.volume_id == Volume.id,
                         VolumeAttachment.attach_status == 'attached'),
     order_by=VolumeAttachment.attach_time)
+
+
+class Snapshot(base.TimestampMixin, Base):
+    """A point-in-time copy of a volume, on the volume's backend."""
+    __tablename__ = 'snapshots'
+    __table_args__ = (
+        sa.Index('snapshots_volume_idx', 'volume_id'),
+        # The order of a list (newest first, id breaking ties), of every
+        # project's and of one project's.
+        sa.Index('snapshots_created_idx', 'created_at', 'id'),
+        sa.Index('snapshots_project_created_idx', 'project_id',
+                 'created_at', 'id'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    # A volume with snapshots is not deleted under them (the API deletes
+    # them first, or refuses).
+    volume_id = sa.Column(
+        sa.String(36), sa.ForeignKey('volumes.id', ondelete='RESTRICT'),
+        nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255))
+    name = sa.Column(sa.String(255))
+    description = sa.Column(sa.String(255))
+    status = sa.Column(sa.String(255), nullable=False)
+    progress = sa.Column(sa.String(255))
+    # The volume's size when the snapshot was taken (GiB).
+    volume_size = sa.Column(sa.Integer, nullable=False)
+    provider_location = sa.Column(sa.String(255))
+    # False once the snapshot gave its quota back (its create failed).
+    use_quota = sa.Column(sa.Boolean, nullable=False, default=True,
+                          server_default=sa.true())
+
+    snapshot_metadata = orm.relationship(
+        'SnapshotMetadata', lazy='selectin', cascade='all, delete-orphan',
+        passive_deletes=True)
+
+
+class SnapshotMetadata(_KeyValueMixin, Base):
+    __tablename__ = 'snapshot_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('snapshot_id', 'key',
+                            name='uniq_snapshot_metadata0snapshot_id0key'),
+    )
+    snapshot_id = sa.Column(sa.String(36),
+                            sa.ForeignKey('snapshots.id', ondelete='CASCADE'),
+                            nullable=False)

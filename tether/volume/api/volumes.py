@@ -13,6 +13,7 @@ from oslo_utils import uuidutils
 from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import quota as db_quotas
+from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.db.volume import volume_type as db_types
 from tether import images
@@ -30,6 +31,7 @@ from tether.volume import volume_state
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
 S = fields.VolumeStatus
+SS = fields.SnapshotStatus
 SORT_KEYS = db_volumes.SORT_KEYS
 
 
@@ -152,10 +154,29 @@ def update(context, volume_id, values):
                              context.project_scope)
 
 
-def delete(context, volume_id):
+@session.VOLUME.writer
+def _claim_delete(context, volume_id, cascade):
+    """``deleting``, in one transaction: the volume without attachments
+    and, unless ``cascade``, without snapshots (read after the volume's
+    row is held: a snapshot create that came first is seen, one that
+    comes after finds the volume ``deleting``); with ``cascade`` its
+    snapshots go ``deleting`` with it."""
     volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
         fields.DELETABLE_STATUSES, context.project_scope)
+    snapshots = db_snapshots.of_volume_in_transaction(context, volume_id)
+    if snapshots and not cascade:
+        raise exception.VolumeHasSnapshots(volume_id=volume_id,
+                                           count=len(snapshots))
+    for snapshot in snapshots:
+        db_snapshots.transition_in_transaction(
+            context, snapshot.id, {'status': SS.DELETING},
+            SS.DELETABLE + (SS.DELETING,))
+    return volume
+
+
+def delete(context, volume_id, cascade=False):
+    volume = _claim_delete(context, volume_id, cascade)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.
         volume_state.finish_delete(context, volume)

@@ -1,8 +1,7 @@
 """Handlers of /os-snapshots, the compute API's proxy to the volume API's
 snapshots (2.1 to 2.35, as Nova; 404 from 2.36): list, detail, show,
-create, delete. tether's volume API serves no snapshots; these answer
-what Nova answers when the volume API has none (tether.compute.api.
-snapshots)."""
+create, delete (tether.compute.api.snapshots; with a volume API that
+serves no snapshots, what Nova answers then)."""
 
 from oslo_utils import strutils
 

@@ -152,7 +152,9 @@ def delete_volume(req):
     if strutils.bool_from_string(req.validated_query.get('force', False)):
         raise fault.HTTPError(400, 'Force delete is not supported; reset '
                                    'the status first (os-reset_status).')
-    volume_api.delete(req.context, req.urlvars['volume_id'])
+    volume_api.delete(req.context, req.urlvars['volume_id'],
+                      cascade=strutils.bool_from_string(
+                          req.validated_query.get('cascade', False)))
     return wsgi.empty_response(202)
 
 

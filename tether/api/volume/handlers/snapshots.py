@@ -1,0 +1,200 @@
+"""Handlers of /snapshots: create, list, show, update, delete, the
+metadata of a snapshot and its actions (os-reset_status,
+os-force_delete)."""
+
+from oslo_utils import strutils
+
+from tether.api import fault
+from tether.api import listing
+from tether.api import microversion
+from tether.api import query
+from tether.api import validation
+from tether.api.volume.schemas import snapshots as schema
+from tether.api.volume import versions
+from tether.api.volume.views import snapshots as views
+from tether.api import wsgi
+from tether.policies.volume import snapshots as policy
+from tether.volume.api import snapshots as snapshot_api
+from tether.volume import exception
+
+
+def load_snapshot(req, action):
+    """The snapshot of the URL, after the policy check of ``action``."""
+    snapshot = snapshot_api.get(req.context, req.urlvars['snapshot_id'])
+    req.context.can(action, {'project_id': snapshot.project_id,
+                             'user_id': snapshot.user_id})
+    return snapshot
+
+
+def _name_and_description(body):
+    """The name and description of a body, in either of their spellings
+    (the ``display_`` ones are Cinder's v1 names, which clients still
+    send)."""
+    values = {}
+    for key, alias in (('name', 'display_name'),
+                       ('description', 'display_description')):
+        if key in body:
+            values[key] = body[key]
+        elif alias in body:
+            values[key] = body[alias]
+    return values
+
+
+@validation.body(schema.CREATE)
+def create_snapshot(req):
+    ctx = req.context
+    ctx.can(policy.CREATE, {'project_id': ctx.project_id,
+                            'user_id': ctx.user_id})
+    body = req.validated['snapshot']
+    snapshot = snapshot_api.create(
+        ctx, body['volume_id'], metadata=body.get('metadata'),
+        force=strutils.bool_from_string(body.get('force', False)),
+        **_name_and_description(body))
+    return wsgi.json_response(
+        {'snapshot': views.SnapshotView(req).summary(snapshot)}, status=202)
+
+
+def _list(req, detail):
+    ctx = req.context
+    ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
+    params = req.validated_query
+    sort_keys, sort_dirs = listing.parse_sort(params, snapshot_api.SORT_KEYS)
+    limit = listing.page_size(params)
+    filters = {key: params[key] for key in ('name', 'status', 'volume_id')
+               if key in params}
+    if 'metadata' in params:
+        filters['metadata'] = query.string_map(params, 'metadata')
+    all_tenants = strutils.bool_from_string(params.get('all_tenants', False))
+    snapshots = snapshot_api.get_all(
+        ctx, all_tenants=all_tenants, project_id=params.get('project_id'),
+        filters=filters, marker=params.get('marker'), limit=limit,
+        sort_keys=sort_keys, sort_dirs=sort_dirs,
+        offset=int(params.get('offset', 0)))
+    view = views.SnapshotView(req)
+    render = view.detail if detail else view.summary
+    body = {'snapshots': [render(s) for s in snapshots]}
+    links = listing.next_links_by_id(req, snapshots, limit)
+    if links:
+        body['snapshots_links'] = links
+    if strutils.bool_from_string(params.get('with_count', False)):
+        body['count'] = snapshot_api.count(
+            ctx, all_tenants=all_tenants,
+            project_id=params.get('project_id'), filters=filters)
+    return wsgi.json_response(body)
+
+
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.WITH_COUNT))
+@validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
+def list_snapshots(req):
+    return _list(req, detail=False)
+
+
+@validation.query(schema.LIST_QUERY, versions.BASE,
+                  microversion.before(versions.WITH_COUNT))
+@validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
+def list_snapshots_detail(req):
+    return _list(req, detail=True)
+
+
+@validation.query(schema.NO_QUERY)
+def show_snapshot(req):
+    snapshot = load_snapshot(req, policy.GET)
+    return wsgi.json_response(
+        {'snapshot': views.SnapshotView(req).detail(snapshot)})
+
+
+@validation.body(schema.UPDATE)
+def update_snapshot(req):
+    snapshot = load_snapshot(req, policy.UPDATE)
+    snapshot = snapshot_api.update(
+        req.context, snapshot.id,
+        _name_and_description(req.validated['snapshot']))
+    return wsgi.json_response(
+        {'snapshot': views.SnapshotView(req).summary(snapshot)})
+
+
+@validation.query(schema.NO_QUERY)
+def delete_snapshot(req):
+    snapshot = load_snapshot(req, policy.DELETE)
+    snapshot_api.delete(req.context, snapshot.id)
+    return wsgi.empty_response(202)
+
+
+# Actions ------------------------------------------------------------------
+
+@validation.body(schema.RESET_STATUS)
+def reset_status(req):
+    snapshot = load_snapshot(req, policy.RESET_STATUS)
+    snapshot_api.reset_status(req.context, snapshot.id,
+                              req.validated['os-reset_status']['status'])
+    return wsgi.empty_response(202)
+
+
+@validation.body(schema.FORCE_DELETE)
+def force_delete(req):
+    snapshot = load_snapshot(req, policy.FORCE_DELETE)
+    snapshot_api.delete(req.context, snapshot.id, force=True)
+    return wsgi.empty_response(202)
+
+
+ACTIONS = {
+    'os-force_delete': force_delete,
+    'os-reset_status': reset_status,
+}
+
+
+# Metadata -----------------------------------------------------------------
+
+@validation.query(schema.NO_QUERY)
+def list_metadata(req):
+    snapshot = load_snapshot(req, policy.GET_METADATA)
+    return wsgi.json_response({'metadata': dict(snapshot.metadata)})
+
+
+@validation.body(schema.METADATA)
+def create_metadata(req):
+    snapshot = load_snapshot(req, policy.UPDATE_METADATA)
+    metadata = snapshot_api.update_metadata(req.context, snapshot.id,
+                                            req.validated['metadata'])
+    return wsgi.json_response({'metadata': metadata})
+
+
+@validation.body(schema.METADATA)
+def replace_metadata(req):
+    snapshot = load_snapshot(req, policy.UPDATE_METADATA)
+    metadata = snapshot_api.update_metadata(
+        req.context, snapshot.id, req.validated['metadata'],
+        delete_others=True)
+    return wsgi.json_response({'metadata': metadata})
+
+
+@validation.query(schema.NO_QUERY)
+def show_metadata_item(req):
+    snapshot = load_snapshot(req, policy.GET_METADATA)
+    key = req.urlvars['key']
+    if key not in snapshot.metadata:
+        raise exception.SnapshotMetadataNotFound(snapshot_id=snapshot.id,
+                                                 key=key)
+    return wsgi.json_response({'meta': {key: snapshot.metadata[key]}})
+
+
+@validation.body(schema.META_ITEM)
+def update_metadata_item(req):
+    snapshot = load_snapshot(req, policy.UPDATE_METADATA)
+    key = req.urlvars['key']
+    meta = req.validated['meta']
+    if key not in meta:
+        raise fault.HTTPError(400, 'The key in the body (%s) differs from '
+                                   'the key in the URL (%s).'
+                              % (next(iter(meta)), key))
+    snapshot_api.update_metadata(req.context, snapshot.id, meta)
+    return wsgi.json_response({'meta': meta})
+
+
+@validation.query(schema.NO_QUERY)
+def delete_metadata_item(req):
+    snapshot = load_snapshot(req, policy.DELETE_METADATA)
+    snapshot_api.delete_metadata(req.context, snapshot.id,
+                                 req.urlvars['key'])
+    return wsgi.empty_response(200)

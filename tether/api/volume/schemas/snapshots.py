@@ -1,0 +1,94 @@
+"""Schemas of /snapshots: create, update, list queries, metadata and the
+actions."""
+
+import copy
+
+from tether.api import query
+from tether.api import validation as v
+from tether.api.volume.schemas import volume_metadata
+from tether.objects import fields
+
+CREATE = {
+    'type': 'object',
+    'properties': {
+        'snapshot': {
+            'type': 'object',
+            'properties': {
+                'volume_id': v.uuid,
+                'force': v.boolean,
+                'name': v.string(nullable=True),
+                'display_name': v.string(nullable=True),
+                'description': v.string(nullable=True),
+                'display_description': v.string(nullable=True),
+                'metadata': {'oneOf': [v.metadata, {'type': 'null'}]},
+            },
+            'required': ['volume_id'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['snapshot'],
+    'additionalProperties': False,
+}
+
+UPDATE = {
+    'type': 'object',
+    'properties': {
+        'snapshot': {
+            'type': 'object',
+            'properties': {
+                'name': v.string(nullable=True),
+                'display_name': v.string(nullable=True),
+                'description': v.string(nullable=True),
+                'display_description': v.string(nullable=True),
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['snapshot'],
+    'additionalProperties': False,
+}
+
+LIST_QUERY = {
+    'type': 'object',
+    'properties': {
+        'limit': v.non_negative_integer_string,
+        'offset': v.non_negative_integer_string,
+        'marker': {'type': 'string', 'maxLength': 255},
+        'sort': v.sort_param,
+        'sort_key': {'type': 'string', 'maxLength': 255},
+        'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
+        'all_tenants': v.boolean,
+        'project_id': {'type': 'string', 'maxLength': 255},
+        'name': {'type': 'string', 'maxLength': 255},
+        'status': {'type': 'string', 'maxLength': 255},
+        'volume_id': {'type': 'string', 'maxLength': 255},
+        'metadata': {'type': 'string',
+                     'maxLength': query.MAX_FILTER_LENGTH},
+    },
+    'additionalProperties': False,
+}
+
+LIST_QUERY_V345 = copy.deepcopy(LIST_QUERY)
+LIST_QUERY_V345['properties']['with_count'] = v.boolean
+
+NO_QUERY = {'type': 'object', 'properties': {}, 'additionalProperties': False}
+
+# A snapshot's metadata is a volume's, in shape.
+METADATA = volume_metadata.METADATA
+META_ITEM = volume_metadata.META_ITEM
+
+RESET_STATUS = v.action('os-reset_status', {
+    'type': 'object',
+    'properties': {
+        'status': {'type': 'string',
+                   'enum': list(fields.SnapshotStatus.RESETTABLE)},
+    },
+    'required': ['status'],
+    'additionalProperties': False,
+})
+
+FORCE_DELETE = v.action('os-force_delete', {
+    'type': ['object', 'null'],
+    'properties': {},
+    'additionalProperties': False,
+})

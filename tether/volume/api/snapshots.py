@@ -1,0 +1,133 @@
+"""Snapshots (``/snapshots``) in the API process: reads, create, update,
+delete, their metadata and the administrators' actions.
+
+A create counts the snapshot against the project's ``snapshots`` and
+``gigabytes`` (the volume's size, as Cinder counts it) in the transaction
+that inserts it, after a conditional UPDATE that finds the volume still
+``available`` (and holds its row: a delete of the volume that comes at
+the same time either sees the snapshot or makes the create fail). The
+volume's backend makes it (tether.volume.ops.snapshots).
+"""
+
+from oslo_log import log as logging
+from oslo_utils import uuidutils
+
+from tether.db import base
+from tether.db import session
+from tether.db.volume import quota as db_quotas
+from tether.db.volume import snapshot as db_snapshots
+from tether.db.volume import volume as db_volumes
+from tether.objects import fields
+from tether.volume import exception
+from tether.volume import quota
+from tether.volume import rpcapi
+from tether.volume import snapshot_state
+
+LOG = logging.getLogger(__name__)
+S = fields.SnapshotStatus
+VS = fields.VolumeStatus
+SORT_KEYS = db_snapshots.SORT_KEYS
+
+
+def get(context, snapshot_id):
+    return db_snapshots.get(context, snapshot_id, context.project_scope)
+
+
+def get_all(context, all_tenants=False, project_id=None, filters=None,
+            marker=None, limit=None, sort_keys=None, sort_dirs=None,
+            offset=None):
+    return db_snapshots.get_all(
+        context, context.list_scope(all_tenants, project_id),
+        filters=filters, marker=marker, limit=limit,
+        sort_keys=sort_keys or ('created_at', 'id'),
+        sort_dirs=sort_dirs or ('desc', 'desc'), offset=offset)
+
+
+def count(context, all_tenants=False, project_id=None, filters=None):
+    return db_snapshots.count(
+        context, context.list_scope(all_tenants, project_id), filters)
+
+
+@db_quotas.retry_on_duplicate
+@session.VOLUME.writer
+def _insert_counted(context, volume, values, metadata, limits):
+    """Hold the volume (still ``available``), count the snapshot against
+    the quota and insert it: one transaction."""
+    if not db_volumes.conditional_update(
+            context, volume.id, {'updated_at': base.now()}, [VS.AVAILABLE],
+            context.project_scope):
+        current = db_volumes.get(context, volume.id, context.project_scope)
+        raise exception.InvalidVolumeStatus(
+            volume_id=volume.id, status=current.status,
+            expected=VS.AVAILABLE)
+    db_quotas.consume_in_transaction(context, values['project_id'],
+                                     snapshot_state.quota_of(values),
+                                     limits)
+    return db_snapshots.create_in_transaction(context, values, metadata)
+
+
+def create(context, volume_id, name=None, description=None, metadata=None,
+           force=False):
+    volume = db_volumes.get(context, volume_id, context.project_scope)
+    if volume.status == VS.IN_USE:
+        # A snapshot of an attached file-backed volume is the
+        # hypervisor's to take (QEMU holds the file): not served yet.
+        raise exception.InvalidVolume(
+            reason='volume %s is attached (in-use): tether takes snapshots '
+                   'of detached volumes only for now; detach it first'
+                   % volume_id)
+    if volume.status != VS.AVAILABLE:
+        raise exception.InvalidVolumeStatus(
+            volume_id=volume_id, status=volume.status, expected=VS.AVAILABLE)
+    rpcapi.get().check_snapshot_calls('taking a snapshot')
+    values = {
+        'id': uuidutils.generate_uuid(),
+        'volume_id': volume.id,
+        'project_id': volume.project_id, 'user_id': context.user_id,
+        'name': name, 'description': description,
+        'status': S.CREATING, 'progress': '0%',
+        'volume_size': volume.size, 'use_quota': True,
+    }
+    limits = quota.get_limits(context, volume.project_id)
+    snapshot = _insert_counted(context, volume, values, metadata or {},
+                               limits)
+    try:
+        rpcapi.get().create_snapshot(context, volume, snapshot)
+    except Exception:
+        LOG.exception('Could not cast create of snapshot %s', snapshot.id)
+        snapshot_state.fail_create(context, snapshot)
+        snapshot.status, snapshot.use_quota = S.ERROR, False
+    return snapshot
+
+
+def update(context, snapshot_id, values):
+    return db_snapshots.update(context, snapshot_id, values,
+                               context.project_scope)
+
+
+def delete(context, snapshot_id, force=False):
+    """``deleting`` (from available or error; with ``force``, an
+    administrator's os-force_delete, from any status), then the backend
+    removes it."""
+    rpcapi.get().check_snapshot_calls('deleting a snapshot')
+    expected = S.ALL if force else S.DELETABLE
+    snapshot = db_snapshots.transition(
+        context, snapshot_id, {'status': S.DELETING}, expected,
+        context.project_scope)
+    volume = db_volumes.get(context, snapshot.volume_id)
+    rpcapi.get().delete_snapshot(context, volume, snapshot)
+
+
+def reset_status(context, snapshot_id, status):
+    db_snapshots.update(context, snapshot_id, {'status': status})
+
+
+def update_metadata(context, snapshot_id, metadata, delete_others=False):
+    return db_snapshots.metadata_update(context, snapshot_id, metadata,
+                                        delete_others,
+                                        context.project_scope)
+
+
+def delete_metadata(context, snapshot_id, key):
+    db_snapshots.metadata_delete(context, snapshot_id, key,
+                                 context.project_scope)

@@ -1,0 +1,97 @@
+"""What the volume manager does for a snapshot (the API claimed it:
+``creating`` or ``deleting``), as plain functions.
+
+Each acts only if the snapshot is still in the state its claim left it
+in, so a redelivered message, or the reconciliation after a restart,
+runs it again or does nothing. The backend's work on one volume's files
+(its snapshots, its extend, its upload) is serialized by the driver.
+"""
+
+from oslo_log import log as logging
+
+from tether.db.volume import snapshot as db_snapshots
+from tether.db.volume import volume as db_volumes
+from tether.objects import fields
+from tether.volume import exception
+from tether.volume import snapshot_state
+
+LOG = logging.getLogger(__name__)
+S = fields.SnapshotStatus
+# The statuses a manager takes up again when it finds a snapshot of its
+# volumes left in them.
+LEFT_STATUSES = (S.CREATING, S.DELETING)
+
+
+def _fresh(context, snapshot_id):
+    try:
+        return db_snapshots.get(context, snapshot_id)
+    except exception.SnapshotNotFound:
+        return None
+
+
+def create_snapshot(context, driver, snapshot_id):
+    """Take the snapshot on the backend; ``available`` then, ``error``
+    (its quota given back) if the backend failed."""
+    snapshot = _fresh(context, snapshot_id)
+    if snapshot is None or snapshot.status != S.CREATING:
+        LOG.info('Snapshot %s is no longer creating; nothing to do',
+                 snapshot_id)
+        return
+    try:
+        volume = db_volumes.get(context, snapshot.volume_id)
+        driver.create_snapshot(volume, snapshot)
+    except Exception:
+        LOG.exception('Creating snapshot %s of volume %s failed',
+                      snapshot_id, snapshot.volume_id)
+        snapshot_state.fail_create(context, snapshot)
+        return
+    if not db_snapshots.conditional_update(
+            context, snapshot_id, {'status': S.AVAILABLE,
+                                   'progress': '100%'}, [S.CREATING]):
+        LOG.warning('Snapshot %s changed state while it was created',
+                    snapshot_id)
+        return
+    LOG.info('Snapshot %s of volume %s taken', snapshot_id,
+             snapshot.volume_id)
+
+
+def delete_snapshot(context, driver, snapshot_id):
+    """Remove the snapshot from the backend, then its row (its quota
+    given back); ``error_deleting`` if the backend failed."""
+    snapshot = _fresh(context, snapshot_id)
+    if snapshot is None or snapshot.status != S.DELETING:
+        return
+    try:
+        volume = db_volumes.get(context, snapshot.volume_id)
+        driver.delete_snapshot(volume, snapshot)
+    except Exception:
+        LOG.exception('Deleting snapshot %s of volume %s failed',
+                      snapshot_id, snapshot.volume_id)
+        db_snapshots.conditional_update(
+            context, snapshot_id, {'status': S.ERROR_DELETING},
+            [S.DELETING])
+        return
+    snapshot_state.finish_delete(context, snapshot)
+    LOG.info('Snapshot %s of volume %s deleted', snapshot_id,
+             snapshot.volume_id)
+
+
+def reconcile(context, driver, host):
+    """Run again what a snapshot of this backend's volumes was left
+    doing (creating, deleting), as if its message came again; a snapshot
+    left ``deleting`` whose volume is being deleted with it (cascade) is
+    the volume delete's to finish."""
+    count = 0
+    left = db_snapshots.get_all_by_volume_host(context, host, LEFT_STATUSES)
+    for snapshot in left:
+        volume = db_volumes.get(context, snapshot.volume_id)
+        if volume.status == fields.VolumeStatus.DELETING:
+            continue
+        LOG.info('Reconciling snapshot %s left %s', snapshot.id,
+                 snapshot.status)
+        if snapshot.status == S.CREATING:
+            create_snapshot(context, driver, snapshot.id)
+        else:
+            delete_snapshot(context, driver, snapshot.id)
+        count += 1
+    return count
