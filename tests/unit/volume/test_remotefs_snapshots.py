@@ -11,6 +11,7 @@ from unittest import mock
 
 import pytest
 
+from tests import qemu_guest
 from tests.unit.volume.test_remotefs import _config, _created, _info
 from tether.drivers import qemu_img
 from tether.drivers.volume import remotefs
@@ -358,3 +359,18 @@ def test_an_overlay_backed_by_a_file_not_the_volumes(driver, share,
         driver.delete_snapshot(volume, snap)
     assert 'stranger' in str(info.value)
     assert stranger.exists()
+
+
+def test_qemu_opens_the_chain_from_the_active_file(driver, tmp_path):
+    """A guest's QEMU given the active file, as the connection info names
+    it, finds the files below in its header; an extend is then its job,
+    and a forced upload reads the chain."""
+    volume, _path = _created(driver, 1)
+    snaps, _saved, now = _three(driver, volume, tmp_path)
+    with qemu_guest.holding(driver.local_path(volume), 'qcow2'):
+        with pytest.raises(exception.ExtendNeedsHypervisor):
+            driver.extend_volume(volume, 2)
+        image = tmp_path / 'image'
+        driver.copy_volume_to_image(volume, str(image), 'raw',
+                                    force_share=True)
+    assert _same(str(image), 'raw', now)
