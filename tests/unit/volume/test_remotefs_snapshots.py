@@ -55,12 +55,15 @@ def _write(driver, volume, pattern, offset=0, length=MiB):
 
 
 def _snapshot_data(driver, volume, snapshot):
-    """(path, format) of what the snapshot keeps: its overlay's backing."""
+    """(path, format) of what the snapshot keeps: its overlay's backing,
+    as the driver says it is."""
     info = driver.read_snap_info(volume)
     overlay = os.path.join(driver.volume_dir(volume), info[snapshot.id])
     backing = _info(overlay)['backing-filename']
-    return (os.path.join(driver.volume_dir(volume), backing),
-            driver._file_format(volume, backing))
+    fmt = _info(os.path.join(driver.volume_dir(volume), backing))['format']
+    found = (os.path.join(driver.volume_dir(volume), backing), fmt)
+    assert driver.snapshot_data(volume, snapshot) == found
+    return found
 
 
 def _save(path, fmt, target):
@@ -366,11 +369,20 @@ def test_qemu_opens_the_chain_from_the_active_file(driver, tmp_path):
     it, finds the files below in its header; an extend is then its job,
     and a forced upload reads the chain."""
     volume, _path = _created(driver, 1)
-    snaps, _saved, now = _three(driver, volume, tmp_path)
+    snaps, saved, now = _three(driver, volume, tmp_path)
+    info = driver.read_snap_info(volume)
     with qemu_guest.holding(driver.local_path(volume), 'qcow2'):
         with pytest.raises(exception.ExtendNeedsHypervisor):
             driver.extend_volume(volume, 2)
+        # Snapshots are offline: refused, nothing changed.
+        for call, snap in ((driver.create_snapshot, _snapshot(volume)),
+                           (driver.delete_snapshot, snaps[1])):
+            with pytest.raises(exception.VolumeBackendAPIException,
+                               match='in use by a hypervisor'):
+                call(volume, snap)
+            assert driver.read_snap_info(volume) == info
         image = tmp_path / 'image'
         driver.copy_volume_to_image(volume, str(image), 'raw',
                                     force_share=True)
     assert _same(str(image), 'raw', now)
+    _intact(driver, volume, snaps, saved, now)

@@ -101,6 +101,8 @@ class SnapshotMixin:
         try:
             backing = qemu_img.info(path, 'qcow2',
                                     limits=self.limits).backing_file
+        except exception.ImageLocked:
+            raise _in_use(volume)
         except exception.ProcessFailed as exc:
             raise exception.RemoteFSSnapshotChainBroken(
                 volume_id=volume.id, reason=exc)
@@ -145,10 +147,17 @@ class SnapshotMixin:
                 raise exception.RemoteFSSnapshotChainBroken(
                     volume_id=volume.id,
                     reason='its active file %s is missing' % backing)
+            fmt = self._file_format(volume, backing)
+            # qemu-img would stack an overlay under a running guest's feet
+            # (it writes on in the old file); without -U, qemu-img info
+            # fails on the lock the guest's QEMU holds.
+            try:
+                qemu_img.info(backing_path, fmt, limits=self.limits)
+            except exception.ImageLocked:
+                raise _in_use(volume)
             # An overlay left by a create interrupted before the info file
             # named it: nothing used it, it is made again.
             _unlink(path)
-            fmt = self._file_format(volume, backing)
             size = max(volume.size * GiB,
                        qemu_img.virtual_size(backing_path, fmt))
             try:
@@ -220,6 +229,18 @@ class SnapshotMixin:
                 data='merging %s into %s of volume %s: %s'
                      % (top, base, volume.id, exc))
 
+    def snapshot_data(self, volume, snapshot):
+        """(path, format) of the file whose chain reads as the volume did
+        when ``snapshot`` was taken: its overlay's backing file."""
+        info = self.read_snap_info(volume)
+        if snapshot.id not in info:
+            raise exception.RemoteFSSnapshotChainBroken(
+                volume_id=volume.id,
+                reason='its info file names no snapshot %s' % snapshot.id)
+        backing = self._backing_of(volume, info[snapshot.id])
+        return (os.path.join(self.volume_dir(volume), backing),
+                self._file_format(volume, backing))
+
     def _refuse_if_snapshots(self, volume):
         if self.has_snapshots(volume):
             raise exception.RemoteFSVolumeHasSnapshots(volume_id=volume.id)
@@ -243,6 +264,13 @@ def _check_same_volume(volume, snapshot):
         raise exception.VolumeBackendAPIException(
             data='snapshot %s is of volume %s, not %s'
                  % (snapshot.id, snapshot.volume_id, volume.id))
+
+
+def _in_use(volume):
+    return exception.VolumeBackendAPIException(
+        data='volume %s is in use by a hypervisor (its active file is '
+             'locked): its snapshots are taken and deleted offline'
+             % volume.id)
 
 
 def _unlink(path):
