@@ -135,6 +135,26 @@ def create_overlay(path, backing, backing_format, size_bytes, limits=None):
           path, str(size_bytes)], path, limits)
 
 
+def commit(path, limits=None):
+    """Write the qcow2 overlay ``path``'s data into its backing file (in
+    the format its header names, written there when it was made) and
+    leave the overlay as it was (``-d``): the caller removes it. Run
+    again, it writes the same data again. The backing file grows to the
+    overlay's virtual size if it was smaller."""
+    _run(['commit', '-f', 'qcow2', '-d', path], path,
+         limits or CONVERT_LIMITS)
+
+
+def rebase_unsafe(path, backing, backing_format, limits=None):
+    """Point the qcow2 overlay ``path`` at ``backing`` (named relative to
+    the overlay's directory, in ``backing_format``: never probed) without
+    reading any data (``-u``): right only when ``backing`` reads as the
+    old backing file did."""
+    _check_format(backing_format)
+    _run(['rebase', '-f', 'qcow2', '-u', '-b', backing, '-F',
+          backing_format, path], path, limits)
+
+
 def resize(path, fmt, size_bytes, limits=None):
     """Grow an image; raises ImageLocked while a guest holds it."""
     _check_format(fmt)

@@ -191,6 +191,22 @@ class RemoteFSNoSuitableShare(VolumeBackendAPIException):
     error_code = 'volume.backend.no_suitable_share'
 
 
+class RemoteFSSnapshotChainBroken(VolumeBackendAPIException):
+    """The files of a volume's snapshots on its share are not what its
+    info file says (a file missing, a backing file of another volume)."""
+    msg_fmt = ('The snapshot files of volume %(volume_id)s are not as its '
+               'info file says: %(reason)s')
+    error_code = 'volume.backend.snapshot_chain_broken'
+
+
+class RemoteFSVolumeHasSnapshots(VolumeBackendAPIException):
+    """An image written into a volume with snapshots would replace the
+    file that stacks on them: the driver refuses."""
+    msg_fmt = ('Volume %(volume_id)s has snapshots: an image is not '
+               'written into it; delete its snapshots first.')
+    error_code = 'volume.backend.volume_has_snapshots'
+
+
 class ImageUnacceptable(exception.Invalid):
     msg_fmt = 'Image %(image_id)s cannot be used: %(reason)s'
     error_code = 'volume.image.unacceptable'

@@ -73,6 +73,18 @@ class VolumeDriver:
         """The size in bytes the storage really has (for reconciliation)."""
         raise NotImplementedError()
 
+    def create_snapshot(self, volume, snapshot):
+        """Keep the data ``volume`` (not attached) has now as
+        ``snapshot``. Run again for the same snapshot (after an
+        interruption), it leaves the same result."""
+        raise NotImplementedError()
+
+    def delete_snapshot(self, volume, snapshot):
+        """Forget ``snapshot`` of ``volume`` (not attached), keeping the
+        volume's data and its other snapshots' data; succeed if it is
+        already gone."""
+        raise NotImplementedError()
+
     def initialize_connection(self, volume, connector):
         """Let the consumer described by ``connector`` reach the volume.
 

@@ -9,6 +9,7 @@ from oslo_log import log as logging
 from tether.drivers import file_copy
 from tether.drivers import qemu_img
 from tether.drivers.volume import driver
+from tether.drivers.volume import remotefs_snapshots
 from tether.volume import exception
 
 LOG = logging.getLogger(__name__)
@@ -18,11 +19,14 @@ GiB = driver.GiB
 _ZEROS = bytes(1024 * 1024)
 
 
-class RemoteFSDriver(driver.VolumeDriver):
+class RemoteFSDriver(remotefs_snapshots.SnapshotMixin,
+                     driver.VolumeDriver):
     """Volume files ``volume-<id>`` on mounted shares, made with qemu-img.
 
     A share is either a remote export, mounted by :meth:`_mount`, or an
-    absolute local path used as an already-mounted share.
+    absolute local path used as an already-mounted share. Once a volume
+    has snapshots, its data is the chain of files that ends in its active
+    file (remotefs_snapshots).
     """
 
     driver_volume_type = None
@@ -91,17 +95,28 @@ class RemoteFSDriver(driver.VolumeDriver):
 
     # Volumes --------------------------------------------------------------
 
-    def local_path(self, volume):
+    def volume_dir(self, volume):
         share = volume.provider_location
         if share not in self.shares:
             raise exception.VolumeBackendAPIException(
                 data='volume %s is on share %s, which this backend does not '
                      'serve' % (volume.id, share))
-        return os.path.join(self.shares[share], volume.name_on_disk)
+        return self.shares[share]
 
-    def volume_format(self, volume):
+    def local_path(self, volume):
+        """The volume's active file: its base file, or the newest
+        overlay once it has snapshots."""
+        return os.path.join(self.volume_dir(volume),
+                            self.active_file(volume))
+
+    def base_format(self, volume):
+        """The format the volume's base file was made in."""
         return volume.admin_metadata.get('format',
                                          self.configuration.volume_format)
+
+    def volume_format(self, volume):
+        """The active file's format: qcow2 once there is a snapshot."""
+        return self._file_format(volume, self.active_file(volume))
 
     def create_volume(self, volume):
         # The scheduler named a pool (a share) in host@backend#pool.
@@ -137,19 +152,27 @@ class RemoteFSDriver(driver.VolumeDriver):
 
     def delete_volume(self, volume):
         if volume.provider_location:
-            paths = [self.local_path(volume)]
+            directories = [self.volume_dir(volume)]
         else:
             # A create interrupted before it recorded its share may have
             # left its file: the name is the volume's own on every share.
-            paths = [os.path.join(mount_point, volume.name_on_disk)
-                     for mount_point in self.shares.values()]
-        for path in paths:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                LOG.info('Volume file %s was already gone', path)
+            directories = list(self.shares.values())
+        with self.volume_lock(volume):
+            for directory in directories:
+                # The base, every snapshot's overlay, the info file last.
+                for path in self.volume_files(directory, volume):
+                    try:
+                        os.unlink(path)
+                    except FileNotFoundError:
+                        LOG.info('Volume file %s was already gone', path)
 
     def extend_volume(self, volume, new_size):
+        with self.volume_lock(volume):
+            self._extend_volume(volume, new_size)
+
+    def _extend_volume(self, volume, new_size):
+        # With snapshots, the active overlay grows; its backing files
+        # keep their size (past their end, it reads zeros).
         path = self.local_path(volume)
         fmt = self.volume_format(volume)
         # From the header: qemu-img info would cost a process, and this runs
@@ -169,6 +192,7 @@ class RemoteFSDriver(driver.VolumeDriver):
 
     def copy_image_to_volume(self, volume, image_path, image_format,
                              sparse=True):
+        self._refuse_if_snapshots(volume)
         path = self.local_path(volume)
         fmt = self.volume_format(volume)
         if not sparse:
@@ -191,6 +215,7 @@ class RemoteFSDriver(driver.VolumeDriver):
         return self.volume_format(volume) == 'raw'
 
     def write_raw_image(self, volume, chunks, sparse=True):
+        self._refuse_if_snapshots(volume)
         path = self.local_path(volume)
         if not sparse:
             # Made again in place first, as for copy_image_to_volume.
@@ -207,6 +232,7 @@ class RemoteFSDriver(driver.VolumeDriver):
 
     def copy_volume_to_image(self, volume, image_path, image_format,
                              force_share=False):
+        # From the active file, qemu-img reads the whole chain.
         qemu_img.export(self.local_path(volume), self.volume_format(volume),
                         image_path, image_format, force_share=force_share)
 
@@ -232,8 +258,10 @@ class RemoteFSDriver(driver.VolumeDriver):
         return {
             'driver_volume_type': self.driver_volume_type,
             'data': {
+                # The active file: QEMU opens the chain below it from
+                # the names and formats in its header.
                 'export': volume.provider_location,
-                'name': volume.name_on_disk,
+                'name': os.path.basename(path),
                 'format': self.volume_format(volume),
                 'options': getattr(self.configuration, 'nfs_mount_options',
                                    None) or None,
