@@ -218,11 +218,12 @@ class World:
         return {'type_id': type_id}
 
     def quota(self, project=None):
-        """Room for the matrix's volumes in ``project`` (a new one if
-        not given: a throwaway quota)."""
+        """Room for the matrix's volumes and snapshots in ``project`` (a
+        new one if not given: a throwaway quota)."""
         project = project or 'pm-q-%s' % uuid.uuid4().hex[:8]
         resp = self.http('aA').put('/os-quota-sets/%s' % project, json={
-            'quota_set': {'volumes': 100, 'gigabytes': 1000}})
+            'quota_set': {'volumes': 100, 'gigabytes': 1000,
+                          'snapshots': 100}})
         assert resp.status_code == 200, resp.text
         return {'target_project_id': project}
 

@@ -10,6 +10,7 @@ import os
 import uuid
 
 from tests.functional import helpers
+from tests.functional import image_helpers
 from tether.db import session
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
@@ -257,11 +258,16 @@ def test_delete_and_admin_actions(aio, wait):
 
 def test_a_volume_with_snapshots_is_not_reimaged(aio, wait):
     http = aio.http(version='3.71')
+    image = image_helpers.upload(aio.admin(), b'snap' * 1024,
+                                 visibility='public')
     volume = helpers.create_volume(http, wait_for=wait)
     _snapshot(http, volume['id'], wait_for=wait)
     message = _error(http.post('/volumes/%s/action' % volume['id'], json={
-        'os-reimage': {'image_id': str(uuid.uuid4())}}), 400)
-    assert 'snapshots' in message
+        'os-reimage': {'image_id': image.id}}), 400)
+    assert '1 snapshots' in message
+    shown = http.get('/volumes/%s' % volume['id']).json()['volume']
+    assert shown['status'] == 'available'
+    assert 'volume_image_metadata' not in shown
 
 
 # Races ----------------------------------------------------------------------
