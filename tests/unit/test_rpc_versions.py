@@ -196,7 +196,7 @@ def test_object_fingerprints():
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
         'Instance': '1.5-def0bd3a9960ff0168e36a39e900310a',
         'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
-        'Volume': '1.2-052c2262a29aef9ddd5ddab240b37c8c',
+        'Volume': '1.3-724eac70e8b353ecfd0d993425ddc1f0',
     }
     assert checker.get_hashes() == expected
 
@@ -283,9 +283,25 @@ def test_a_volume_at_rpc_1_1_is_volume_1_1_without_its_image():
     assert 'image_metadata' not in _data(sent)
     assert 'use_quota' not in _data(sent)
     newest = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(newest) == '1.2'
+    assert _version(newest) == '1.3'
     assert _data(newest)['image_metadata'] == volume.image_metadata
     assert _data(newest)['use_quota'] is False
+
+
+def test_a_volume_before_rpc_1_5_is_volume_1_2_without_its_source():
+    volume = sample_volume()
+    volume.snapshot_id = str(uuid.uuid4())
+    volume.source_volid = str(uuid.uuid4())
+    sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.4')).serialize_entity(
+        None, volume)
+    assert _version(sent) == '1.2'
+    assert 'snapshot_id' not in _data(sent)
+    assert 'source_volid' not in _data(sent)
+    sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.5')).serialize_entity(
+        None, volume)
+    assert _version(sent) == '1.3'
+    assert (_data(sent)['snapshot_id'], _data(sent)['source_volid']) == (
+        volume.snapshot_id, volume.source_volid)
 
 
 def test_a_volume_at_rpc_1_1_carries_its_attachments():
@@ -308,7 +324,7 @@ def test_pinned_objects_inside_arguments_and_without_a_pin():
     assert _version(sent['volumes'][0]) == '1.0'
     assert sent['other'] == 3
     unpinned = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(unpinned) == '1.2'
+    assert _version(unpinned) == '1.3'
     assert len(_data(unpinned)['attachments']) == 1
 
 

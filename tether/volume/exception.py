@@ -248,3 +248,15 @@ class VolumeHasSnapshots(InvalidVolume):
                'snapshots; delete them first, or delete the volume with '
                'cascade=true.')
     error_code = 'volume.volume.has_snapshots'
+
+
+class SnapshotInUse(exception.Invalid):
+    msg_fmt = ('Invalid snapshot: volume %(volume_id)s is being made of '
+               'snapshot %(snapshot_id)s; try again once it is made.')
+    error_code = 'volume.snapshot.in_use'
+
+
+class VolumeBeingCopied(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(clone_id)s is being made of volume '
+               '%(volume_id)s; try again once it is made.')
+    error_code = 'volume.volume.being_copied'

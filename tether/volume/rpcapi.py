@@ -41,7 +41,9 @@ class VolumeAPI:
     * 1.3 - copy_volume_to_image, reimage (casts)
     * 1.4 - create_volume and reimage take ``image``, the image the API
             read with the caller's token
-    * 1.5 - create_snapshot, delete_snapshot (casts); Snapshot 1.0
+    * 1.5 - create_snapshot, delete_snapshot (casts); create_volume of a
+            volume made of a snapshot or a volume; Snapshot 1.0, Volume
+            1.3
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -98,6 +100,10 @@ class VolumeAPI:
         kwargs = {}
         if image is not None and self.client.can_send_version('1.4'):
             version, kwargs = '1.4', {'image': image}
+        if volume.snapshot_id or volume.source_volid:
+            # A manager before 1.5 would make it empty (the API's
+            # check_snapshot_calls refused it).
+            version = '1.5'
         self._prepare(volume, version).cast(ctxt, 'create_volume',
                                             volume=volume, **kwargs)
 

@@ -32,8 +32,9 @@ RPC_OBJECT_VERSIONS = {
     # create_volume and reimage take the image the API read (no second
     # read of the image API on the volume host)
     '1.4': {'Volume': '1.2', 'Attachment': '1.0'},
-    # create_snapshot, delete_snapshot
-    '1.5': {'Volume': '1.2', 'Attachment': '1.0', 'Snapshot': '1.0'},
+    # create_snapshot, delete_snapshot; create_volume of a volume made of
+    # a snapshot or of another volume (its snapshot_id, source_volid)
+    '1.5': {'Volume': '1.3', 'Attachment': '1.0', 'Snapshot': '1.0'},
 }
 
 

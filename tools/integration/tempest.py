@@ -99,8 +99,8 @@ build_timeout = 120
 
 [volume-feature-enabled]
 backup = False
-snapshot = False
-clone = False
+snapshot = True
+clone = True
 manage_snapshot = False
 manage_volume = False
 extend_attached_volume = False

@@ -40,6 +40,10 @@ class Volume(base.TimestampMixin, Base):
     # the backend): its delete gives nothing back again.
     use_quota = sa.Column(sa.Boolean, nullable=False, default=True,
                           server_default=sa.true())
+    # What the volume was made of, if it was made of a snapshot or of
+    # another volume (a clone).
+    snapshot_id = sa.Column(sa.String(36))
+    source_volid = sa.Column(sa.String(36))
 
     volume_metadata = orm.relationship(
         'VolumeMetadata', lazy='selectin', cascade='all, delete-orphan',

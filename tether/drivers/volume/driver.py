@@ -85,6 +85,16 @@ class VolumeDriver:
         already gone."""
         raise NotImplementedError()
 
+    def create_volume_from_snapshot(self, volume, snapshot, source):
+        """Write the data of ``snapshot`` of the volume ``source`` into
+        ``volume`` (made by create_volume, at least as large)."""
+        raise NotImplementedError()
+
+    def create_cloned_volume(self, volume, source):
+        """Write the data of the detached volume ``source`` into
+        ``volume`` (made by create_volume, at least as large)."""
+        raise NotImplementedError()
+
     def initialize_connection(self, volume, connector):
         """Let the consumer described by ``connector`` reach the volume.
 

@@ -31,7 +31,8 @@ class Volume(base.TetherObject):
     # Version 1.1: attachments (those attached)
     # Version 1.2: image_metadata (of a volume made from an image),
     #              use_quota
-    VERSION = '1.2'
+    # Version 1.3: snapshot_id, source_volid
+    VERSION = '1.3'
 
     fields = {
         'id': fields.UUIDField(),
@@ -62,18 +63,22 @@ class Volume(base.TetherObject):
         # False once the volume gave its quota back (its create failed on
         # the backend).
         'use_quota': fields.BooleanField(default=True),
+        # What it was made of: a snapshot, or another volume (a clone).
+        'snapshot_id': fields.StringField(nullable=True, default=None),
+        'source_volid': fields.StringField(nullable=True, default=None),
     }
 
     # Volume version -> the Attachment version it carries (for a backport
     # without a version manifest).
-    obj_relationships = {'attachments': [('1.1', '1.0'), ('1.2', '1.0')]}
+    obj_relationships = {'attachments': [('1.1', '1.0'), ('1.2', '1.0'),
+                                         ('1.3', '1.0')]}
 
     _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
                 'size', 'availability_zone', 'status', 'previous_status',
                 'attach_status', 'volume_type_id', 'volume_type_name',
                 'bootable', 'multiattach',
                 'provider_location', 'created_at', 'updated_at',
-                'launched_at', 'use_quota')
+                'launched_at', 'use_quota', 'snapshot_id', 'source_volid')
 
     @classmethod
     def from_db(cls, db_volume, volume_type_name=None, relations=True):
@@ -115,6 +120,9 @@ class Volume(base.TetherObject):
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 3):
+            primitive.pop('snapshot_id', None)
+            primitive.pop('source_volid', None)
         if target < (1, 2):
             primitive.pop('image_metadata', None)
             primitive.pop('use_quota', None)

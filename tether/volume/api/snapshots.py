@@ -18,6 +18,7 @@ from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
+from tether.volume.api import volume_sources
 from tether.volume import exception
 from tether.volume import quota
 from tether.volume import rpcapi
@@ -105,15 +106,24 @@ def update(context, snapshot_id, values):
                                context.project_scope)
 
 
+@session.VOLUME.writer
+def _claim_delete(context, snapshot_id, expected):
+    """``deleting``, unless a volume is being made of it (read after the
+    claim holds its row): one transaction."""
+    snapshot = db_snapshots.transition_in_transaction(
+        context, snapshot_id, {'status': S.DELETING}, expected,
+        context.project_scope)
+    volume_sources.check_no_volume_made_of_snapshot(context, snapshot_id)
+    return snapshot
+
+
 def delete(context, snapshot_id, force=False):
     """``deleting`` (from available or error; with ``force``, an
     administrator's os-force_delete, from any status), then the backend
     removes it."""
     rpcapi.get().check_snapshot_calls('deleting a snapshot')
-    expected = S.ALL if force else S.DELETABLE
-    snapshot = db_snapshots.transition(
-        context, snapshot_id, {'status': S.DELETING}, expected,
-        context.project_scope)
+    snapshot = _claim_delete(context, snapshot_id,
+                             S.ALL if force else S.DELETABLE)
     volume = db_volumes.get(context, snapshot.volume_id)
     rpcapi.get().delete_snapshot(context, volume, snapshot)
 

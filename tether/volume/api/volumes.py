@@ -21,6 +21,7 @@ from tether.objects import fields
 from tether.volume.api import services
 from tether.volume.api import types as volume_types
 from tether.volume.api import volume_metadata
+from tether.volume.api import volume_sources
 from tether.volume import exception
 from tether.volume import quota
 from tether.volume import rpcapi
@@ -68,13 +69,16 @@ def summary(context, all_tenants=False):
 @db_quotas.retry_on_duplicate
 @session.VOLUME.writer
 def _insert_counted(context, values, metadata, limits, type_name,
-                    image_metadata):
-    """Count the volume against the quota and insert it: one transaction.
+                    image_metadata, source=None):
+    """Count the volume against the quota and insert it (its ``source``
+    held, still available): one transaction.
 
     A volume no backend took (``use_quota`` false, in error) holds no
     quota, yet a request over quota is refused as over quota all the
     same: its quota is counted, then given back.
     """
+    if source is not None:
+        volume_sources.hold_in_transaction(context, source)
     deltas = {'volumes': 1, 'gigabytes': values['size']}
     db_quotas.consume_in_transaction(context, values['project_id'], deltas,
                                      limits)
@@ -102,10 +106,40 @@ def _image(context, image_ref, size):
     return image
 
 
+def _check_source_size(source, size):
+    if size < source.size:
+        raise exception.InvalidInput(
+            reason='a volume of %sG cannot hold %s, of %sG; ask for %sG or '
+                   'more' % (size, source.what, source.size, source.size))
+
+
 def create(context, size, name=None, description=None, metadata=None,
-           volume_type=None, availability_zone=None, image_ref=None):
+           volume_type=None, availability_zone=None, image_ref=None,
+           snapshot_id=None, source_volid=None):
+    """A new volume: empty, or made of an image (``image_ref``), of a
+    snapshot (``snapshot_id``) or of another volume (``source_volid``),
+    which it takes its size (if ``size`` is None), type, zone, bootable
+    flag and image metadata from (and its backend: the backend copies
+    the source's files)."""
     volume_metadata.check_keys(metadata or {})
-    image = image_metadata = None
+    image = image_metadata = source = None
+    bootable = False
+    if snapshot_id is not None or source_volid is not None:
+        rpcapi.get().check_snapshot_calls(
+            'creating a volume from a snapshot or a volume')
+        source = volume_sources.find(context, snapshot_id, source_volid)
+        size = source.size if size is None else size
+        _check_source_size(source, size)
+        if availability_zone not in (None,
+                                     source.volume.availability_zone):
+            raise exception.InvalidInput(
+                reason='%s is in availability zone %s, not %s' % (
+                    source.what, source.volume.availability_zone,
+                    availability_zone))
+        availability_zone = source.volume.availability_zone
+        volume_type = volume_type or source.volume.volume_type_id
+        image_metadata = dict(source.volume.image_metadata) or None
+        bootable = source.volume.bootable
     if image_ref is not None:
         rpcapi.get().check_image_calls('creating a volume from an image')
         image = _image(context, image_ref, size)
@@ -123,7 +157,8 @@ def create(context, size, name=None, description=None, metadata=None,
             raise exception.VolumeTypeNotFound(volume_type_id=volume_type)
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)
-        host = scheduler.choose_backend(context, size, az)
+        host = (source.volume.host if source is not None
+                else scheduler.choose_backend(context, size, az))
     values = {
         'id': uuidutils.generate_uuid(),
         'project_id': context.project_id, 'user_id': context.user_id,
@@ -131,11 +166,13 @@ def create(context, size, name=None, description=None, metadata=None,
         'availability_zone': az, 'host': host,
         'status': S.CREATING if host else S.ERROR,
         'attach_status': fields.VolumeAttachStatus.DETACHED,
-        'volume_type_id': vtype.id, 'bootable': False,
+        'volume_type_id': vtype.id, 'bootable': bootable,
         'multiattach': vtype.multiattach, 'use_quota': host is not None,
     }
+    if source is not None:
+        values.update(source.values())
     volume = _insert_counted(context, values, metadata or {}, limits,
-                             vtype.name, image_metadata)
+                             vtype.name, image_metadata, source)
     if host is None:
         LOG.warning('No volume backend has room for %sG in zone %s; volume '
                     '%s is in error.', size, az, volume.id)
@@ -164,6 +201,7 @@ def _claim_delete(context, volume_id, cascade):
     volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
         fields.DELETABLE_STATUSES, context.project_scope)
+    volume_sources.check_no_volume_made_of_volume(context, volume_id)
     snapshots = db_snapshots.of_volume_in_transaction(context, volume_id)
     if snapshots and not cascade:
         raise exception.VolumeHasSnapshots(volume_id=volume_id,

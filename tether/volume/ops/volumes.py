@@ -11,6 +11,7 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from tether.db import session
+from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import exception
@@ -57,25 +58,43 @@ def _record_created(context, volume_id, model_update, status):
     return won
 
 
+def _made(volume, model_update):
+    """The volume object as the driver's ``model_update`` left it."""
+    volume.provider_location = model_update.get('provider_location')
+    volume.admin_metadata = dict(volume.admin_metadata,
+                                 **model_update.get('admin_metadata', {}))
+
+
+def _copy_source(context, driver, volume):
+    """The data of the snapshot or volume the new volume is made of,
+    copied into the storage the driver made (the API held the source
+    available, and refuses its delete until the volume is made)."""
+    if volume.snapshot_id:
+        snapshot = db_snapshots.get(context, volume.snapshot_id)
+        source = db_volumes.get(context, snapshot.volume_id)
+        driver.create_volume_from_snapshot(volume, snapshot, source)
+    else:
+        driver.create_cloned_volume(
+            volume, db_volumes.get(context, volume.source_volid))
+
+
 def _write_image(context, driver, volume, model_update, image):
     """``downloading``: the image the volume names (``image``, if the
     API passed it), written into the storage the driver made."""
     if not _record_created(context, volume.id, model_update,
                            S.DOWNLOADING):
         return False
-    volume.provider_location = model_update.get('provider_location')
-    volume.admin_metadata = dict(volume.admin_metadata,
-                                 **model_update.get('admin_metadata', {}))
+    _made(volume, model_update)
     image_copy.write_image(context, driver, volume, volume.image_id,
                            image=image)
     return True
 
 
 def create_volume(context, driver, volume_id, image=None):
-    """Make the volume's storage, and write its image into it if it is
-    made from one (``image``: that image as the API read it, or None to
-    read it here). A failure leaves the volume in ``error``, its quota
-    given back."""
+    """Make the volume's storage, and write into it what it is made of:
+    a snapshot's or another volume's data, or an image (``image``: that
+    image as the API read it, or None to read it here). A failure leaves
+    the volume in ``error``, its quota given back."""
     volume = _fresh(context, volume_id)
     if (volume is None or volume.status not in CREATE_STATUSES or
             image_state.reimaging(volume)):
@@ -83,7 +102,12 @@ def create_volume(context, driver, volume_id, image=None):
         return
     try:
         model_update = driver.create_volume(volume)
-        if volume.image_id:
+        if volume.snapshot_id or volume.source_volid:
+            # (Its image metadata, if any, is its source's: no image to
+            # write.)
+            _made(volume, model_update)
+            _copy_source(context, driver, volume)
+        elif volume.image_id:
             if not _write_image(context, driver, volume, model_update,
                                 image):
                 LOG.warning('Volume %s changed state while it was created',

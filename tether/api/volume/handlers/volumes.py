@@ -17,8 +17,10 @@ from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
 
 # Sources of a new volume that tether does not offer (yet).
-_UNSUPPORTED_SOURCES = ('snapshot_id', 'source_volid', 'backup_id',
-                        'consistencygroup_id', 'group_id', 'source_replica')
+_UNSUPPORTED_SOURCES = ('backup_id', 'consistencygroup_id', 'group_id',
+                        'source_replica')
+# Those it does; a volume is made of one of them at most.
+_SOURCES = ('imageRef', 'image_id', 'snapshot_id', 'source_volid')
 
 
 def load_volume(req, action):
@@ -44,14 +46,27 @@ def create_volume(req):
         raise fault.HTTPError(
             400, 'Creating a volume from %s is not supported by tether; '
                  'create an empty volume, or one from an image '
-                 '("imageRef").' % ', '.join(given))
+                 '("imageRef"), a snapshot ("snapshot_id") or a volume '
+                 '("source_volid").' % ', '.join(given))
+    # image_id is Cinder's other name of imageRef.
+    sources = sorted({'imageRef' if k == 'image_id' else k
+                      for k in _SOURCES if body.get(k) is not None})
+    if len(sources) > 1:
+        raise fault.HTTPError(
+            400, 'A volume is made of one source at most; the request '
+                 'names %s.' % ', '.join(sources))
+    if body.get('size') is None and not (body.get('snapshot_id') or
+                                         body.get('source_volid')):
+        raise fault.HTTPError(
+            400, "'size' is required, unless the volume is made of a "
+                 "snapshot or a volume (it then has their size).")
     if body.get('multiattach') is not None and strutils.bool_from_string(
             body['multiattach']):
         raise fault.HTTPError(
             400, 'The multiattach flag of volume create is deprecated; use '
                  'a volume type with the extra spec multiattach="<is> True".')
     volume = volume_api.create(
-        ctx, int(body['size']),
+        ctx, None if body.get('size') is None else int(body['size']),
         name=body.get('name') or body.get('display_name'),
         description=body.get('description') or
         body.get('display_description'),
@@ -59,7 +74,9 @@ def create_volume(req):
         volume_type=body.get('volume_type'),
         availability_zone=body.get('availability_zone'),
         # image_id: the name Cinder also reads.
-        image_ref=body.get('imageRef') or body.get('image_id'))
+        image_ref=body.get('imageRef') or body.get('image_id'),
+        snapshot_id=body.get('snapshot_id'),
+        source_volid=body.get('source_volid'))
     # As Cinder: the extended attributes come with a GET only.
     return wsgi.json_response({'volume': _detail(req, volume, False)},
                               status=202)

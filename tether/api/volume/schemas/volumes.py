@@ -13,7 +13,9 @@ _nullable_id = {'type': ['string', 'null'], 'maxLength': 255}
 _CREATE_VOLUME = {
     'type': 'object',
     'properties': {
-        'size': v.positive_integer,
+        # Required unless the volume is made of a snapshot or a volume
+        # (the handler says so).
+        'size': {'oneOf': [v.positive_integer, {'type': 'null'}]},
         'name': v.string(nullable=True),
         'display_name': v.string(nullable=True),
         'description': v.string(nullable=True),
@@ -22,8 +24,8 @@ _CREATE_VOLUME = {
         'availability_zone': {'type': ['string', 'null'], 'maxLength': 255},
         'metadata': {'oneOf': [v.metadata, {'type': 'null'}]},
         'multiattach': {'oneOf': [v.boolean, {'type': 'null'}]},
-        'snapshot_id': _nullable_id,
-        'source_volid': _nullable_id,
+        'snapshot_id': {'oneOf': [v.uuid, {'type': 'null'}]},
+        'source_volid': {'oneOf': [v.uuid, {'type': 'null'}]},
         'imageRef': _nullable_id,
         'image_id': _nullable_id,
         'backup_id': _nullable_id,
@@ -31,7 +33,6 @@ _CREATE_VOLUME = {
         'group_id': _nullable_id,
         'source_replica': _nullable_id,
     },
-    'required': ['size'],
     'additionalProperties': False,
 }
 

@@ -1,4 +1,5 @@
-"""Snapshots of volumes and their metadata.
+"""Snapshots of volumes and their metadata; what a volume was made of
+(a snapshot, another volume).
 
 Revision ID: 0007
 Revises: 0006
@@ -15,6 +16,8 @@ depends_on = None
 
 
 def upgrade():
+    op.add_column('volumes', sa.Column('snapshot_id', sa.String(36)))
+    op.add_column('volumes', sa.Column('source_volid', sa.String(36)))
     op.create_table(
         'snapshots',
         sa.Column('id', sa.String(36), primary_key=True),
@@ -55,3 +58,6 @@ def upgrade():
 def downgrade():
     op.drop_table('snapshot_metadata')
     op.drop_table('snapshots')
+    with op.batch_alter_table('volumes') as batch:
+        batch.drop_column('source_volid')
+        batch.drop_column('snapshot_id')
