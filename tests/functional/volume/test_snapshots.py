@@ -176,6 +176,7 @@ def test_a_volume_that_is_not_available_is_refused(aio, wait):
     admin = aio.http('admin', http.project, roles=['admin'])
     volume = helpers.create_volume(http, wait_for=wait)
     body = {'snapshot': {'volume_id': volume['id']}}
+    taken = _snapshot(http, volume['id'], wait_for=wait)
     # Attached (an attachment connected and completed): in-use.
     resp = http.post('/attachments', json={'attachment': {
         'volume_uuid': volume['id'], 'instance_uuid': str(uuid.uuid4()),
@@ -186,12 +187,18 @@ def test_a_volume_that_is_not_available_is_refused(aio, wait):
                      json={'os-complete': None})
     assert resp.status_code == 204, resp.text
     assert 'attached' in _error(http.post('/snapshots', json=body), 400)
+    # Nor is a snapshot of an attached volume deleted (the guest's QEMU
+    # holds the chain).
+    assert 'attached' in _error(
+        http.delete('/snapshots/%s' % taken['id']), 400)
+    assert http.get('/snapshots/%s' % taken['id']).json()['snapshot'][
+        'status'] == 'available'
     assert http.delete('/attachments/%s' % attachment['id']).ok
     resp = admin.post('/volumes/%s/action' % volume['id'],
                       json={'os-reset_status': {'status': 'error'}})
     assert resp.status_code == 202, resp.text
     assert 'is error' in _error(http.post('/snapshots', json=body), 400)
-    assert _usage(http.project)['snapshots'] == 0
+    assert _usage(http.project)['snapshots'] == 1
 
 
 def test_over_quota_is_refused_and_counts_nothing(aio, wait):

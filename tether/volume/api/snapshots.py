@@ -122,9 +122,17 @@ def delete(context, snapshot_id, force=False):
     administrator's os-force_delete, from any status), then the backend
     removes it."""
     rpcapi.get().check_snapshot_calls('deleting a snapshot')
+    snapshot = get(context, snapshot_id)
+    volume = db_volumes.get(context, snapshot.volume_id)
+    if volume.status == VS.IN_USE:
+        # The guest's QEMU holds the chain: merging a snapshot's overlay
+        # is the hypervisor's to do (a live block commit), not done yet.
+        raise exception.InvalidVolume(
+            reason='volume %s of snapshot %s is attached (in-use): tether '
+                   'deletes snapshots of detached volumes only for now; '
+                   'detach it first' % (volume.id, snapshot_id))
     snapshot = _claim_delete(context, snapshot_id,
                              S.ALL if force else S.DELETABLE)
-    volume = db_volumes.get(context, snapshot.volume_id)
     rpcapi.get().delete_snapshot(context, volume, snapshot)
 
 
