@@ -260,3 +260,8 @@ class VolumeBeingCopied(InvalidVolume):
     msg_fmt = ('Invalid volume: volume %(clone_id)s is being made of volume '
                '%(volume_id)s; try again once it is made.')
     error_code = 'volume.volume.being_copied'
+
+
+class SnapshotMarkerNotFound(exception.NotFound):
+    msg_fmt = 'Marker %(marker)s could not be found among the snapshots.'
+    error_code = 'volume.snapshot.marker_not_found'

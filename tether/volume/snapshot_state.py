@@ -47,3 +47,17 @@ def destroy_in_transaction(context, snapshot, expected_statuses):
 def finish_delete(context, snapshot):
     """Remove a ``deleting`` snapshot's row and give its quota back."""
     return destroy_in_transaction(context, snapshot, [S.DELETING])
+
+
+@session.VOLUME.writer
+def update_status(context, snapshot_id, values, expected, project_id=None):
+    """A reported status (InvalidSnapshotStatus from another); a create
+    reported failed gives its quota back, as one the backend failed."""
+    snapshot = db_snapshots.transition_in_transaction(
+        context, snapshot_id, values, expected, project_id)
+    if snapshot.status == S.ERROR and snapshot.use_quota:
+        db_snapshots.update_in_transaction(context, snapshot_id,
+                                           {'use_quota': False})
+        db_quotas.release_in_transaction(context, snapshot.project_id,
+                                         quota_of(snapshot))
+    return snapshot

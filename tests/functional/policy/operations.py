@@ -78,6 +78,9 @@ SPECS = {
     'volume DELETE /snapshots/{snapshot_id}': Spec(fresh='snapshot'),
     'volume POST /snapshots/{snapshot_id}/action os-reset_status': Spec(
         body={'os-reset_status': {'status': 'available'}}),
+    # An available snapshot: the report is refused (400) once allowed.
+    'volume POST /snapshots/{snapshot_id}/action os-update_snapshot_status':
+        Spec(body={'os-update_snapshot_status': {'status': 'available'}}),
     'volume POST /snapshots/{snapshot_id}/action os-force_delete': Spec(
         body={'os-force_delete': {}}, fresh='snapshot'),
     'volume POST /snapshots/{snapshot_id}/metadata': Spec(

@@ -263,6 +263,65 @@ def test_delete_and_admin_actions(aio, wait):
     assert _usage(http.project)['snapshots'] == 0
 
 
+def test_reports_of_a_snapshot_being_taken(aio, wait):
+    """os-update_snapshot_status, which the compute service sends of the
+    snapshots it takes: only from creating (or deleting), and a failure
+    gives the quota back."""
+    http = aio.http()
+    admin = aio.http('admin', http.project, roles=['admin'])
+    volume = helpers.create_volume(http, wait_for=wait)
+    snapshot = _snapshot(http, volume['id'], wait_for=wait)
+    action = '/snapshots/%s/action' % snapshot['id']
+
+    def report(body, status=202):
+        resp = http.post(action, json={'os-update_snapshot_status': body})
+        assert resp.status_code == status, resp.text
+        return resp
+    assert 'is available' in _error(report({'status': 'error'}, 400), 400)
+    assert 'progress' in _error(report(
+        {'status': 'error', 'progress': '80 percent'}, 400), 400)
+    assert 'cannot be reported' in _error(report({'status': 'backing-up'},
+                                                 400), 400)
+    resp = admin.post(action, json={'os-reset_status': {
+        'status': 'creating'}})
+    assert resp.status_code == 202, resp.text
+    report({'status': 'creating', 'progress': '50%'})
+    report({'status': 'error', 'progress': '80%'})
+    shown = http.get('/snapshots/%s' % snapshot['id']).json()['snapshot']
+    assert (shown['status'],
+            shown['os-extended-snapshot-attributes:progress']) == (
+        'error', '80%')
+    assert _usage(http.project) == {
+        'volumes': 1, 'gigabytes': 1, 'snapshots': 0}
+    # Its delete gives nothing back a second time.
+    assert http.delete('/snapshots/%s' % snapshot['id']).status_code == 202
+    _wait_gone(http, '/snapshots/%s' % snapshot['id'], wait)
+    assert _usage(http.project) == {
+        'volumes': 1, 'gigabytes': 1, 'snapshots': 0}
+
+
+def test_lists_sort_and_page_as_cinder_does(aio, wait):
+    http = aio.http()
+    volume = helpers.create_volume(http, wait_for=wait)
+    ids = {name: _snapshot(http, volume['id'], wait_for=wait,
+                           name=name)['id'] for name in ('b', 'a', 'c')}
+    for key in ('name', 'display_name'):
+        listed = http.get('/snapshots?sort_key=%s&sort_dir=asc'
+                          % key).json()['snapshots']
+        assert [s['name'] for s in listed] == ['a', 'b', 'c']
+    page = http.get('/snapshots?sort=name:asc&limit=2').json()
+    assert [s['name'] for s in page['snapshots']] == ['a', 'b']
+    assert 'marker=%s' % ids['b'] in page['snapshots_links'][0]['href']
+    rest = http.get('/snapshots?sort=name:asc&marker=%s' % ids['b']).json()
+    assert [s['name'] for s in rest['snapshots']] == ['c']
+    missing = str(uuid.uuid4())
+    assert missing in _error(http.get('/snapshots?marker=%s' % missing),
+                             404)
+    assert 'sort key' in _error(http.get('/snapshots?sort_key=size'), 400)
+    resp = http.post('/snapshots', json={'snapshot': {'volume_id': None}})
+    assert 'None' in _error(resp, 404)
+
+
 def test_a_volume_with_snapshots_is_not_reimaged(aio, wait):
     http = aio.http(version='3.71')
     image = image_helpers.upload(aio.admin(), b'snap' * 1024,

@@ -14,8 +14,8 @@ from tether.volume import exception
 
 db = session.VOLUME
 S = fields.SnapshotStatus
-SORT_KEYS = ('id', 'name', 'status', 'volume_id', 'created_at',
-             'updated_at', 'project_id')
+SORT_KEYS = ('id', 'name', 'description', 'status', 'volume_id',
+             'created_at', 'updated_at', 'project_id')
 
 
 def _query(project_id=None):
@@ -71,8 +71,7 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
     rows = keyset.page(
         context.session, q, models.Snapshot, sort_keys, sort_dirs,
         marker=marker, marker_query=_query(project_id),
-        not_found=lambda m: exception.InvalidInput(
-            reason='marker %s was not found' % m),
+        not_found=lambda m: exception.SnapshotMarkerNotFound(marker=m),
         limit=limit, offset=offset)
     return [snapshot_obj.Snapshot.from_db(row) for row in rows]
 
@@ -152,6 +151,10 @@ def transition(context, snapshot_id, values, expected_statuses,
                project_id=None):
     return transition_in_transaction(context, snapshot_id, values,
                                      expected_statuses, project_id)
+
+
+def update_in_transaction(context, snapshot_id, values):
+    _conditional_update(context, snapshot_id, values, None)
 
 
 @db.writer

@@ -11,6 +11,7 @@ DELETE = 'volume:delete_snapshot'
 EXTENDED_ATTRIBUTES = 'volume_extension:extended_snapshot_attributes'
 RESET_STATUS = 'volume_extension:snapshot_admin_actions:reset_status'
 FORCE_DELETE = 'volume_extension:snapshot_admin_actions:force_delete'
+UPDATE_STATUS = 'snapshot_extension:snapshot_actions:update_snapshot_status'
 GET_METADATA = 'volume:get_snapshot_metadata'
 UPDATE_METADATA = 'volume:update_snapshot_metadata'
 DELETE_METADATA = 'volume:delete_snapshot_metadata'
@@ -38,6 +39,11 @@ rules = [
               [('POST', _S + '/action')]),
     base.rule(FORCE_DELETE, base.RULE_ADMIN_API,
               'Delete a snapshot whatever its status (os-force_delete).',
+              [('POST', _S + '/action')]),
+    base.rule(UPDATE_STATUS, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
+              'Report the progress of a snapshot being taken or deleted '
+              '(os-update_snapshot_status: what the compute service sends '
+              'of the snapshots it takes for the volume service).',
               [('POST', _S + '/action')]),
     base.rule(GET_METADATA, base.SYSTEM_ADMIN_OR_PROJECT_READER,
               'Show a snapshot\'s metadata.',

@@ -136,6 +136,34 @@ def delete(context, snapshot_id, force=False):
     rpcapi.get().delete_snapshot(context, volume, snapshot)
 
 
+# os-update_snapshot_status: the statuses each may be reported from (what
+# the compute service reports of a snapshot it takes or deletes).
+_UPDATES_FROM = {
+    S.CREATING: (S.CREATING,),
+    S.AVAILABLE: (S.CREATING,),
+    S.ERROR: (S.CREATING,),
+    S.DELETING: (S.DELETING,),
+    S.ERROR_DELETING: (S.DELETING,),
+}
+
+
+def update_status(context, snapshot_id, status, progress=None):
+    """os-update_snapshot_status: ``status`` (and ``progress``) of a
+    snapshot being taken or deleted, from the statuses Cinder allows; a
+    create reported failed gives its quota back."""
+    expected = _UPDATES_FROM.get(status)
+    if expected is None:
+        raise exception.InvalidInput(
+            reason='status %s cannot be reported; a snapshot being taken '
+                   'may be reported creating, available or error, one '
+                   'being deleted deleting or error_deleting' % status)
+    values = {'status': status}
+    if progress is not None:
+        values['progress'] = progress
+    snapshot_state.update_status(context, snapshot_id, values, expected,
+                                 context.project_scope)
+
+
 def reset_status(context, snapshot_id, status):
     db_snapshots.update(context, snapshot_id, {'status': status})
 

@@ -1,6 +1,6 @@
 """Handlers of /snapshots: create, list, show, update, delete, the
 metadata of a snapshot and its actions (os-reset_status,
-os-force_delete)."""
+os-force_delete, os-update_snapshot_status)."""
 
 from oslo_utils import strutils
 
@@ -26,6 +26,11 @@ def load_snapshot(req, action):
     return snapshot
 
 
+# Cinder's v1 names of two sort keys, which clients still send.
+_SORT_ALIASES = {'display_name': 'name',
+                 'display_description': 'description'}
+
+
 def _name_and_description(body):
     """The name and description of a body, in either of their spellings
     (the ``display_`` ones are Cinder's v1 names, which clients still
@@ -46,6 +51,8 @@ def create_snapshot(req):
     ctx.can(policy.CREATE, {'project_id': ctx.project_id,
                             'user_id': ctx.user_id})
     body = req.validated['snapshot']
+    if body['volume_id'] is None:
+        raise exception.VolumeNotFound(volume_id=None)
     snapshot = snapshot_api.create(
         ctx, body['volume_id'], metadata=body.get('metadata'),
         force=strutils.bool_from_string(body.get('force', False)),
@@ -58,7 +65,9 @@ def _list(req, detail):
     ctx = req.context
     ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
     params = req.validated_query
-    sort_keys, sort_dirs = listing.parse_sort(params, snapshot_api.SORT_KEYS)
+    sort_keys, sort_dirs = listing.parse_sort(
+        params, snapshot_api.SORT_KEYS + tuple(_SORT_ALIASES))
+    sort_keys = [_SORT_ALIASES.get(key, key) for key in sort_keys]
     limit = listing.page_size(params)
     filters = {key: params[key] for key in ('name', 'status', 'volume_id')
                if key in params}
@@ -138,9 +147,19 @@ def force_delete(req):
     return wsgi.empty_response(202)
 
 
+@validation.body(schema.UPDATE_STATUS)
+def update_snapshot_status(req):
+    snapshot = load_snapshot(req, policy.UPDATE_STATUS)
+    body = req.validated['os-update_snapshot_status']
+    snapshot_api.update_status(req.context, snapshot.id, body['status'],
+                               body.get('progress'))
+    return wsgi.empty_response(202)
+
+
 ACTIONS = {
     'os-force_delete': force_delete,
     'os-reset_status': reset_status,
+    'os-update_snapshot_status': update_snapshot_status,
 }
 
 

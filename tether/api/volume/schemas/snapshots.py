@@ -14,7 +14,8 @@ CREATE = {
         'snapshot': {
             'type': 'object',
             'properties': {
-                'volume_id': v.uuid,
+                # null: Cinder looks it up, and answers 404.
+                'volume_id': {'oneOf': [v.uuid, {'type': 'null'}]},
                 'force': v.boolean,
                 'name': v.string(nullable=True),
                 'display_name': v.string(nullable=True),
@@ -82,6 +83,17 @@ RESET_STATUS = v.action('os-reset_status', {
     'properties': {
         'status': {'type': 'string',
                    'enum': list(fields.SnapshotStatus.RESETTABLE)},
+    },
+    'required': ['status'],
+    'additionalProperties': False,
+})
+
+UPDATE_STATUS = v.action('os-update_snapshot_status', {
+    'type': 'object',
+    'properties': {
+        'status': {'type': 'string',
+                   'enum': list(fields.SnapshotStatus.ALL)},
+        'progress': {'type': 'string', 'pattern': '^(100|[1-9]?[0-9])%$'},
     },
     'required': ['status'],
     'additionalProperties': False,
