@@ -351,3 +351,42 @@ def test_bad_bodies_are_400(cloud, body, word):
     resp = user.action(server.id, body)
     assert resp.status_code == 400, (body, resp.text)
     assert word in sh.message(resp), resp.text
+
+
+# A restart of tether-compute -------------------------------------------------
+
+def test_a_restart_keeps_rescued_servers_rescued(cloud):
+    # A rescued guest is told by the definition the driver keeps: a
+    # restart leaves it rescued (the same QEMU), settles an interrupted
+    # unrescue as rescued (unrescue then works) and an interrupted
+    # rescue whose guest was not touched as active.
+    user = cloud.project()
+    image = _image(user, b'restart')
+    rescued, unrescuing, rescuing = (sh.boot_image(user, image)
+                                     for _ in range(3))
+    for server in (rescued, unrescuing):
+        user.conn.compute.rescue_server(server)
+        user.wait_server(server.id, 'RESCUE')
+    domid = sh.virsh('domid', sh.domain(rescued.id)).stdout
+    ctx = helpers.admin_context()
+
+    def while_down():
+        db_instances.update(ctx, unrescuing.id, {'task_state': 'unrescuing'})
+        db_instances.update(ctx, rescuing.id, {'task_state': 'rescuing'})
+
+    user.aio.restart_compute_service(while_down)
+
+    assert _states(user, rescued.id) == ('RESCUE', 'rescued', None, 1)
+    assert sh.virsh('domid', sh.domain(rescued.id)).stdout == domid
+    user.wait(lambda: user.server(unrescuing.id)[
+        'OS-EXT-STS:task_state'] is None, what='the unrescue settled')
+    assert _states(user, unrescuing.id) == ('RESCUE', 'rescued', None, 1)
+    user.wait(lambda: user.server(rescuing.id)[
+        'OS-EXT-STS:task_state'] is None, what='the rescue settled')
+    assert _states(user, rescuing.id) == ('ACTIVE', 'active', None, 1)
+
+    user.conn.compute.unrescue_server(unrescuing)
+    user.wait_server(unrescuing.id, 'ACTIVE')
+    assert _rescue_files(unrescuing.id) == []
+    assert domain_disks(unrescuing.id) == [
+        ('sda', sh.root_disk(unrescuing.id), 'qcow2', '1')]
