@@ -197,6 +197,38 @@ def test_the_image_cache_keeps_a_rescue_image(cloud):
                                                    min_age_seconds=0)
 
 
+def test_a_rescued_server_keeps_its_volumes_attached(cloud):
+    # The data volume stays attached under its name while rescued (after
+    # the root disk, before the rescue disk); it is not detached then
+    # (409, as Nova, and Tempest's rescue negative tests ask).
+    user = cloud.project()
+    server = sh.boot_image(user, _image(user, b'with a volume'))
+    data = user.volume()
+    user.conn.compute.create_volume_attachment(server, volume_id=data['id'])
+    user.wait_volume(data['id'], 'in-use')
+    path = user.aio.volume_path(data['id'])
+    root = sh.root_disk(server.id)
+    rescue_disk = os.path.join(os.path.dirname(root), 'disk.rescue')
+
+    user.conn.compute.rescue_server(server)
+    user.wait_server(server.id, 'RESCUE')
+    assert domain_disks(server.id) == [
+        ('sda', root, 'qcow2', None), ('sdb', path, 'raw', None),
+        ('sdc', rescue_disk, 'qcow2', '1')]
+    assert sh.locked(path)
+    resp = user.compute().delete('/servers/%s/os-volume_attachments/%s'
+                                 % (server.id, data['id']))
+    _conflict(resp, 'vm_state rescued')
+
+    user.conn.compute.unrescue_server(server)
+    user.wait_server(server.id, 'ACTIVE')
+    assert domain_disks(server.id) == [
+        ('sda', root, 'qcow2', '1'), ('sdb', path, 'raw', None)]
+    assert user.show_volume(data['id'])['status'] == 'in-use'
+    user.conn.compute.delete_volume_attachment(data['id'], server)
+    user.wait_volume(data['id'], 'available')
+
+
 # Volume-backed servers (2.87) -------------------------------------------
 
 def test_a_volume_backed_server_is_rescued_from_2_87(cloud):
