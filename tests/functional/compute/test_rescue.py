@@ -229,6 +229,32 @@ def test_a_rescued_server_keeps_its_volumes_attached(cloud):
     user.wait_volume(data['id'], 'available')
 
 
+def test_an_attach_that_meets_a_rescue_on_the_host_is_refused(cloud):
+    # The API checked the server's state before a rescue claimed it; on
+    # the host the rescue ran first: the attach is refused there (it
+    # would change the rescue's definition, which unrescue drops) and
+    # undone, and the volume is available again.
+    user = cloud.project()
+    server = sh.boot_image(user, _image(user, b'attach race'))
+    user.conn.compute.rescue_server(server)
+    user.wait_server(server.id, 'RESCUE')
+    data = user.volume()
+    ctx = helpers.admin_context()
+    # As the API saw the server before the rescue.
+    db_instances.update(ctx, server.id, {'vm_state': 'active'})
+    try:
+        resp = user.compute().post(
+            '/servers/%s/os-volume_attachments' % server.id,
+            json={'volumeAttachment': {'volumeId': data['id']}})
+    finally:
+        db_instances.update(ctx, server.id, {'vm_state': 'rescued'})
+    _conflict(resp, 'vm_state rescued')
+    user.wait_volume(data['id'], 'available')
+    assert [d[0] for d in domain_disks(server.id)] == ['sda', 'sdb']
+    user.conn.compute.unrescue_server(server)
+    user.wait_server(server.id, 'ACTIVE')
+
+
 # Volume-backed servers (2.87) -------------------------------------------
 
 def test_a_volume_backed_server_is_rescued_from_2_87(cloud):
