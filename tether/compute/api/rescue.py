@@ -113,8 +113,10 @@ def rescue(context, instance, rescue_image_ref=None,
     image = _rescue_image(context, image_ref)
     if not instance.is_image_backed:
         _check_volume_backed(context, instance, image, allow_bfv_rescue)
-    # A share is attached to a stopped server only (with its row
-    # locked), so none can come between this read and the claim.
+    # Unlike Nova, a server with shares is not rescued: its shares are
+    # mounted on the host by a start, which a rescue is not. A share is
+    # attached to a stopped server only (with its row locked), so none
+    # can come between this read and the claim.
     if server_shares.list_shares(context, instance):
         raise exception.ForbiddenWithShare(instance_id=instance.uuid,
                                            action=Action.RESCUE)
