@@ -382,6 +382,28 @@ def test_on_an_old_host_or_pin(cloud, levels, monkeypatch):
     assert _actions(user, server.id) == ['create']
 
 
+def test_a_server_with_shares_is_not_rescued(cloud):
+    # A share is attached to a stopped server; the mapping row as the
+    # attach leaves it once its host has access (no Manila here).
+    from tether.db.compute import share_mapping as db_shares
+    user = cloud.project()
+    server = sh.boot_image(user, _image(user, b'shares'))
+    ctx = helpers.admin_context()
+    share_id = str(uuid.uuid4())
+    user.conn.compute.stop_server(server)
+    user.wait_server(server.id, 'SHUTOFF')
+    db_shares.create(ctx, server.id, share_id, 'tag1', '/exports/x',
+                     'NFS', ('stopped',))
+    try:
+        _conflict(user.action(server.id, {'rescue': None}),
+                  'feature not supported with instances that have '
+                  'shares')
+    finally:
+        db_shares.destroy(ctx, server.id, share_id, ('attaching',))
+    assert _states(user, server.id) == ('SHUTOFF', 'stopped', None, 4)
+    assert _actions(user, server.id) == ['stop', 'create']
+
+
 def test_a_reader_may_not(cloud):
     user = cloud.project()
     server = user.boot(wait=False, availability_zone='nowhere')
