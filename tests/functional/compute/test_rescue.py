@@ -382,6 +382,39 @@ def test_on_an_old_host_or_pin(cloud, levels, monkeypatch):
     assert _actions(user, server.id) == ['create']
 
 
+def test_a_rescue_that_fails_on_the_host_leaves_the_guest_as_it_was(cloud):
+    # The rescue image's data no longer matches its hash: the host's
+    # download of it fails. As Nova: the server in ERROR with a fault;
+    # the guest's own definition is back (and no rescue file left), and
+    # a rescue from ERROR with a good image works.
+    user = cloud.project()
+    image = _image(user, b'good')
+    broken = _image(user, b'broken')
+    image_helpers.tamper(user.aio, broken.id, offset=0)
+    server = sh.boot_image(user, image)
+    root = sh.root_disk(server.id)
+    resp = user.action(server.id, {'rescue': {
+        'rescue_image_ref': broken.id}})
+    assert resp.status_code == 200, resp.text
+    user.wait_server(server.id, 'ERROR')
+    shown = user.server(server.id)
+    assert shown['OS-EXT-STS:task_state'] is None
+    assert shown['fault']['message'], shown['fault']
+    assert domain_disks(server.id) == [('sda', root, 'qcow2', '1')]
+    assert _rescue_files(server.id) == []
+    request_id = resp.headers['x-openstack-request-id']
+    user.wait_events(server.id, request_id,
+                     [('compute_rescue_instance', 'Error')])
+
+    user.conn.compute.rescue_server(server, image=image.id)
+    # (wait_server stops at ERROR, which the server shows until then)
+    user.wait(lambda: user.server(server.id)['status'] == 'RESCUE',
+              timeout=sh.TIMEOUT, what='the rescue from ERROR')
+    user.conn.compute.unrescue_server(server)
+    user.wait_server(server.id, 'ACTIVE')
+    assert domain_disks(server.id) == [('sda', root, 'qcow2', '1')]
+
+
 def test_a_server_with_shares_is_not_rescued(cloud):
     # A share is attached to a stopped server; the mapping row as the
     # attach leaves it once its host has access (no Manila here).
