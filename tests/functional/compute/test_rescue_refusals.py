@@ -192,3 +192,23 @@ def test_bad_bodies_are_400(cloud, body, word):
     resp = user.action(server.id, body)
     assert resp.status_code == 400, (body, resp.text)
     assert word in sh.message(resp), resp.text
+
+
+def test_a_volume_backed_server_on_a_host_without_the_trait(cloud,
+                                                            monkeypatch):
+    # From 2.87 the host must report COMPUTE_RESCUE_BFV (Nova's 400).
+    from tether.compute import scheduler
+    user = cloud.project()
+    server = user.boot()
+    stable = _image(user, b'no trait', hw_rescue_bus='scsi',
+                    hw_rescue_device='disk')
+    real = scheduler.host_traits
+
+    def without(context, host):
+        return real(context, host) - {'COMPUTE_RESCUE_BFV'}
+    # Fault injection: the host as one whose driver cannot do it.
+    monkeypatch.setattr(scheduler, 'host_traits', without)
+    _bad(user.action(server.id, {'rescue': {
+        'rescue_image_ref': stable.id}}, version='2.87'),
+        'Host unable to rescue a volume-backed instance')
+    assert _states(user, server.id) == ('ACTIVE', 'active', None, 1)
