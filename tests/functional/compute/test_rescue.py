@@ -125,6 +125,10 @@ def test_rescue_and_unrescue_a_server_from_an_image(cloud, notifications):
                     ('instance.rescue.end', server.id),
                     ('instance.unrescue.start', server.id),
                     ('instance.unrescue.end', server.id)]
+    # The rescue's notifications name the rescue image (Nova's field).
+    assert {m['payload'].get('rescue_image_ref') for m in notifications()
+            if m['event_type'].startswith('instance.rescue.')} == {
+        image_b.id}
 
 
 def test_a_stopped_server_is_rescued_with_its_own_image(cloud):

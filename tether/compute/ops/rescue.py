@@ -85,7 +85,7 @@ def _fail_rescue(context, host, instance, exc):
 
 def rescue(context, host, instance, rescue_image_id):
     with notifications.around(context, host, instance, 'rescue',
-                              rescue_image_id=rescue_image_id):
+                              rescue_image_ref=rescue_image_id):
         try:
             host.driver.rescue(servers.guest_spec(instance),
                                rescue_image(context, rescue_image_id))
