@@ -60,22 +60,28 @@ def test_a_locked_server_refuses_them_to_its_owner(cloud):
                                          'create']
 
 
-def test_two_rescues_at_once_one_wins(cloud):
-    user = cloud.project()
-    server = sh.boot_image(user, _image(user, b'race'))
+def _at_once(user, server_id, body):
+    """Two requests of ``body`` sent together; their responses."""
     barrier = threading.Barrier(2)
     results = []
 
-    def rescue():
+    def send():
         http = user.compute()
         barrier.wait()
-        results.append(http.post('/servers/%s/action' % server.id,
-                                 json={'rescue': None}))
-    threads = [threading.Thread(target=rescue) for _ in range(2)]
+        results.append(http.post('/servers/%s/action' % server_id,
+                                 json=body))
+    threads = [threading.Thread(target=send) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    return results
+
+
+def test_two_rescues_or_unrescues_at_once_one_wins(cloud):
+    user = cloud.project()
+    server = sh.boot_image(user, _image(user, b'race'))
+    results = _at_once(user, server.id, {'rescue': None})
     codes = sorted(r.status_code for r in results)
     assert codes == [200, 409], [r.text for r in results]
     loser = [r for r in results if r.status_code == 409][0]
@@ -83,6 +89,15 @@ def test_two_rescues_at_once_one_wins(cloud):
             'vm_state rescued' in sh.message(loser)), loser.text
     user.wait_server(server.id, 'RESCUE')
     assert _actions(user, server.id) == ['rescue', 'create']
+
+    results = _at_once(user, server.id, {'unrescue': None})
+    codes = sorted(r.status_code for r in results)
+    assert codes == [202, 409], [r.text for r in results]
+    loser = [r for r in results if r.status_code == 409][0]
+    assert ('task_state unrescuing' in sh.message(loser) or
+            'vm_state active' in sh.message(loser)), loser.text
+    user.wait_server(server.id, 'ACTIVE')
+    assert _actions(user, server.id) == ['unrescue', 'rescue', 'create']
 
 
 def test_on_an_old_host_or_pin(cloud, levels, monkeypatch):
