@@ -194,7 +194,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.5-def0bd3a9960ff0168e36a39e900310a',
+        'Instance': '1.6-332ba1a727c492f850609a888cc0bc86',
         'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
         'Volume': '1.3-724eac70e8b353ecfd0d993425ddc1f0',
     }
@@ -215,7 +215,14 @@ def test_service_versions_name_rpc_versions_in_order():
             compute_version.IMAGE_BUILD_SERVICE_VERSION <=
             compute_version.REBUILD_SERVICE_VERSION <=
             compute_version.SHARES_SERVICE_VERSION <=
+            compute_version.PAUSE_SERVICE_VERSION <=
+            compute_version.RESCUE_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host that rescues serves RPC 1.7, one before it not.
+    assert compute_version.rpc_version_of(
+        compute_version.RESCUE_SERVICE_VERSION) == '1.7'
+    assert compute_version.rpc_version_of(
+        compute_version.RESCUE_SERVICE_VERSION - 1) == '1.6'
     # A host that attaches shares serves RPC 1.4, one before it not.
     assert compute_version.rpc_version_of(
         compute_version.SHARES_SERVICE_VERSION) == '1.4'
@@ -354,7 +361,7 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
     for serializer, version in ((_serializer(pin), '1.1'),
-                                (rpc.RequestContextSerializer(), '1.5')):
+                                (rpc.RequestContextSerializer(), '1.6')):
         sent = serializer.serialize_entity(None, instance)
         assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id
@@ -442,6 +449,32 @@ def test_a_paused_or_suspended_instance_is_not_sent_before_rpc_1_6(
     new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.6')
     data = _data(_serializer(new).serialize_entity(None, instance))
     assert (data['vm_state'], data['task_state']) == (vm_state, task_state)
+
+
+@pytest.mark.parametrize('vm_state,task_state', [
+    ('active', 'rescuing'), ('stopped', 'rescuing'), ('rescued', None),
+    ('rescued', 'unrescuing')])
+def test_a_rescued_instance_is_not_sent_before_rpc_1_7(vm_state,
+                                                       task_state):
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state=vm_state,
+                                     task_state=task_state)
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.6')
+    with pytest.raises(ValueError, match='has no such'):
+        _serializer(old).serialize_entity(None, instance)
+    new = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.7')
+    sent = _serializer(new).serialize_entity(None, instance)
+    assert _version(sent) == '1.6'
+    data = _data(sent)
+    assert (data['vm_state'], data['task_state']) == (vm_state, task_state)
+
+
+def test_an_active_instance_is_sent_at_1_5_below_rpc_1_7():
+    instance = instance_obj.Instance(uuid=str(uuid.uuid4()), project_id='p',
+                                     user_id='u', vm_state='active')
+    old = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.6')
+    assert _version(_serializer(old).serialize_entity(None, instance)) == \
+        '1.5'
 
 
 @pytest.mark.parametrize('task_state', ['rebuilding',

@@ -222,6 +222,13 @@ class ForbiddenWithShare(exception.Conflict):
     error_code = 'compute.server.has_shares'
 
 
+class InstanceNotRescuable(exception.Invalid):
+    """Nova's 400 for a server that cannot be rescued as it is (one that
+    boots from a volume, below 2.87 or on a host that cannot)."""
+    msg_fmt = 'Instance %(instance_id)s cannot be rescued: %(reason)s'
+    error_code = 'compute.rescue.not_rescuable'
+
+
 class InstanceLockChanged(exception.Conflict):
     """An unlock raced a lock of someone else's: that lock is kept."""
     msg_fmt = ('Instance %(instance_id)s was locked again while it was '

@@ -83,3 +83,9 @@ class BuildAborted(exception.TetherException):
     delete removes what it made."""
     msg_fmt = 'Build of instance %(instance_id)s aborted: %(reason)s'
     error_code = 'compute.server.build_aborted'
+
+
+class UnsupportedRescueImage(exception.Invalid):
+    """The rescue image does not exist or cannot be read (Nova's 400)."""
+    msg_fmt = 'Requested rescue image %(image)s is not supported: %(reason)s'
+    error_code = 'compute.rescue.unsupported_image'

@@ -11,6 +11,7 @@ from tether.compute import instance_events
 from tether.compute.ops import instance_actions
 from tether.compute.ops import rebuild
 from tether.compute.ops import recovery
+from tether.compute.ops import rescue
 from tether.compute.ops import server_actions
 from tether.compute.ops import server_shares
 from tether.compute.ops import servers
@@ -113,6 +114,16 @@ class ComputeManager:
     def resume_instance(self, context, instance):
         with self._event(context, instance, 'resume_instance'):
             server_actions.resume(context, self, instance)
+
+    @_per_instance
+    def rescue_instance(self, context, instance, rescue_image_id):
+        with self._event(context, instance, 'rescue_instance'):
+            rescue.rescue(context, self, instance, rescue_image_id)
+
+    @_per_instance
+    def unrescue_instance(self, context, instance):
+        with self._event(context, instance, 'unrescue_instance'):
+            rescue.unrescue(context, self, instance)
 
     @_per_instance
     def attach_volume(self, context, instance, volume_id):

@@ -46,6 +46,8 @@ class ComputeAPI:
     * 1.6 - pause_instance, unpause_instance, suspend_instance,
             resume_instance (casts); Instance 1.5 (locked_by,
             locked_reason; paused and suspended)
+    * 1.7 - rescue_instance (with the rescue image's ID),
+            unrescue_instance (casts); Instance 1.6 (rescued)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -122,6 +124,24 @@ class ComputeAPI:
 
     def resume_instance(self, ctxt, instance):
         self._cast_1_6(ctxt, instance, 'resume_instance')
+
+    def check_rescue_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below rescue
+        and unrescue (1.7): callers check before they change anything."""
+        self._require('1.7', what)
+
+    def rescue_instance(self, ctxt, instance, rescue_image_id):
+        """Boot the server's guest from a rescue disk made of the image
+        ``rescue_image_id``, its own disks after it."""
+        self.check_rescue_calls('rescue_instance')
+        self._prepare(instance.host, '1.7').cast(
+            ctxt, 'rescue_instance', instance=instance,
+            rescue_image_id=rescue_image_id)
+
+    def unrescue_instance(self, ctxt, instance):
+        self.check_rescue_calls('unrescue_instance')
+        self._prepare(instance.host, '1.7').cast(
+            ctxt, 'unrescue_instance', instance=instance)
 
     def attach_volume(self, ctxt, instance, volume_id):
         """Connect and hot-attach a reserved volume; returns its device."""

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.6'
+RPC_API_VERSION = '1.7'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -29,6 +29,8 @@ RPC_API_VERSION = '1.6'
 #         resume_instance; Instance 1.5 (locked_by, locked_reason; the
 #         paused and suspended states; user_data, access_ip_v4,
 #         access_ip_v6)
+# * 1.7 - rescue_instance, unrescue_instance; Instance 1.6 (the rescued
+#         state, rescuing and unrescuing)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -37,6 +39,7 @@ RPC_OBJECT_VERSIONS = {
     '1.4': {'Instance': '1.3'},
     '1.5': {'Instance': '1.4'},
     '1.6': {'Instance': '1.5'},
+    '1.7': {'Instance': '1.6'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -72,6 +75,9 @@ SERVICE_VERSION_HISTORY = (
     #    Instance 1.5 (who locked a server and why; its user data and
     #    access addresses)
     {'compute_rpc': '1.6'},
+    # 9: rescue and unrescue (the guest boots from a rescue disk made of
+    #    an image, its own disks after it); Instance 1.6 (rescued)
+    {'compute_rpc': '1.7'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -103,6 +109,9 @@ SHARES_SERVICE_VERSION = 6
 
 # The first service version that pauses and suspends servers (RPC 1.6).
 PAUSE_SERVICE_VERSION = 8
+
+# The first service version that rescues and unrescues servers (RPC 1.7).
+RESCUE_SERVICE_VERSION = 9
 
 
 def rpc_version_of(service_version):

@@ -135,10 +135,14 @@ class VmState(Enum):
     # The guest's memory saved to a file on its host, its QEMU gone
     # (libvirt's managed save).
     SUSPENDED = 'suspended'
+    # The guest booted from a rescue image, its own disks attached after
+    # the rescue disk (status RESCUE).
+    RESCUED = 'rescued'
     ERROR = 'error'
     DELETED = 'deleted'
 
-    ALL = (BUILDING, ACTIVE, STOPPED, PAUSED, SUSPENDED, ERROR, DELETED)
+    ALL = (BUILDING, ACTIVE, STOPPED, PAUSED, SUSPENDED, RESCUED, ERROR,
+           DELETED)
 
     def __init__(self):
         super().__init__(valid_values=VmState.ALL)
@@ -168,14 +172,19 @@ class TaskState(Enum):
     UNPAUSING = 'unpausing'
     SUSPENDING = 'suspending'
     RESUMING = 'resuming'
+    RESCUING = 'rescuing'
+    UNRESCUING = 'unrescuing'
 
     ALL = (SCHEDULING, BLOCK_DEVICE_MAPPING, SPAWNING, POWERING_ON,
            POWERING_OFF, REBOOTING, REBOOTING_HARD, REBOOT_STARTED_HARD,
            DELETING, REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING,
-           REBUILD_SPAWNING, PAUSING, UNPAUSING, SUSPENDING, RESUMING)
+           REBUILD_SPAWNING, PAUSING, UNPAUSING, SUSPENDING, RESUMING,
+           RESCUING, UNRESCUING)
 
     # The task states an Instance before 1.5 cannot hold.
     PAUSES_AND_SUSPENDS = (PAUSING, UNPAUSING, SUSPENDING, RESUMING)
+    # The task states an Instance before 1.6 cannot hold.
+    RESCUES = (RESCUING, UNRESCUING)
 
     def __init__(self):
         super().__init__(valid_values=TaskState.ALL)
@@ -255,6 +264,8 @@ class InstanceAction:
     UNPAUSE = 'unpause'
     SUSPEND = 'suspend'
     RESUME = 'resume'
+    RESCUE = 'rescue'
+    UNRESCUE = 'unrescue'
 
 
 class LockedBy:
@@ -276,6 +287,9 @@ def server_status(vm_state, task_state):
     """The ``status`` of a server, from its states, as Nova maps them."""
     if vm_state == VmState.BUILDING:
         return 'BUILD'
+    if vm_state == VmState.RESCUED:
+        # Whatever its task (Nova's map has only a default for it).
+        return 'RESCUE'
     if task_state in REBUILDS and vm_state != VmState.DELETED:
         return 'REBUILD'
     if vm_state == VmState.ERROR:
@@ -323,6 +337,7 @@ SERVER_STATUS_FILTERS = {
                'task_state_not': _REBOOTS_AND_REBUILDS},
     'SUSPENDED': {'vm_state': [VmState.SUSPENDED],
                   'task_state_not': _REBOOTS_AND_REBUILDS},
+    'RESCUE': {'vm_state': [VmState.RESCUED]},
     'ERROR': {'vm_state': [VmState.ERROR], 'task_state_not': REBUILDS},
     'DELETED': {'vm_state': [VmState.DELETED]},
 }

@@ -146,7 +146,12 @@ suspend = True
 cold_migration = False
 live_migration = False
 metadata_service = False
+# Served (tests/functional/compute/test_rescue.py); the flag waits for
+# a run of Tempest's rescue tests against the deployment.
 rescue = False
+# Tempest's stable device rescue tests make their rescue image with a
+# server snapshot (createImage), which tether does not serve.
+stable_rescue = False
 enable_instance_password = True
 interface_attach = False
 snapshot = False
@@ -190,6 +195,7 @@ VOLUME = Suite('volume', r'^tempest\.api\.volume\.')
 COMPUTE_GROUPS = (
     r'volumes\.', r'servers\.test_server_actions\.',
     r'servers\.test_servers\.', r'servers\.test_server_metadata\.',
+    r'servers\.test_server_rescue',
     r'servers\.test_instance_actions\.',
     r'admin\.test_server_external_events\.', r'flavors\.',
     r'admin\.test_volume', r'admin\.test_hypervisor', r'test_versions\.')

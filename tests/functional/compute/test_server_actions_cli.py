@@ -1,6 +1,7 @@
 """The server actions of the Nova conformance issue as users call them:
 the ``openstack`` CLI's ``server lock/unlock``, ``pause/unpause``,
-``suspend/resume`` against a real guest (QEMU under libvirt), and
+``suspend/resume``, ``rescue/unrescue`` against a real guest (QEMU
+under libvirt), and
 ``server create --user-data``."""
 
 import base64
@@ -67,3 +68,22 @@ def test_user_data_and_addresses_with_the_cli(cloud, tmp_path):
         script.read_bytes()
     user.wait_server(server['id'])
     assert osc.json('server', 'show', server['id'])['addresses'] in ({}, '')
+
+
+def test_rescue_and_unrescue_with_the_cli(cloud, tmp_path):
+    """``openstack server rescue --image IMG`` and ``server unrescue``
+    on a server booted from an image."""
+    user = cloud.project()
+    own, rescue_image = (image_helpers.upload(user.conn,
+                                              helpers.disk_bytes(words))
+                         for words in (b'cli own', b'cli rescue'))
+    server = sh.boot_image(user, own)
+    osc = cli.CLI(user.aio, tmp_path, user.user, user.project)
+    osc.run('server', 'rescue', '--image', rescue_image.id, server.id)
+    user.wait_server(server.id, 'RESCUE')
+    assert osc.json('server', 'show', server.id)['status'] == 'RESCUE'
+    osc.run('server', 'unrescue', server.id)
+    user.wait_server(server.id, 'ACTIVE')
+    actions = [a['Action'] for a in osc.json('server', 'event', 'list',
+                                             server.id)]
+    assert actions[:2] == ['unrescue', 'rescue'], actions

@@ -163,6 +163,10 @@ SPECS = {
         body={'suspend': None}),
     'compute POST /servers/{server_id}/action resume': Spec(
         body={'resume': None}),
+    'compute POST /servers/{server_id}/action rescue': Spec(
+        body={'rescue': None}),
+    'compute POST /servers/{server_id}/action unrescue': Spec(
+        body={'unrescue': None}),
     'compute POST /servers/{server_id}/os-volume_attachments': Spec(
         body=lambda ids: {'volumeAttachment': {
             'volumeId': ids['reserved_id']}}),

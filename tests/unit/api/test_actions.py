@@ -7,6 +7,7 @@ import pytest
 from tether.api.compute.handlers import console_output
 from tether.api.compute.handlers import lock_server
 from tether.api.compute.handlers import pause_server
+from tether.api.compute.handlers import rescue
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import suspend_server
 from tether.api.compute import routes
@@ -20,7 +21,8 @@ def test_the_server_action_route_serves_every_modules_actions():
                                       **console_output.ACTIONS,
                                       **lock_server.ACTIONS,
                                       **pause_server.ACTIONS,
-                                      **suspend_server.ACTIONS)
+                                      **suspend_server.ACTIONS,
+                                      **rescue.ACTIONS)
     assert dispatcher.actions['os-getConsoleOutput'] is \
         console_output.get_console_output
 

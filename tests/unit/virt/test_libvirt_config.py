@@ -322,3 +322,54 @@ def test_with_filesystems_adds_memory_backing_to_a_definition_without():
     again = config.with_filesystems(
         xml, [], config.memory_backing('file', shared=True, discard=True))
     assert again == xml
+
+
+# A rescue ------------------------------------------------------------------
+
+def _booted_domain(disks):
+    return config.to_xml(config.domain(
+        name='instance-%s' % UUID, uuid=UUID, memory_mib=128, vcpus=1,
+        disks=disks, console_log='/i/%s/console.log' % UUID))
+
+
+def test_with_rescue_disk_adds_it_first_in_the_boot_order():
+    root = config.Disk(path='/i/%s/disk' % UUID, fmt='qcow2',
+                       target='sda', boot_order=1)
+    data = config.Disk(path='/v/data', fmt='raw', target='sdb',
+                       serial='vol-1')
+    original = _booted_domain([root, data])
+    rescue = config.Disk(path='/i/%s/disk.rescue' % UUID, fmt='qcow2',
+                         target='sdc', boot_order=1)
+    xml = config.with_rescue_disk(original, rescue)
+
+    tree = ET.fromstring(xml)
+    disks = tree.findall('devices/disk')
+    # The server's disks keep their names, sources, serials and
+    # addresses; only the rescue disk has a place in the boot order.
+    assert [(d.find('target').get('dev'), d.find('source').get('file'),
+             d.find('address').get('unit'),
+             d.find('boot').get('order') if d.find('boot') is not None
+             else None) for d in disks] == [
+        ('sda', '/i/%s/disk' % UUID, '0', None),
+        ('sdb', '/v/data', '1', None),
+        ('sdc', '/i/%s/disk.rescue' % UUID, '2', '1')]
+    assert disks[1].find('serial').text == 'vol-1'
+    assert tree.find('os/boot') is None
+    # Right after the other disks; the other devices as they were.
+    tags = [el.tag for el in tree.find('devices')]
+    assert tags == [el.tag for el in ET.fromstring(original).find(
+        'devices')][:tags.index('disk') + 2] + ['disk'] + [
+        el.tag for el in ET.fromstring(original).find('devices')][
+        tags.index('disk') + 2:]
+    assert parse.console_log(xml) == parse.console_log(original)
+
+
+def test_with_rescue_disk_drops_the_boot_devices_of_os():
+    original = ET.fromstring(_booted_domain([config.Disk(
+        path='/v/root', fmt='raw', target='sda')]))
+    ET.SubElement(original.find('os'), 'boot', dev='hd')
+    xml = config.with_rescue_disk(
+        config.to_xml(original),
+        config.Disk(path='/r', fmt='qcow2', target='sdb', boot_order=1))
+    assert ET.fromstring(xml).find('os/boot') is None
+    assert [d.target for d in parse.disks(xml)] == ['sda', 'sdb']

@@ -11,6 +11,7 @@ from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
 from tether.api.compute.handlers import lock_server
 from tether.api.compute.handlers import pause_server
+from tether.api.compute.handlers import rescue
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_addresses
 from tether.api.compute.handlers import server_external_events
@@ -27,7 +28,8 @@ _SERVER_ACTIONS = actions.Dispatcher('server', server_actions.ACTIONS,
                                      console_output.ACTIONS,
                                      lock_server.ACTIONS,
                                      pause_server.ACTIONS,
-                                     suspend_server.ACTIONS)
+                                     suspend_server.ACTIONS,
+                                     rescue.ACTIONS)
 
 
 def _servers(prefix):

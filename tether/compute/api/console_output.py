@@ -23,11 +23,13 @@ def get(context, instance, lines=None):
     """The last ``lines`` lines (None: all the host keeps, the last 100
     KiB) of what the guest of a running server wrote to its console.
 
-    A server that is not running (no host, not ``active``) is refused,
-    and so is a host whose tether-compute is older than console output.
+    A server that is not running (no host, not ``active`` or
+    ``rescued``: a rescued guest's console is the rescue image's, as in
+    Nova) is refused, and so is a host whose tether-compute is older
+    than console output.
     """
     servers.check_host(instance, _CONSOLE_OUTPUT)
-    if instance.vm_state != VmState.ACTIVE:
+    if instance.vm_state not in (VmState.ACTIVE, VmState.RESCUED):
         raise exception.InstanceInvalidState(
             action=_CONSOLE_OUTPUT, instance_id=instance.uuid,
             attr='vm_state', state=instance.vm_state)

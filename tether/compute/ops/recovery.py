@@ -13,6 +13,9 @@ Each instance of this host is compared with what libvirt reports:
 * an interrupted power action (also a pause or a suspend) is settled
   from the guest's power state: running is ``active``, paused
   ``paused``, off with its memory saved ``suspended``, off ``stopped``;
+* a guest made of a rescue (its own definition kept by the driver) is
+  ``rescued``, also after an interrupted rescue or unrescue, which
+  unrescue then finishes;
 * a volume attach that was interrupted is undone, a detach finished;
 * a share attach or detach that was interrupted is finished (from
   Manila's truth), and the shares of deleted servers released;
@@ -70,6 +73,8 @@ def _settle_power(context, host, instance, expected_task_state):
                   'fault': instance_obj.fault_of(Interrupted(
                       'The guest of this server is gone from the '
                       'hypervisor.'))}
+    elif host.driver.is_rescued(instance.uuid):
+        values = {'vm_state': VmState.RESCUED, 'power_state': state}
     elif state == PowerState.PAUSED and (
             instance.vm_state == VmState.PAUSED or
             expected_task_state == TaskState.PAUSING):

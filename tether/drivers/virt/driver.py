@@ -179,6 +179,24 @@ class ComputeDriver:
         """Start the suspended guest from its saved memory."""
         raise NotImplementedError()
 
+    def rescue(self, instance, rescue_image):
+        """Make the guest of ``instance`` (an :class:`Instance`) again
+        with a rescue disk made of ``rescue_image`` (a :class:`RootImage`)
+        first in its boot order, its own disks after it under their own
+        names, and start it; its own definition is kept for
+        :meth:`unrescue`."""
+        raise NotImplementedError()
+
+    def unrescue(self, instance_uuid):
+        """Make the rescued guest again as it was before its rescue
+        (its rescue disk removed) and start it."""
+        raise NotImplementedError()
+
+    def is_rescued(self, instance_uuid):
+        """Whether the guest is made of a rescue (its own definition
+        kept for :meth:`unrescue`)."""
+        return False
+
     def boot_device_names(self, count):
         """The devices spawn() gives its first ``count`` disks: the local
         root disk (with a ``root_image``), then the volumes."""

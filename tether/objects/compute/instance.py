@@ -41,7 +41,9 @@ class Instance(base.TetherObject):
     #              vm_state paused, suspended and their task states
     #              (pausing, unpausing, suspending, resuming); user_data,
     #              access_ip_v4, access_ip_v6 (as the create gave them)
-    VERSION = '1.5'
+    # Version 1.6: vm_state rescued and the task states rescuing,
+    #              unrescuing (the rescue server action)
+    VERSION = '1.6'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -134,6 +136,11 @@ class Instance(base.TetherObject):
                     (t_fields.VmState.PAUSED, t_fields.VmState.SUSPENDED))
             _refuse(primitive, target_version, 'task_state',
                     t_fields.TaskState.PAUSES_AND_SUSPENDS)
+        if target < (1, 6):
+            _refuse(primitive, target_version, 'vm_state',
+                    (t_fields.VmState.RESCUED,))
+            _refuse(primitive, target_version, 'task_state',
+                    t_fields.TaskState.RESCUES)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

@@ -13,6 +13,7 @@ from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
 from tether.policies.compute import lock_server
 from tether.policies.compute import pause_server
+from tether.policies.compute import rescue
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_addresses
 from tether.policies.compute import server_external_events
@@ -26,7 +27,7 @@ from tether.policies.compute import volume_attachments
 from tether.policies.compute import volumes
 
 _MODULES = [base, servers, server_actions, lock_server, pause_server,
-            suspend_server, console_output,
+            suspend_server, rescue, console_output,
             volume_attachments, server_shares,
             server_external_events, instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,

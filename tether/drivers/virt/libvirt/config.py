@@ -258,5 +258,32 @@ def with_filesystems(domain_xml, filesystems, memory_backing):
     return to_xml(root)
 
 
+def with_rescue_disk(domain_xml, spec):
+    """The domain definition ``domain_xml`` with the rescue disk
+    ``spec`` (a :class:`Disk` with ``boot_order`` 1) added after its
+    disks, as text: the other disks keep their names and addresses and
+    lose their place in the boot order (as do the ``<boot>`` elements of
+    ``<os>``), so that the guest boots from the rescue disk and sees its
+    own disks beside it (Nova's stable device rescue)."""
+    root = ET.fromstring(domain_xml)
+    os_el = root.find('os')
+    if os_el is not None:
+        for el in os_el.findall('boot'):
+            os_el.remove(el)
+    devices = root.find('devices')
+    if devices is None:
+        devices = _sub(root, 'devices')
+    at = 0
+    for index, el in enumerate(list(devices)):
+        if el.tag == 'disk':
+            for boot in el.findall('boot'):
+                el.remove(boot)
+            at = index + 1
+        elif el.tag == 'emulator':
+            at = max(at, index + 1)
+    devices.insert(at, disk(spec))
+    return to_xml(root)
+
+
 def to_xml(element):
     return ET.tostring(element, encoding='unicode')

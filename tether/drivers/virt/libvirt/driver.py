@@ -18,6 +18,7 @@ from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
 from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import driver_power
+from tether.drivers.virt.libvirt import driver_rescue
 from tether.drivers.virt.libvirt import driver_shares
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import imagebackend
@@ -36,6 +37,7 @@ _CAPABILITY_TRAITS = {
     'supports_extend_volume': os_traits.COMPUTE_VOLUME_EXTEND,
     'supports_multiattach': os_traits.COMPUTE_VOLUME_MULTI_ATTACH,
     'supports_rebuild_bfv': driver.COMPUTE_REBUILD_BFV,
+    'supports_bfv_rescue': os_traits.COMPUTE_RESCUE_BFV,
 }
 
 
@@ -48,8 +50,8 @@ def _target(device):
     return device.rsplit('/', 1)[-1]
 
 
-class LibvirtDriver(driver_power.PowerMixin, driver_shares.SharesMixin,
-                    driver.ComputeDriver):
+class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
+                    driver_shares.SharesMixin, driver.ComputeDriver):
     """Guests on the libvirt at ``[libvirt]connection_uri``.
 
     ``configuration`` is the ``[libvirt]`` option group (or any object with
@@ -59,13 +61,15 @@ class LibvirtDriver(driver_power.PowerMixin, driver_shares.SharesMixin,
     None: guests get no logged console and cannot boot from images), and
     the cache of images in ``image_cache_subdirectory`` (``[image_cache]
     subdirectory_name``). Its share methods are SharesMixin's
-    (driver_shares.py).
+    (driver_shares.py), its power methods PowerMixin's (driver_power.py),
+    its rescue methods RescueMixin's (driver_rescue.py).
     """
 
     capabilities = {
         'supports_extend_volume': True,
         'supports_multiattach': False,
         'supports_rebuild_bfv': True,
+        'supports_bfv_rescue': True,
     }
 
     def __init__(self, configuration, host_name=None, instances_path=None,

@@ -35,6 +35,8 @@ LOG = logging.getLogger(__name__)
 GiB = 1024 ** 3
 # A guest's root disk, in its instance directory (Nova's name).
 DISK_NAME = 'disk'
+# A rescued guest's rescue disk, beside it (Nova's name).
+RESCUE_DISK_NAME = 'disk.rescue'
 LOCKS_DIR = 'locks'
 # The files of a download or a conversion under way, beside the image.
 _PART = '.part'
@@ -140,18 +142,26 @@ class ImageCache:
         return {name: os.path.join(self.base_dir, name) for name in names
                 if uuidutils.is_uuid_like(name)}
 
-    def backing_images(self):
-        """The IDs of the cached images that a root disk on this host is
-        made of (whatever the database says: the disks are the truth)."""
-        found = set()
+    def _disks(self):
+        """The root and rescue disks of the guests of this host."""
         try:
             names = os.listdir(self.instances_path)
         except FileNotFoundError:
-            return found
+            return
         for name in names:
-            disk = os.path.join(self.instances_path, name, DISK_NAME)
-            if not uuidutils.is_uuid_like(name) or not os.path.isfile(disk):
+            if not uuidutils.is_uuid_like(name):
                 continue
+            for disk_name in (DISK_NAME, RESCUE_DISK_NAME):
+                disk = os.path.join(self.instances_path, name, disk_name)
+                if os.path.isfile(disk):
+                    yield disk
+
+    def backing_images(self):
+        """The IDs of the cached images that a root disk (or a rescue
+        disk) on this host is made of (whatever the database says: the
+        disks are the truth)."""
+        found = set()
+        for disk in self._disks():
             try:
                 backing = qemu_img.info(disk, 'qcow2',
                                         force_share=True).backing_file
