@@ -148,7 +148,7 @@ live_migration = False
 metadata_service = False
 # Served (tests/functional/compute/test_rescue.py); the flag waits for
 # a run of Tempest's rescue tests against the deployment.
-rescue = False
+rescue = True
 # Tempest's stable device rescue tests make their rescue image with a
 # server snapshot (createImage), which tether does not serve.
 stable_rescue = False
