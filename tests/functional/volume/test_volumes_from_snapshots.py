@@ -13,15 +13,11 @@ import subprocess
 import uuid
 
 from tests.functional import helpers
+from tests.functional.volume import snapshot_helpers as sh
 from tether.db.volume import volume as db_volumes
 
 BEFORE = b'before the snapshot '
 AFTER = b'after the snapshot!!'
-
-
-def _error(resp, status):
-    assert resp.status_code == status, resp.text
-    return next(iter(resp.json().values()))['message']
 
 
 def _write_raw(path, data):
@@ -48,23 +44,13 @@ def _read(path, length):
         return f.read(length)
 
 
-def _snapshot(http, volume_id, wait):
-    resp = http.post('/snapshots', json={'snapshot': {
-        'volume_id': volume_id}})
-    assert resp.status_code == 202, resp.text
-    snapshot_id = resp.json()['snapshot']['id']
-    wait(lambda: http.get('/snapshots/%s' % snapshot_id).json()[
-        'snapshot']['status'] == 'available', what='snapshot available')
-    return snapshot_id
-
-
 def _source_with_a_snapshot(aio, http, wait):
     """A volume that held BEFORE when its snapshot was taken and holds
     AFTER now; (volume, snapshot id)."""
     volume = helpers.create_volume(http, wait_for=wait, name='src',
                                    metadata={'k': 'v'})
     _write_raw(aio.volume_path(volume['id']), BEFORE)
-    snapshot_id = _snapshot(http, volume['id'], wait)
+    snapshot_id = sh.snapshot(http, volume['id'], wait_for=wait)['id']
     active = '%s.%s' % (aio.volume_path(volume['id']), snapshot_id)
     _write_overlay(active, AFTER)
     return volume, snapshot_id
@@ -125,23 +111,23 @@ def test_bad_sources_are_refused_and_leave_nothing(aio, wait):
               'availability_zone': 'elsewhere'}, 400, 'elsewhere'),
             ({}, 400, 'size')):
         resp = http.post('/volumes', json={'volume': attrs})
-        assert word in _error(resp, status), attrs
+        assert word in sh.error(resp, status), attrs
     # Another project's snapshot and volume are not found.
     other = aio.http()
     for attrs in ({'snapshot_id': snapshot_id},
                   {'source_volid': source['id']}):
-        assert _error(other.post('/volumes', json={'volume': attrs}),
-                      404)
+        assert sh.error(
+            other.post('/volumes', json={'volume': attrs}), 404)
     # A snapshot or a volume that is not available.
     resp = admin.post('/snapshots/%s/action' % snapshot_id,
                       json={'os-reset_status': {'status': 'error'}})
     assert resp.status_code == 202, resp.text
-    assert 'is error' in _error(http.post('/volumes', json={
+    assert 'is error' in sh.error(http.post('/volumes', json={
         'volume': {'snapshot_id': snapshot_id}}), 400)
     resp = admin.post('/volumes/%s/action' % source['id'],
                       json={'os-reset_status': {'status': 'error'}})
     assert resp.status_code == 202, resp.text
-    assert 'is error' in _error(http.post('/volumes', json={
+    assert 'is error' in sh.error(http.post('/volumes', json={
         'volume': {'source_volid': source['id']}}), 400)
     assert helpers.usage(http.project) == before
     assert [v.id for v in helpers.project_volumes(http.project)] == [
@@ -151,10 +137,10 @@ def test_bad_sources_are_refused_and_leave_nothing(aio, wait):
 def test_a_size_smaller_than_the_source_is_refused(aio, wait):
     http = aio.http()
     source = helpers.create_volume(http, size=2, wait_for=wait)
-    snapshot_id = _snapshot(http, source['id'], wait)
+    snapshot_id = sh.snapshot(http, source['id'], wait_for=wait)['id']
     for attrs in ({'snapshot_id': snapshot_id, 'size': 1},
                   {'source_volid': source['id'], 'size': 1}):
-        message = _error(http.post('/volumes', json={'volume': attrs}), 400)
+        message = sh.error(http.post('/volumes', json={'volume': attrs}), 400)
         assert 'of 2G' in message and '1G' in message
 
 
@@ -174,10 +160,10 @@ def test_what_a_volume_is_being_made_of_is_not_deleted(aio, wait):
             helpers.admin_context(), volume['id'], {'status': 'creating'},
             ['available'])
         made[key] = volume['id']
-    message = _error(http.delete('/snapshots/%s' % snapshot_id), 400)
+    message = sh.error(http.delete('/snapshots/%s' % snapshot_id), 400)
     assert made['snapshot_id'] in message
-    message = _error(http.delete('/volumes/%s?cascade=true'
-                                 % source['id']), 400)
+    message = sh.error(
+        http.delete('/volumes/%s?cascade=true' % source['id']), 400)
     assert made['source_volid'] in message
     assert http.get('/snapshots/%s' % snapshot_id).json()['snapshot'][
         'status'] == 'available'
