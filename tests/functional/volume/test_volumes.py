@@ -303,9 +303,10 @@ def test_version_discovery_names_the_latest_version(aio):
     ({'volume': {'size': 1, 'colour': 'red'}}, 'colour'),
     ({'volume': {'size': 1, 'name': 'n' * 256}}, 'volume/name'),
     ({'volume': {'size': 1, 'metadata': {'k': 1}}}, 'volume/metadata'),
+    ({'volume': {'size': 1, 'snapshot_id': 'not-a-uuid'}}, 'snapshot_id'),
     ({'volume': {'size': 1,
-                 'snapshot_id': '4b3fc81c-7b0e-4a4e-9d4a-1f0a4bd3b6a1'}},
-     'snapshot_id'),
+                 'backup_id': '4b3fc81c-7b0e-4a4e-9d4a-1f0a4bd3b6a1'}},
+     'backup_id'),
     ({'volumes': {'size': 1}}, 'volume'),
     ([{'volume': {'size': 1}}], 'body'),
 ])

@@ -212,6 +212,16 @@ def fail_create_in_transaction(context, volume_id, expected_statuses):
         expected_statuses, extra=(models.Volume.use_quota.is_(True),))
 
 
+def one_made_of_in_transaction(context, source_column, source_id, statuses):
+    """The id of a volume in ``statuses`` whose ``source_column``
+    (``snapshot_id`` or ``source_volid``) is ``source_id``, or None."""
+    column = getattr(models.Volume, source_column)
+    return context.session.scalar(
+        sa.select(models.Volume.id).where(
+            column == source_id, models.Volume.status.in_(statuses))
+        .limit(1))
+
+
 def destroy_in_transaction(context, volume_id, expected_statuses):
     """Delete the row if its status is still expected; True if deleted."""
     return cas.delete(context, models.Volume,

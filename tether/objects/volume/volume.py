@@ -100,6 +100,15 @@ class Volume(base.TetherObject):
                 m.key: m.value for m in db_volume.volume_glance_metadata}
         return cls.from_trusted_values(values)
 
+    def obj_load_attr(self, attrname):
+        """A volume sent without what it was made of (by a service before
+        Volume 1.3, which made none of snapshots or volumes) was made of
+        neither."""
+        if attrname in ('snapshot_id', 'source_volid'):
+            setattr(self, attrname, None)
+            return
+        super().obj_load_attr(attrname)
+
     @property
     def image_id(self):
         """The image the volume was made from (its image metadata names

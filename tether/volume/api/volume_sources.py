@@ -12,10 +12,7 @@ source's files until the new volume is made.
 
 import dataclasses
 
-import sqlalchemy as sa
-
 from tether.db import base
-from tether.db.volume import models
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
@@ -82,18 +79,11 @@ def hold_in_transaction(context, source):
                               read_back=False)
 
 
-def _being_made_of(context, column, source_id):
-    return context.session.scalar(
-        sa.select(models.Volume.id).where(
-            column == source_id, models.Volume.status.in_(_BEING_MADE))
-        .limit(1))
-
-
 def check_no_volume_made_of_snapshot(context, snapshot_id):
     """SnapshotInUse (400) if a volume is being made of the snapshot
     (read in the caller's transaction, after its claim)."""
-    volume_id = _being_made_of(context, models.Volume.snapshot_id,
-                               snapshot_id)
+    volume_id = db_volumes.one_made_of_in_transaction(
+        context, 'snapshot_id', snapshot_id, _BEING_MADE)
     if volume_id is not None:
         raise exception.SnapshotInUse(snapshot_id=snapshot_id,
                                       volume_id=volume_id)
@@ -102,8 +92,8 @@ def check_no_volume_made_of_snapshot(context, snapshot_id):
 def check_no_volume_made_of_volume(context, source_volid):
     """VolumeBeingCopied (400) if a volume is being made of the volume
     (read in the caller's transaction, after its claim)."""
-    volume_id = _being_made_of(context, models.Volume.source_volid,
-                               source_volid)
+    volume_id = db_volumes.one_made_of_in_transaction(
+        context, 'source_volid', source_volid, _BEING_MADE)
     if volume_id is not None:
         raise exception.VolumeBeingCopied(volume_id=source_volid,
                                           clone_id=volume_id)
