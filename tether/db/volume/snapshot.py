@@ -5,6 +5,7 @@ import sqlalchemy as sa
 
 from tether.db import base
 from tether.db import cas
+from tether.db import key_values
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
@@ -192,27 +193,14 @@ def metadata_update(context, snapshot_id, metadata, delete_others,
                     project_id=None):
     """Merge (or replace, with delete_others) metadata; returns it all."""
     _get(context, snapshot_id, project_id)
-    model = models.SnapshotMetadata
-    existing = {m.key: m for m in context.session.scalars(
-        sa.select(model).where(model.snapshot_id == snapshot_id))}
-    for key, value in metadata.items():
-        if key in existing:
-            existing[key].value = value
-        else:
-            context.session.add(model(snapshot_id=snapshot_id, key=key,
-                                      value=value))
-    if delete_others:
-        for key, row in existing.items():
-            if key not in metadata:
-                context.session.delete(row)
-    context.session.flush()
+    written = key_values.write(context.session, models.SnapshotMetadata,
+                               'snapshot_id', snapshot_id, metadata,
+                               delete_others)
     context.session.execute(
         sa.update(models.Snapshot).where(models.Snapshot.id == snapshot_id)
         .values(updated_at=base.now())
         .execution_options(synchronize_session=False))
-    context.session.expire_all()
-    return {m.key: m.value
-            for m in _get(context, snapshot_id).snapshot_metadata}
+    return written
 
 
 @db.writer

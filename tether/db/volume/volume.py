@@ -6,6 +6,7 @@ from sqlalchemy import orm
 
 from tether.db import base
 from tether.db import cas
+from tether.db import key_values
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
@@ -236,24 +237,15 @@ def _metadata_model(admin):
 
 
 def _set_metadata(context, volume_id, metadata, delete_others, admin):
-    model = _metadata_model(admin)
-    existing = {m.key: m for m in context.session.scalars(
-        sa.select(model).where(model.volume_id == volume_id))}
-    for key, value in metadata.items():
-        if key in existing:
-            existing[key].value = value
-        else:
-            context.session.add(model(volume_id=volume_id, key=key,
-                                      value=value))
-    if delete_others:
-        for key, row in existing.items():
-            if key not in metadata:
-                context.session.delete(row)
-    context.session.flush()
+    """Set the metadata; returns it all."""
+    written = key_values.write(context.session, _metadata_model(admin),
+                               'volume_id', volume_id, metadata,
+                               delete_others)
     context.session.execute(
         sa.update(models.Volume).where(models.Volume.id == volume_id)
         .values(updated_at=base.now())
         .execution_options(synchronize_session=False))
+    return written
 
 
 @db.writer
@@ -261,12 +253,7 @@ def metadata_update(context, volume_id, metadata, delete_others,
                     project_id=None, admin=False):
     """Merge (or replace, with delete_others) metadata; returns it all."""
     _get(context, volume_id, project_id)
-    _set_metadata(context, volume_id, metadata, delete_others, admin)
-    context.session.expire_all()
-    db_volume = _get(context, volume_id)
-    rows = (db_volume.volume_admin_metadata if admin
-            else db_volume.volume_metadata)
-    return {m.key: m.value for m in rows}
+    return _set_metadata(context, volume_id, metadata, delete_others, admin)
 
 
 @db.writer

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 
 from tether.db import base
 from tether.db import cas
+from tether.db import key_values
 from tether.db import session
 from tether.db.volume import models
 from tether.volume import exception
@@ -46,16 +47,8 @@ def _all(context, volume_id):
 def update(context, volume_id, metadata, refused_statuses, project_id=None):
     """Set the given keys (the others stay); returns them all."""
     _claim(context, volume_id, refused_statuses, project_id)
-    model = models.VolumeGlanceMetadata
-    existing = {row.key: row for row in context.session.scalars(
-        sa.select(model).where(model.volume_id == volume_id))}
-    for key, value in metadata.items():
-        if key in existing:
-            existing[key].value = value
-        else:
-            context.session.add(model(volume_id=volume_id, key=key,
-                                      value=value))
-    context.session.flush()
+    key_values.write(context.session, models.VolumeGlanceMetadata,
+                     'volume_id', volume_id, metadata)
     return _all(context, volume_id)
 
 

@@ -5,6 +5,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from tether.db import base
+from tether.db import key_values
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
@@ -162,18 +163,8 @@ def _claim_unused(context, type_id):
 def update_extra_specs(context, type_id, specs):
     """Create or replace the given keys; the others stay. Returns them all."""
     _claim_unused(context, type_id)
-    spec = models.VolumeTypeExtraSpec
-    existing = {s.key: s for s in context.session.scalars(
-        sa.select(spec).where(spec.volume_type_id == type_id))}
-    for key, value in specs.items():
-        if key in existing:
-            existing[key].value = value
-        else:
-            existing[key] = spec(volume_type_id=type_id, key=key,
-                                 value=value)
-            context.session.add(existing[key])
-    context.session.flush()
-    return {k: s.value for k, s in existing.items()}
+    return key_values.write(context.session, models.VolumeTypeExtraSpec,
+                            'volume_type_id', type_id, specs)
 
 
 @db.writer
