@@ -4,6 +4,7 @@ it names, and the link to the next page."""
 from urllib import parse
 
 from oslo_config import cfg
+from oslo_utils import strutils
 
 from tether.api import fault
 
@@ -68,3 +69,28 @@ def next_links_by_id(req, items, limit):
     size = limit or CONF.osapi_max_limit
     return next_links(req, items, size, lambda item: item.id,
                       replace={'limit': size}, drop=('offset',))
+
+
+def volume_api_page(req, collection, api, filters, render, sort_keys,
+                    sort_dirs):
+    """The body of a list of the volume API: one page of
+    ``api.get_all`` (the caller's ``filters`` and sort order; the scope
+    (``all_tenants``, ``project_id``), marker, limit and offset of the
+    validated query), each item rendered, with the link to the next page
+    and, when asked (``with_count``), ``api.count`` of every page."""
+    params = req.validated_query
+    scope = {'all_tenants': strutils.bool_from_string(
+                 params.get('all_tenants', False)),
+             'project_id': params.get('project_id')}
+    limit = page_size(params)
+    items = api.get_all(
+        req.context, filters=filters, marker=params.get('marker'),
+        limit=limit, sort_keys=sort_keys, sort_dirs=sort_dirs,
+        offset=int(params.get('offset', 0)), **scope)
+    body = {collection: [render(item) for item in items]}
+    links = next_links_by_id(req, items, limit)
+    if links:
+        body[collection + '_links'] = links
+    if strutils.bool_from_string(params.get('with_count', False)):
+        body['count'] = api.count(req.context, filters=filters, **scope)
+    return body

@@ -68,28 +68,14 @@ def _list(req, detail):
     sort_keys, sort_dirs = listing.parse_sort(
         params, snapshot_api.SORT_KEYS + tuple(_SORT_ALIASES))
     sort_keys = [_SORT_ALIASES.get(key, key) for key in sort_keys]
-    limit = listing.page_size(params)
     filters = {key: params[key] for key in ('name', 'status', 'volume_id')
                if key in params}
     if 'metadata' in params:
         filters['metadata'] = query.string_map(params, 'metadata')
-    all_tenants = strutils.bool_from_string(params.get('all_tenants', False))
-    snapshots = snapshot_api.get_all(
-        ctx, all_tenants=all_tenants, project_id=params.get('project_id'),
-        filters=filters, marker=params.get('marker'), limit=limit,
-        sort_keys=sort_keys, sort_dirs=sort_dirs,
-        offset=int(params.get('offset', 0)))
     view = views.SnapshotView(req)
-    render = view.detail if detail else view.summary
-    body = {'snapshots': [render(s) for s in snapshots]}
-    links = listing.next_links_by_id(req, snapshots, limit)
-    if links:
-        body['snapshots_links'] = links
-    if strutils.bool_from_string(params.get('with_count', False)):
-        body['count'] = snapshot_api.count(
-            ctx, all_tenants=all_tenants,
-            project_id=params.get('project_id'), filters=filters)
-    return wsgi.json_response(body)
+    return wsgi.json_response(listing.volume_api_page(
+        req, 'snapshots', snapshot_api, filters,
+        view.detail if detail else view.summary, sort_keys, sort_dirs))
 
 
 @validation.query(schema.LIST_QUERY, versions.BASE,

@@ -87,7 +87,6 @@ def _list(req, detail):
     ctx.can(policy.GET_ALL, {'project_id': ctx.project_id})
     params = req.validated_query
     sort_keys, sort_dirs = listing.parse_sort(params, volume_api.SORT_KEYS)
-    limit = listing.page_size(params)
     filters = {}
     for key in ('name', 'status', 'availability_zone', 'user_id'):
         if key in params:
@@ -97,23 +96,10 @@ def _list(req, detail):
             filters[key] = strutils.bool_from_string(params[key])
     if 'metadata' in params:
         filters['metadata'] = query.string_map(params, 'metadata')
-    all_tenants = strutils.bool_from_string(params.get('all_tenants', False))
-    volumes = volume_api.get_all(
-        ctx, all_tenants=all_tenants, project_id=params.get('project_id'),
-        filters=filters, marker=params.get('marker'), limit=limit,
-        sort_keys=sort_keys, sort_dirs=sort_dirs,
-        offset=int(params.get('offset', 0)))
     view = views.VolumeView(req)
-    render = view.detail if detail else view.summary
-    body = {'volumes': [render(v) for v in volumes]}
-    links = listing.next_links_by_id(req, volumes, limit)
-    if links:
-        body['volumes_links'] = links
-    if strutils.bool_from_string(params.get('with_count', False)):
-        body['count'] = volume_api.count(
-            ctx, all_tenants=all_tenants,
-            project_id=params.get('project_id'), filters=filters)
-    return wsgi.json_response(body)
+    return wsgi.json_response(listing.volume_api_page(
+        req, 'volumes', volume_api, filters,
+        view.detail if detail else view.summary, sort_keys, sort_dirs))
 
 
 @validation.query(schema.LIST_QUERY, versions.BASE,

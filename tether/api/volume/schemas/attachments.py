@@ -3,6 +3,7 @@
 import copy
 
 from tether.api import validation as v
+from tether.api.volume.schemas import listing
 
 # jsonschema's draft 7 does not check format "uuid": a pattern does.
 uuid = {
@@ -84,25 +85,9 @@ COMPLETE = {
     'additionalProperties': False,
 }
 
-LIST_QUERY = {
-    'type': 'object',
-    'properties': {
-        'limit': v.non_negative_integer_string,
-        'offset': v.non_negative_integer_string,
-        'marker': {'type': 'string', 'maxLength': 255},
-        'sort': v.sort_param,
-        'sort_key': {'type': 'string', 'maxLength': 255},
-        'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
-        'all_tenants': v.boolean,
-        'project_id': {'type': 'string', 'maxLength': 255},
-        'id': {'type': 'string', 'maxLength': 255},
-        'volume_id': {'type': 'string', 'maxLength': 255},
-        'instance_id': {'type': 'string', 'maxLength': 255},
-        'status': {'type': 'string', 'maxLength': 255},
-        'attach_status': {'type': 'string', 'maxLength': 255},
-    },
-    'additionalProperties': False,
-}
+LIST_QUERY = listing.list_query(**{
+    key: listing.STRING
+    for key in ('id', 'volume_id', 'instance_id', 'status', 'attach_status')})
 
 SHOW_QUERY = {'type': 'object', 'properties': {},
               'additionalProperties': False}

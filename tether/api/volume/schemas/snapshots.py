@@ -5,6 +5,7 @@ import copy
 
 from tether.api import query
 from tether.api import validation as v
+from tether.api.volume.schemas import listing
 from tether.api.volume.schemas import volume_metadata
 from tether.objects import fields
 
@@ -49,25 +50,9 @@ UPDATE = {
     'additionalProperties': False,
 }
 
-LIST_QUERY = {
-    'type': 'object',
-    'properties': {
-        'limit': v.non_negative_integer_string,
-        'offset': v.non_negative_integer_string,
-        'marker': {'type': 'string', 'maxLength': 255},
-        'sort': v.sort_param,
-        'sort_key': {'type': 'string', 'maxLength': 255},
-        'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
-        'all_tenants': v.boolean,
-        'project_id': {'type': 'string', 'maxLength': 255},
-        'name': {'type': 'string', 'maxLength': 255},
-        'status': {'type': 'string', 'maxLength': 255},
-        'volume_id': {'type': 'string', 'maxLength': 255},
-        'metadata': {'type': 'string',
-                     'maxLength': query.MAX_FILTER_LENGTH},
-    },
-    'additionalProperties': False,
-}
+LIST_QUERY = listing.list_query(
+    name=listing.STRING, status=listing.STRING, volume_id=listing.STRING,
+    metadata={'type': 'string', 'maxLength': query.MAX_FILTER_LENGTH})
 
 LIST_QUERY_V345 = copy.deepcopy(LIST_QUERY)
 LIST_QUERY_V345['properties']['with_count'] = v.boolean

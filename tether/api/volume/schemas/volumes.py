@@ -4,6 +4,7 @@ import copy
 
 from tether.api import query
 from tether.api import validation as v
+from tether.api.volume.schemas import listing
 
 _nullable_id = {'type': ['string', 'null'], 'maxLength': 255}
 
@@ -65,28 +66,10 @@ UPDATE = {
     'additionalProperties': False,
 }
 
-LIST_QUERY = {
-    'type': 'object',
-    'properties': {
-        'limit': v.non_negative_integer_string,
-        'offset': v.non_negative_integer_string,
-        'marker': {'type': 'string', 'maxLength': 255},
-        'sort': v.sort_param,
-        'sort_key': {'type': 'string', 'maxLength': 255},
-        'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
-        'all_tenants': v.boolean,
-        'project_id': {'type': 'string', 'maxLength': 255},
-        'user_id': {'type': 'string', 'maxLength': 255},
-        'name': {'type': 'string', 'maxLength': 255},
-        'status': {'type': 'string', 'maxLength': 255},
-        'availability_zone': {'type': 'string', 'maxLength': 255},
-        'bootable': v.boolean,
-        'multiattach': v.boolean,
-        'metadata': {'type': 'string',
-                     'maxLength': query.MAX_FILTER_LENGTH},
-    },
-    'additionalProperties': False,
-}
+LIST_QUERY = listing.list_query(
+    user_id=listing.STRING, name=listing.STRING, status=listing.STRING,
+    availability_zone=listing.STRING, bootable=v.boolean,
+    multiattach=v.boolean, metadata={'type': 'string', 'maxLength': query.MAX_FILTER_LENGTH})
 
 LIST_QUERY_V345 = copy.deepcopy(LIST_QUERY)
 LIST_QUERY_V345['properties']['with_count'] = v.boolean
