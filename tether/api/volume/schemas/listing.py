@@ -1,9 +1,12 @@
 """The query of a list of the volume API: its page, order and scope,
 then the filters of each resource."""
 
+from tether.api import query
 from tether.api import validation as v
 
 STRING = {'type': 'string', 'maxLength': 255}
+# ``metadata={"k": "v"}``: a map in the query (tether.api.query).
+METADATA_FILTER = {'type': 'string', 'maxLength': query.MAX_FILTER_LENGTH}
 
 
 def list_query(**filters):

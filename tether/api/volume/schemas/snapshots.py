@@ -3,7 +3,6 @@ actions."""
 
 import copy
 
-from tether.api import query
 from tether.api import validation as v
 from tether.api.volume.schemas import listing
 from tether.api.volume.schemas import volume_metadata
@@ -52,7 +51,7 @@ UPDATE = {
 
 LIST_QUERY = listing.list_query(
     name=listing.STRING, status=listing.STRING, volume_id=listing.STRING,
-    metadata={'type': 'string', 'maxLength': query.MAX_FILTER_LENGTH})
+    metadata=listing.METADATA_FILTER)
 
 LIST_QUERY_V345 = copy.deepcopy(LIST_QUERY)
 LIST_QUERY_V345['properties']['with_count'] = v.boolean

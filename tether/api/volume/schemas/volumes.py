@@ -2,7 +2,6 @@
 
 import copy
 
-from tether.api import query
 from tether.api import validation as v
 from tether.api.volume.schemas import listing
 
@@ -69,7 +68,7 @@ UPDATE = {
 LIST_QUERY = listing.list_query(
     user_id=listing.STRING, name=listing.STRING, status=listing.STRING,
     availability_zone=listing.STRING, bootable=v.boolean,
-    multiattach=v.boolean, metadata={'type': 'string', 'maxLength': query.MAX_FILTER_LENGTH})
+    multiattach=v.boolean, metadata=listing.METADATA_FILTER)
 
 LIST_QUERY_V345 = copy.deepcopy(LIST_QUERY)
 LIST_QUERY_V345['properties']['with_count'] = v.boolean
