@@ -8,6 +8,7 @@ Servers are made with openstacksdk, as a user makes them; raw HTTP is
 for microversions, shapes and what a client library would not send.
 """
 
+import contextlib
 import os
 import subprocess
 import uuid
@@ -15,6 +16,8 @@ import uuid
 from oslo_config import cfg
 
 from tests.functional import helpers
+from tether.db.compute import service as db_compute_services
+from tether.db.compute import instance as db_instances
 from tether.drivers import qemu_img
 from tether import exception
 
@@ -26,6 +29,22 @@ TIMEOUT = 60
 # The microversions the tests name.
 LATEST = '2.90'
 ATTACHMENTS_API = '3.27'
+
+
+@contextlib.contextmanager
+def host_at_version(server_id, version):
+    """Within the block, the service record of the server's compute host
+    says it is at service ``version`` (an older tether-compute)."""
+    ctx = helpers.admin_context()
+    host = db_instances.get(ctx, server_id).host
+    (service,) = [s for s in db_compute_services.get_all(
+        ctx, binary='tether-compute') if s.host == host]
+    db_compute_services.update(ctx, service.id, {'version': version})
+    try:
+        yield
+    finally:
+        db_compute_services.update(ctx, service.id,
+                                   {'version': service.version})
 
 
 def root_bdm(volume_id, **extra):

@@ -13,7 +13,6 @@ from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 from tether.compute import rpcapi as compute_rpcapi
 from tether.db.compute import instance as db_instances
-from tether.db.compute import service as db_compute_services
 
 
 @pytest.fixture
@@ -207,16 +206,8 @@ def test_without_a_host_or_on_an_old_host_or_pin(cloud, levels,
         _conflict(user.action(lost.id, {action: None}), 'is not ready')
 
     server = user.boot()
-    ctx = helpers.admin_context()
-    (service,) = [s for s in db_compute_services.get_all(
-        ctx, binary='tether-compute')
-        if s.host == db_instances.get(ctx, server.id).host]
-    db_compute_services.update(ctx, service.id, {'version': 7})
-    try:
+    with sh.host_at_version(server.id, 7):
         resp = user.action(server.id, {'pause': None})
-    finally:
-        db_compute_services.update(ctx, service.id,
-                                   {'version': service.version})
     _conflict(resp, 'service version 7', 'needs 8')
 
     levels('compute', '1.5')

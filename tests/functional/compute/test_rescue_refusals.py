@@ -15,8 +15,6 @@ from tests.functional.compute.test_servers_from_images import domain_disks
 from tests.functional import helpers
 from tests.functional import image_helpers
 from tether.compute import rpcapi as compute_rpcapi
-from tether.db.compute import instance as db_instances
-from tether.db.compute import service as db_compute_services
 
 
 @pytest.fixture
@@ -103,16 +101,8 @@ def test_two_rescues_or_unrescues_at_once_one_wins(cloud):
 def test_on_an_old_host_or_pin(cloud, levels, monkeypatch):
     user = cloud.project()
     server = sh.boot_image(user, _image(user, b'old host'))
-    ctx = helpers.admin_context()
-    (service,) = [s for s in db_compute_services.get_all(
-        ctx, binary='tether-compute')
-        if s.host == db_instances.get(ctx, server.id).host]
-    db_compute_services.update(ctx, service.id, {'version': 8})
-    try:
+    with sh.host_at_version(server.id, 8):
         resp = user.action(server.id, {'rescue': None})
-    finally:
-        db_compute_services.update(ctx, service.id,
-                                   {'version': service.version})
     _conflict(resp, 'service version 8', 'needs 9')
 
     levels('compute', '1.6')
