@@ -32,6 +32,9 @@ class AIO:
         CONF([], project='tether')
         # Heartbeats fast enough that a restarted backend is schedulable.
         CONF.set_override('report_interval', 1)
+        # Every answer of every functional test is checked against the
+        # response its handler declares (tether.api.responses).
+        CONF.set_override('response_validation', 'error', group='api')
         # The guests of most tests have no OS, which would let a stop wait
         # out the whole shutdown_timeout: they are powered off at once. A
         # test of a guest with an OS sets it (tests/functional/compute/

@@ -63,7 +63,7 @@ def _is_base64(value):
     return True
 
 
-_Draft7 = jsonschema.validators.extend(jsonschema.Draft7Validator, {
+Draft7 = jsonschema.validators.extend(jsonschema.Draft7Validator, {
     'minimum': _bound(jsonschema.Draft7Validator.VALIDATORS['minimum']),
     'maximum': _bound(jsonschema.Draft7Validator.VALIDATORS['maximum']),
     'pattern': _pattern_within_max_length,
@@ -85,14 +85,15 @@ def _drop_additional_properties(validator, allowed, instance, schema):
         del instance[key]
 
 
-_LegacyV2 = jsonschema.validators.extend(_Draft7, {
+_LegacyV2 = jsonschema.validators.extend(Draft7, {
     'additionalProperties': _drop_additional_properties,
 })
 
 
 class _Validator:
     def __init__(self, schema):
-        cls = jsonschema.validators.validator_for(schema, _Draft7)
+        self.schema = schema
+        cls = jsonschema.validators.validator_for(schema, Draft7)
         self._validator = cls(schema, format_checker=FORMATS)
         self._legacy_v2 = _LegacyV2(schema, format_checker=FORMATS)
 
@@ -137,11 +138,12 @@ class _Validator:
         raise fault.HTTPError(400, message, code=fault.VALIDATION_FAILED)
 
 
-def _choose(schemas, req):
-    version = microversion.get(req)
-    for lo, hi, validator in schemas:
+def choose(schemas, version):
+    """What of ``schemas`` (a list of ``(lo, hi, what)``) serves
+    ``version``, or None."""
+    for lo, hi, what in schemas:
         if (lo is None or version >= lo) and (hi is None or version <= hi):
-            return validator
+            return what
     return None
 
 
@@ -165,7 +167,8 @@ def _validating(attr, read, store, what):
             else:
                 @functools.wraps(fn)
                 def target(req, *args, **kwargs):
-                    validator = _choose(getattr(target, attr), req)
+                    validator = choose(getattr(target, attr),
+                                       microversion.get(req))
                     data = read(req)
                     if validator is not None:
                         validator.validate(data, what,

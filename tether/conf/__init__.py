@@ -25,6 +25,8 @@ CONF = cfg.CONF
 
 CONF.register_opts(base.default_opts)
 CONF.register_opts(api.api_opts)
+CONF.register_group(api.api_group)
+CONF.register_opts(api.api_group_opts, group=api.api_group)
 CONF.register_opts(quota.quota_opts)
 CONF.register_opts(compute.compute_opts)
 CONF.register_group(database.compute_database_group)
@@ -69,6 +71,7 @@ def list_opts():
     return [
         ('DEFAULT', base.default_opts + api.api_opts + quota.quota_opts +
          compute.compute_opts),
+        (api.api_group, api.api_group_opts),
         ('backend', backend.backend_opts),
         (libvirt.libvirt_group, libvirt.libvirt_opts),
         (image_cache.image_cache_group, image_cache.image_cache_opts),

@@ -1,5 +1,6 @@
 """Configuration (oslo.config): the [DEFAULT] options of the volume API's
-built-in server and of the paste pipelines of both APIs."""
+built-in server and of the paste pipelines of both APIs, and [api], how
+both APIs check what they answer."""
 
 from oslo_config import cfg
 
@@ -21,4 +22,22 @@ api_opts = [
                     'of etc/tether/api-paste.ini shipped inside the tether '
                     'package is used; a file set here that cannot be found '
                     'stops the API from starting.'),
+]
+
+api_group = cfg.OptGroup('api', title='Both APIs')
+
+api_group_opts = [
+    cfg.StrOpt('response_validation', default='ignore',
+               choices=[
+                   ('error', 'a response that does not match its schema '
+                             'becomes a 500 that says how (tests and CI)'),
+                   ('warn', 'it is logged as a warning and answered'),
+                   ('ignore', 'responses are not checked')],
+               help='Whether each response body and status of both APIs '
+                    'is checked against the response schema its handler '
+                    'declares for the request\'s microversion (the '
+                    'schemas the OpenAPI description publishes). Checking '
+                    'costs CPU on every request, so it is off unless '
+                    'asked for; tether\'s own tests and its CI jobs run '
+                    'with "error".'),
 ]

@@ -6,6 +6,7 @@ import re
 
 from tether.api import actions
 from tether.api import fault
+from tether.api import responses
 from tether.compute import exception as compute_exception
 from tether.compute import flavor_exception
 from tether.compute import image_exception
@@ -36,7 +37,8 @@ def framework_codes():
     codes = {value for name, value in vars(fault).items()
              if name.isupper() and isinstance(value, str)}
     return codes | set(fault.CODE_BY_STATUS.values()) | {
-        actions.UNKNOWN_ACTION, actions.UNSERVED_ACTION}
+        actions.UNKNOWN_ACTION, actions.UNSERVED_ACTION,
+        responses.RESPONSE_INVALID}
 
 
 def documented_codes(text):

@@ -6,6 +6,7 @@ from tether.api.compute import versions
 from tether.api.compute.views import keypairs as views
 from tether.api import listing
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import keypairs as keypairs_api
@@ -27,6 +28,11 @@ def _authorize(req, rule, user_id):
     req.context.can(rule, {'user_id': user_id})
 
 
+@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.KEYPAIR_TYPE))
+@responses.declare(schema.LIST_RESPONSE_V2_2, 200, versions.KEYPAIR_TYPE,
+                   microversion.before(versions.KEYPAIR_PAGING))
+@responses.declare(schema.LIST_RESPONSE_V2_35, 200, versions.KEYPAIR_PAGING)
 @validation.query(schema.ANY_QUERY, versions.BASE,
                   microversion.before(versions.KEYPAIR_USER_ID))
 @validation.query(schema.QUERY_V2_10, versions.KEYPAIR_USER_ID,
@@ -53,6 +59,9 @@ def list_keypairs(req):
     return wsgi.json_response(body)
 
 
+@responses.declare(schema.CREATE_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.KEYPAIR_TYPE))
+@responses.declare(schema.CREATE_RESPONSE_V2_2, 201, versions.KEYPAIR_TYPE)
 @validation.body(schema.CREATE, versions.BASE,
                  microversion.before(versions.KEYPAIR_TYPE))
 @validation.body(schema.CREATE_V2_2, versions.KEYPAIR_TYPE,
@@ -81,6 +90,9 @@ def create_keypair(req):
         status=status)
 
 
+@responses.declare(schema.SHOW_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.KEYPAIR_TYPE))
+@responses.declare(schema.SHOW_RESPONSE_V2_2, 200, versions.KEYPAIR_TYPE)
 @validation.query(schema.ANY_QUERY, versions.BASE,
                   microversion.before(versions.KEYPAIR_USER_ID))
 @validation.query(schema.QUERY_V2_10, versions.KEYPAIR_USER_ID,
@@ -95,6 +107,9 @@ def show_keypair(req):
         {'keypair': views.KeypairView(req).show(keypair)})
 
 
+@responses.declare(None, 202, versions.BASE,
+                   microversion.before(versions.KEYPAIR_TYPE))
+@responses.declare(None, 204, versions.KEYPAIR_TYPE)
 @validation.query(schema.ANY_QUERY, versions.BASE,
                   microversion.before(versions.KEYPAIR_USER_ID))
 @validation.query(schema.QUERY_V2_10, versions.KEYPAIR_USER_ID,

@@ -1,8 +1,9 @@
 """JSON schemas of /os-keypairs: create, and the list, show and delete
-queries, per microversion (Nova's)."""
+queries, and what each answers, per microversion (Nova's)."""
 
 import copy
 
+from tether.api import response_types as rt
 from tether.api import validation
 
 _NAME_DESCRIPTION = ('a name of 1 to 255 letters, digits, "_", "-"%s and '
@@ -68,3 +69,46 @@ LIST_QUERY_V2_35['properties'].update({
     'marker': {'type': 'string', 'maxLength': 255},
 })
 LIST_QUERY_V2_75 = dict(LIST_QUERY_V2_35, additionalProperties=False)
+
+
+# Responses ------------------------------------------------------------------
+
+_keypair_index = rt.obj({
+    'name': {'type': 'string'},
+    'public_key': {'type': 'string'},
+    'fingerprint': {'type': 'string'},
+})
+_keypair_create = rt.extended(_keypair_index, {
+    'user_id': {'type': 'string'},
+    # Only of a key pair tether generated (before 2.92).
+    'private_key': {'type': 'string'},
+}, required=['user_id'])
+_keypair_show = rt.extended(_keypair_create, {
+    'id': {'type': 'integer'},
+    'created_at': rt.date_time,
+    'updated_at': rt.date_time_or_null,
+    'deleted': {'type': 'boolean'},
+    'deleted_at': rt.date_time_or_null,
+}, required=['id', 'created_at', 'updated_at', 'deleted', 'deleted_at'])
+_with_type = {'type': {'type': 'string', 'enum': ['ssh', 'x509']}}
+
+
+def _list(keypair, links=False):
+    body = rt.obj({'keypairs': {
+        'type': 'array',
+        'items': rt.wrapped('keypair', keypair)}})
+    if links:
+        body = rt.extended(body, {'keypairs_links': rt.links})
+    return body
+
+
+LIST_RESPONSE = _list(_keypair_index)
+LIST_RESPONSE_V2_2 = _list(rt.extended(_keypair_index, _with_type, ['type']))
+LIST_RESPONSE_V2_35 = _list(rt.extended(_keypair_index, _with_type,
+                                        ['type']), links=True)
+CREATE_RESPONSE = rt.wrapped('keypair', _keypair_create)
+CREATE_RESPONSE_V2_2 = rt.wrapped('keypair', rt.extended(
+    _keypair_create, _with_type, ['type']))
+SHOW_RESPONSE = rt.wrapped('keypair', _keypair_show)
+SHOW_RESPONSE_V2_2 = rt.wrapped('keypair', rt.extended(
+    _keypair_show, _with_type, ['type']))

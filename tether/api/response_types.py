@@ -1,0 +1,70 @@
+"""Parameter types of response schemas, shared by both APIs (the request
+side's are in tether.api.validation).
+
+A response schema states the shape clients rely on, as upstream's own
+test suite checks it (Tempest's response schemas): the keys that are
+always there are required, objects that Cinder or Nova may grow keep
+``additionalProperties`` open where upstream's are, and closed where a
+key more would be a change a client sees.
+"""
+
+# A date and time as both APIs print them: ISO 8601, with or without
+# fractions and a zone ("2026-11-25T01:53:17.000000", "...Z", "+00:00").
+date_time = {
+    'type': 'string',
+    'pattern': r'^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?'
+               r'(Z|[+-]\d{2}:\d{2})?$',
+}
+date_time_or_null = dict(date_time, type=['string', 'null'])
+
+uuid = {
+    'type': 'string',
+    'pattern': '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+               '[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+}
+uuid_or_null = dict(uuid, type=['string', 'null'])
+
+string_or_null = {'type': ['string', 'null']}
+
+# A map of text to text (metadata, extra specs).
+string_map = {'type': 'object', 'additionalProperties': {'type': 'string'}}
+
+# The links of a resource or a page: rel "self", "bookmark" or "next".
+links = {
+    'type': 'array',
+    'items': {
+        'type': 'object',
+        'properties': {
+            'href': {'type': 'string'},
+            'rel': {'type': 'string'},
+            'type': {'type': 'string'},
+        },
+        'required': ['href', 'rel'],
+        'additionalProperties': False,
+    },
+}
+
+
+def obj(properties, required=None, additional=False):
+    """An object of ``properties``, all of them required unless
+    ``required`` names some."""
+    return {
+        'type': 'object',
+        'properties': properties,
+        'required': list(properties) if required is None else list(required),
+        'additionalProperties': additional,
+    }
+
+
+def wrapped(name, inner):
+    """``{name: inner}`` and nothing else: the envelope of most answers."""
+    return obj({name: inner})
+
+
+def extended(schema, properties, required=()):
+    """``schema`` (an object) with more properties, some of them required
+    (a view that grows at a microversion)."""
+    out = dict(schema)
+    out['properties'] = dict(schema['properties'], **properties)
+    out['required'] = list(schema.get('required', [])) + list(required)
+    return out
