@@ -181,16 +181,20 @@ def faultwrap_factory(global_conf, **local_conf):
     return fault.FaultWrapper
 
 
-def versions_filter(service_versions):
+def versions_filter(service_versions, more_routes=()):
     """A paste filter factory that serves version discovery without auth.
 
     The paths of ``service_versions.ROUTES`` (``/``, ``/v3``, ``/v3/``)
-    are answered here; every other request goes on down the pipeline.
+    and of ``more_routes`` (``/openapi.json``) are answered here; every
+    other request goes on down the pipeline.
     """
+    routes = list(service_versions.ROUTES) + list(more_routes)
+    paths = list(service_versions.PUBLIC_PATHS) + [p for p, _ in more_routes]
+
     def factory(global_conf, **local_conf):
-        public = Router(service_versions.SERVICE, service_versions.ROUTES)
+        public = Router(service_versions.SERVICE, routes)
 
         def _filter(app):
-            return PublicPaths(public, service_versions.PUBLIC_PATHS, app)
+            return PublicPaths(public, paths, app)
         return _filter
     return factory

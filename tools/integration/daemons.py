@@ -46,6 +46,11 @@ volume_driver = tether.drivers.volume.nfs.NfsDriver
 # An absolute path: a directory used as an already-mounted share.
 nfs_shares = {share}
 
+# Every answer Tempest and the integration tests get is checked against
+# the response its handler declares (a 500 that says how where not).
+[api]
+response_validation = error
+
 [database]
 connection = {volume_db}
 

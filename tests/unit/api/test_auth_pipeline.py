@@ -64,3 +64,10 @@ def test_noauth_requires_user_and_project():
             assert 'X-Auth-Token' in resp.json['unauthorized']['message']
     finally:
         CONF.clear_override('auth_strategy')
+
+
+def test_keystone_serves_the_openapi_description_without_token(keystone_app):
+    resp = webob.Request.blank('/openapi.json').get_response(keystone_app)
+    assert resp.status_int == 200
+    assert resp.json['openapi'] == '3.1.0'
+    assert '/v3/volumes' in resp.json['paths']

@@ -1,0 +1,130 @@
+"""The OpenAPI descriptions (tether.api.openapi): valid OpenAPI 3.1, of
+every operation of the route tables, per microversion, and the copies in
+doc/source/openapi/ what the code describes now."""
+
+import json
+import pathlib
+
+from openapi_spec_validator import validate
+import pytest
+import webob
+
+from tether.api import microversion
+from tether.api import openapi
+from tether.api import operations
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+DOC = ROOT / 'doc' / 'source' / 'openapi'
+APIS = {'volume': (openapi.volume_api, operations.volume),
+        'compute': (openapi.compute_api, operations.compute)}
+
+
+@pytest.fixture(params=sorted(APIS))
+def api(request):
+    return request.param
+
+
+def _ops(document):
+    return {(path, method) for path, methods in document['paths'].items()
+            for method in methods}
+
+
+def test_every_description_is_valid_openapi(api):
+    make, _ops_of = APIS[api]
+    service = make().service
+    for version in (None, service.min, service.max):
+        validate(openapi.document(make(), version))
+
+
+def test_every_operation_is_described_once(api):
+    make, ops_of = APIS[api]
+    document = openapi.document(make())
+    prefix = make().prefix
+    assert _ops(document) == {(prefix + op.path, op.method.lower())
+                              for op in ops_of()}
+    ids = [operation['operationId'] for methods in document['paths'].values()
+           for operation in methods.values()]
+    assert len(ids) == len(set(ids))
+
+
+def test_actions_are_one_operation_whose_body_names_each():
+    document = openapi.document(openapi.volume_api())
+    action = document['paths']['/v3/volumes/{volume_id}/action']['post']
+    bodies = action['requestBody']['content']['application/json']['schema']
+    assert bodies['x-openstack'] == {'discriminator': 'action'}
+    names = {body['x-openstack']['action-name'] for body in bodies['oneOf']}
+    assert {'os-extend', 'os-reimage', 'os-extend_volume_completion',
+            'os-reset_status', 'os-volume_upload_image'} <= names
+
+
+def test_a_microversion_has_its_own_schemas_and_operations():
+    api = openapi.volume_api()
+    every = openapi.document(api)
+    at_3_0 = openapi.document(api, microversion.parse('3.0'))
+    at_3_27 = openapi.document(api, microversion.parse('3.27'))
+    # The attachments API is served from 3.27.
+    assert '/v3/attachments' in every['paths']
+    assert '/v3/attachments' not in at_3_0['paths']
+    assert '/v3/attachments' in at_3_27['paths']
+    assert at_3_0['info']['version'] == '3.0'
+    # A schema that changes with the microversion: a oneOf of windows in
+    # the whole description, the one that applies in a version's.
+    compute = openapi.compute_api()
+    show = openapi.document(compute)['paths'][
+        '/v2.1/os-keypairs/{keypair_name}']['get']
+    schema = show['responses']['200']['content']['application/json'][
+        'schema']
+    assert [v['x-openstack'] for v in schema['oneOf']] == [
+        {'min-ver': '2.1', 'max-ver': '2.1'},
+        {'min-ver': '2.2', 'max-ver': '2.97'}]
+    at_2_1 = openapi.document(compute, microversion.parse('2.1'))['paths'][
+        '/v2.1/os-keypairs/{keypair_name}']['get']
+    one = at_2_1['responses']['200']['content']['application/json'][
+        'schema']
+    assert 'type' not in one['properties']['keypair']['properties']
+    # The status of a delete: 202 at 2.1, 204 from 2.2.
+    delete = openapi.document(compute, microversion.parse('2.1'))['paths'][
+        '/v2.1/os-keypairs/{keypair_name}']['delete']
+    assert sorted(delete['responses']) == ['202', 'default']
+
+
+def test_the_description_is_served_and_a_bad_microversion_refused():
+    from tether.api.volume import app
+    server = openapi.Server(openapi.volume_api)
+    req = webob.Request.blank('/openapi.json?microversion=3.27')
+    req.environ[microversion.VERSION_KEY] = microversion.parse('3.0')
+    assert server(req).json['info']['version'] == '3.27'
+    for bad in ('3.999', 'x', '2.1'):
+        req = webob.Request.blank('/openapi.json?microversion=' + bad)
+        with pytest.raises(Exception) as caught:
+            server(req)
+        assert caught.value.status == 400, bad
+        assert 'microversion' in caught.value.message
+    assert app  # the app module names the same description
+
+
+def drift(directory):
+    """The files of ``directory`` that differ from the descriptions the
+    code makes now."""
+    found = []
+    for name, (make, _ops_of) in sorted(APIS.items()):
+        path = pathlib.Path(directory) / ('%s.json' % name)
+        now = json.dumps(openapi.document(make()), indent=1,
+                         sort_keys=True) + '\n'
+        if not path.exists() or path.read_text() != now:
+            found.append(path.name)
+    return found
+
+
+def test_the_copies_in_doc_are_what_the_code_describes():
+    assert drift(DOC) == [], (
+        'doc/source/openapi/ is out of date: run "tox -e openapi" (or '
+        'python -m tether.api.openapi doc/source/openapi) and commit it')
+
+
+def test_the_drift_check_sees_a_changed_copy(tmp_path):
+    openapi.write(tmp_path)
+    assert drift(tmp_path) == []
+    path = tmp_path / 'volume.json'
+    path.write_text(path.read_text().replace('"3.71"', '"3.70"', 1))
+    assert drift(tmp_path) == ['volume.json']
