@@ -49,6 +49,7 @@ UNSUPPORTED_MICROVERSION = 'api.microversion.unsupported'
 MALFORMED_BODY = 'api.body.malformed'
 UNSUPPORTED_MEDIA_TYPE = 'api.body.media_type'
 MALFORMED_QUERY = 'api.query.malformed'
+BODY_TOO_LARGE = 'api.body.too_large'
 # HTTP the built-in server cannot read (tether.cmd.http_errors).
 MALFORMED_HTTP = 'api.http.malformed'
 VALIDATION_FAILED = 'api.validation.failed'

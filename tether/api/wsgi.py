@@ -6,6 +6,7 @@ import datetime
 
 from oslo_log import log as logging
 from oslo_middleware import request_id
+from oslo_middleware import sizelimit
 from oslo_serialization import jsonutils
 import routes
 import webob
@@ -152,6 +153,23 @@ class PublicPaths:
         if path in self.public_paths:
             return self.public_app(environ, start_response)
         return self.authenticated_app(environ, start_response)
+
+
+class SizeLimit(sizelimit.RequestBodySizeLimiter):
+    """oslo.middleware's bound on request bodies ([oslo_middleware]
+    max_request_body_size), whose 413 is a fault as every other error
+    (oslo.middleware's own is an HTML page)."""
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        try:
+            return super().__call__(req)
+        except webob.exc.HTTPRequestEntityTooLarge:
+            return fault.error_response(
+                413, 'Request is too large: the body is longer than '
+                     '[oslo_middleware] max_request_body_size, %d bytes.'
+                % self._conf_get('max_request_body_size'),
+                code=fault.BODY_TOO_LARGE)
 
 
 class _RequestId(request_id.RequestId):
