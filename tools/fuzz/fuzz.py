@@ -1,0 +1,169 @@
+"""The fuzzing job: schemathesis, driven by tether's own OpenAPI
+descriptions, against a real tether-aio (real qemu-img, libvirt and
+Glance), as four personas, seeded and bounded in time.
+
+It fails on any 5xx (tether answers one, api.response.invalid, for an
+answer its handler does not declare: the aio runs with
+``[api] response_validation = error``), any status, content type or body
+the description does not allow, any answer slower than
+``--max-response-time``; and afterwards unless project B's resources
+(no persona is of B) are as they were and every project's volume quota
+usage is what it owns, with nothing reserved.
+
+    python3 tools/fuzz/fuzz.py [--seed 1] [--examples 10]
+
+(tox -e fuzz; .ci/run runs it). Its reports (JUnit, and schemathesis's
+own output per run) are left in --workdir.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [ROOT, HERE, os.path.join(ROOT, 'tools', 'bench')]
+
+import aio_process  # noqa: E402  (tools/bench)
+import world  # noqa: E402
+
+from tether.cmd import venvs  # noqa: E402
+
+REQUIREMENTS = os.path.join(HERE, 'requirements.txt')
+CONFIG = """\
+[api]
+response_validation = error
+"""
+# persona: (noauth token, examples per operation relative to --examples)
+PERSONAS = {
+    'reader': ('fuzz-reader:%s:reader' % world.PROJECT_A, 0.5),
+    'other': ('fuzz-other:%s' % world.PROJECT_C, 0.5),
+    'member': ('fuzz-member:%s' % world.PROJECT_A, 1.0),
+    'admin': ('admin:%s' % world.PROJECT_ADMIN, 0.5),
+}
+APIS = {'volume': 'volume 3.71', 'compute': 'compute 2.97'}
+CHECKS = ('not_a_server_error,status_code_conformance,'
+          'content_type_conformance,response_schema_conformance')
+
+
+def _root(url):
+    return url.rsplit('/v', 1)[0]
+
+
+def _toml(parameters):
+    lines = ['[parameters]']
+    lines += ['"path.%s" = %s' % (name, json.dumps(value))
+              for name, value in sorted(parameters.items())]
+    return '\n'.join(lines) + '\n'
+
+
+def fuzz(st, workdir, root, api, persona, parameters, args):
+    """One schemathesis run; (passed, test cases, seconds, output tail)."""
+    token, share = PERSONAS[persona]
+    name = '%s-%s' % (api, persona)
+    config = os.path.join(workdir, name + '.toml')
+    with open(config, 'w') as f:
+        f.write(_toml(parameters))
+    version = APIS[api].split()[1]
+    argv = [st, '--config-file', config, 'run',
+            '%s/openapi.json?microversion=%s' % (root, version),
+            '--url', root,
+            '-H', 'X-Auth-Token: %s' % token,
+            '-H', 'OpenStack-API-Version: %s' % APIS[api],
+            '--checks', CHECKS,
+            '--max-response-time', str(args.max_response_time),
+            '--request-timeout', str(args.request_timeout),
+            '--max-examples', str(max(1, int(args.examples * share))),
+            '--seed', str(args.seed),
+            '--phases', 'examples,coverage,fuzzing',
+            '--no-shrink', '--workers', '1', '--continue-on-failure',
+            '--max-time', str(args.max_time),
+            '--generation-database', 'none',
+            '--report', 'junit', '--report-junit-path',
+            os.path.join(workdir, name + '.junit.xml')]
+    began = time.monotonic()
+    proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True,
+                          stdin=subprocess.DEVNULL)
+    seconds = time.monotonic() - began
+    with open(os.path.join(workdir, name + '.out'), 'w') as f:
+        f.write(proc.stdout)
+    match = re.search(r'(\d+) generated', proc.stdout)
+    cases = int(match.group(1)) if match else 0
+    return proc.returncode == 0, cases, seconds, proc.stdout[-6000:]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--seed', type=int, default=1)
+    parser.add_argument('--examples', type=int, default=10,
+                        help='Test cases per operation for the member '
+                             'persona (the others get half).')
+    parser.add_argument('--max-response-time', type=float, default=5.0,
+                        help='Seconds; a slower answer is a failure.')
+    parser.add_argument('--request-timeout', type=float, default=30.0)
+    parser.add_argument('--max-time', type=int, default=15,
+                        help='Seconds of one persona on one API: '
+                             'schemathesis fuzzes until they are spent.')
+    parser.add_argument('--workdir', default=None)
+    parser.add_argument('--venv', default=os.path.join(
+        os.path.expanduser('~'), '.cache', 'tether-fuzz', 'venv'))
+    args = parser.parse_args(argv)
+    workdir = args.workdir or tempfile.mkdtemp(prefix='tether-fuzz-',
+                                               dir='/var/tmp')
+    os.makedirs(workdir, exist_ok=True)
+    venvs.ensure(args.venv, REQUIREMENTS, 'schemathesis')
+    st = os.path.join(args.venv, 'bin', 'st')
+    config = os.path.join(workdir, 'tether-fuzz.conf')
+    with open(config, 'w') as f:
+        f.write(CONFIG)
+    began = time.monotonic()
+    # A fresh cloud each run: the same seed then makes the same requests.
+    state = os.path.join(workdir, 'state')
+    shutil.rmtree(state, ignore_errors=True)
+    aio = aio_process.Aio(state,
+                          extra_args=['--config-file', config])
+    failed = []
+    try:
+        roots = {'volume': _root(aio.volume_url),
+                 'compute': _root(aio.compute_url)}
+        clients = {persona: world.Client(aio.volume_url, aio.compute_url,
+                                         token)
+                   for persona, (token, _share) in PERSONAS.items()}
+        clients['b'] = world.Client(aio.volume_url, aio.compute_url,
+                                    'fuzz-b:%s' % world.PROJECT_B)
+        parameters, untouchable = world.seed(clients)
+        before = world.untouched(clients, untouchable)
+        total = 0
+        for persona in PERSONAS:
+            for api in APIS:
+                passed, cases, seconds, tail = fuzz(
+                    st, workdir, roots[api], api, persona, parameters, args)
+                total += cases
+                print('%-8s %-7s %5d test cases %6.1f s  %s' % (
+                    api, persona, cases, seconds,
+                    'passed' if passed else 'FAILED'), flush=True)
+                if not passed:
+                    failed.append('%s as %s:\n%s' % (api, persona, tail))
+        after = world.untouched(clients, untouchable)
+        if after != before:
+            failed.append('project B changed: before %s, after %s'
+                          % (before, after))
+        failed += world.books(clients['admin'])
+    finally:
+        aio.stop()
+    print('%d test cases in %.0f s (seed %d); reports in %s' % (
+        total, time.monotonic() - began, args.seed, workdir))
+    for failure in failed:
+        print('\n' + failure)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

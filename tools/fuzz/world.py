@@ -1,0 +1,178 @@
+"""What the fuzzing job makes before it fuzzes and checks after: the
+resources whose IDs the fuzzer is given (project A's), the resources no
+persona may touch (project B's), and the books that must balance after
+(every project's volume quota usage against what it owns)."""
+
+import time
+
+import requests
+
+PROJECT_A = 'fuzz-project-a'        # the members' and readers' project
+PROJECT_B = 'fuzz-project-b'        # nobody fuzzes as B: nothing may change
+PROJECT_C = 'fuzz-project-c'        # the other project's persona
+PROJECT_ADMIN = 'fuzz-admin-project'
+PROJECTS = (PROJECT_A, PROJECT_B, PROJECT_C, PROJECT_ADMIN)
+# Statuses a volume or snapshot passes through; the books are read once
+# none is left in one.
+BUSY = ('creating', 'deleting', 'extending', 'attaching', 'detaching',
+        'reserved', 'downloading', 'uploading', 'reimaging', 'maintenance',
+        'backing-up', 'restoring-backup')
+
+
+class Client:
+    """HTTP as one noauth persona (``X-Auth-Token: user:project[:roles]``)
+    at the latest microversion of each API."""
+
+    def __init__(self, volume_url, compute_url, token):
+        self.volume_url = volume_url
+        self.compute_url = compute_url
+        self.session = requests.Session()
+        self.session.headers['X-Auth-Token'] = token
+
+    def volume(self, method, path, json=None, expect=(200, 201, 202)):
+        return self._call(self.volume_url, 'volume 3.71', method, path,
+                          json, expect)
+
+    def compute(self, method, path, json=None, expect=(200, 201, 202)):
+        return self._call(self.compute_url, 'compute 2.97', method, path,
+                          json, expect)
+
+    def _call(self, root, version, method, path, json, expect):
+        resp = self.session.request(
+            method, root + path, json=json, timeout=60,
+            headers={'OpenStack-API-Version': version})
+        if resp.status_code not in expect:
+            raise RuntimeError('%s %s answered %d: %s' % (
+                method, path, resp.status_code, resp.text[:500]))
+        return resp.json() if resp.content else None
+
+
+def wait_for(check, what, timeout=120):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise RuntimeError('timed out waiting for %s' % what)
+        time.sleep(0.2)
+
+
+def _volume_ready(client, volume_id, status='available'):
+    return wait_for(
+        lambda: client.volume('GET', '/volumes/%s' % volume_id)[
+            'volume']['status'] == status,
+        'volume %s %s' % (volume_id, status))
+
+
+def _make_volume(client, name, size=1, **more):
+    body = {'volume': dict({'size': size, 'name': name,
+                            'metadata': {'made-by': 'fuzz'}}, **more)}
+    volume = client.volume('POST', '/volumes', body)['volume']
+    _volume_ready(client, volume['id'])
+    return volume['id']
+
+
+def _make_snapshot(client, volume_id, name):
+    snapshot = client.volume('POST', '/snapshots', {'snapshot': {
+        'volume_id': volume_id, 'name': name}})['snapshot']
+    wait_for(lambda: client.volume('GET', '/snapshots/%s' % snapshot['id'])[
+        'snapshot']['status'] == 'available', 'snapshot %s' % snapshot['id'])
+    return snapshot['id']
+
+
+def seed(clients):
+    """Make project A's resources (their IDs are what the fuzzer's path
+    parameters take) and project B's (which must not change); return
+    ``(parameters, untouchable)``."""
+    a, b, admin = clients['member'], clients['b'], clients['admin']
+    volume_id = _make_volume(a, 'fuzz-volume')
+    snapshot_id = _make_snapshot(a, volume_id, 'fuzz-snapshot')
+    # A volume reserved for a server by an attachment of the attachments
+    # API (the compute service is not asked: no instance of that ID).
+    attached_id = _make_volume(a, 'fuzz-attached')
+    attachment = a.volume('POST', '/attachments', {'attachment': {
+        'volume_uuid': attached_id,
+        'instance_uuid': '7b1e59c8-9b0e-4c7c-9a52-1f0e7c1b2d3e'}})
+    flavors = admin.compute('GET', '/flavors')['flavors']
+    flavor_id = sorted(flavors, key=lambda f: f['name'])[0]['id']
+    boot_id = _make_volume(a, 'fuzz-boot')
+    server = a.compute('POST', '/servers', {'server': {
+        'name': 'fuzz-server', 'flavorRef': flavor_id,
+        'networks': 'none',
+        'block_device_mapping_v2': [{
+            'uuid': boot_id, 'source_type': 'volume',
+            'destination_type': 'volume', 'boot_index': 0}]}})['server']
+    wait_for(lambda: a.compute('GET', '/servers/%s' % server['id'])[
+        'server']['status'] in ('ACTIVE', 'ERROR'), 'the seeded server')
+    type_id = admin.volume('POST', '/types', {'volume_type': {
+        'name': 'fuzz-type', 'extra_specs': {'fuzz': 'yes'}}})[
+            'volume_type']['id']
+    keypair = a.compute('POST', '/os-keypairs', {'keypair': {
+        'name': 'fuzz-key', 'public_key': _PUBLIC_KEY}})['keypair']
+    parameters = {
+        'project_id': PROJECT_A, 'target_project_id': PROJECT_A,
+        'volume_id': volume_id, 'snapshot_id': snapshot_id,
+        'attachment_id': attachment['attachment']['id'],
+        'server_id': server['id'], 'flavor_id': flavor_id,
+        'type_id': type_id, 'keypair_name': keypair['name'],
+        'key': 'made-by',
+    }
+    b_volume = _make_volume(b, 'untouchable')
+    b_snapshot = _make_snapshot(b, b_volume, 'untouchable')
+    return parameters, {'volume': b_volume, 'snapshot': b_snapshot}
+
+
+def untouched(clients, untouchable):
+    """Project B's resources as its owner sees them: compared before and
+    after the fuzzing."""
+    b = clients['b']
+    return {
+        'volume': b.volume('GET', '/volumes/%s' % untouchable['volume']),
+        'snapshot': b.volume('GET',
+                             '/snapshots/%s' % untouchable['snapshot']),
+        'metadata': b.volume('GET', '/volumes/%s/metadata'
+                             % untouchable['volume']),
+    }
+
+
+def books(admin):
+    """For each project, what its volume quota usage says it has, and
+    what it has; (problems, projects read) once nothing is busy."""
+    def settled():
+        volumes = admin.volume('GET', '/volumes/detail?all_tenants=1'
+                               '&limit=1000')['volumes']
+        snapshots = admin.volume('GET', '/snapshots/detail?all_tenants=1'
+                                 '&limit=1000')['snapshots']
+        busy = [v['id'] for v in volumes + snapshots if v['status'] in BUSY]
+        return None if busy else (volumes, snapshots)
+    volumes, snapshots = wait_for(settled, 'every volume and snapshot to '
+                                  'settle', timeout=300)
+    problems = []
+    for project in PROJECTS:
+        owned = [v for v in volumes
+                 if v['os-vol-tenant-attr:tenant_id'] == project]
+        snaps = [s for s in snapshots
+                 if s['os-extended-snapshot-attributes:project_id'] ==
+                 project]
+        usage = admin.volume('GET', '/os-quota-sets/%s?usage=true'
+                             % project)['quota_set']
+        expected = {
+            'volumes': len(owned),
+            'snapshots': len(snaps),
+            'gigabytes': sum(v['size'] for v in owned) +
+            sum(s['size'] for s in snaps),
+        }
+        for resource, count in expected.items():
+            got = usage[resource]
+            if got['in_use'] != count or got['reserved'] != 0:
+                problems.append(
+                    '%s %s: in_use %s, reserved %s; it has %d' % (
+                        project, resource, got['in_use'], got['reserved'],
+                        count))
+    return problems
+
+
+_PUBLIC_KEY = (
+    'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGc7S0dK1h1qoH9kqkJ3u1r2mXK6C0'
+    'vLr2C0l5v0W9xQ fuzz@tether')
