@@ -199,6 +199,10 @@ class _Builder:
                     schema = _marked(schema, action_name=op.action)
                 by_status.setdefault(status, []).append(schema)
         out = {}
+        if not by_status:
+            # An operation on tests/unit/api/responses_todo.txt.
+            out['2XX'] = {'description': 'Success; its body is not '
+                                         'described yet.'}
         for status in sorted(by_status):
             schemas = [s for s in by_status[status] if s is not None]
             entry = {'description': 'Success.'}
