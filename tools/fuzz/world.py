@@ -137,8 +137,8 @@ def untouched(clients, untouchable):
 
 
 def books(admin):
-    """For each project, what its volume quota usage says it has, and
-    what it has; (problems, projects read) once nothing is busy."""
+    """What does not balance in each project's volume quota usage, read
+    once no volume or snapshot is busy."""
     def settled():
         volumes = admin.volume('GET', '/volumes/detail?all_tenants=1'
                                '&limit=1000')['volumes']
@@ -148,15 +148,24 @@ def books(admin):
         return None if busy else (volumes, snapshots)
     volumes, snapshots = wait_for(settled, 'every volume and snapshot to '
                                   'settle', timeout=300)
+    usages = {project: admin.volume(
+        'GET', '/os-quota-sets/%s?usage=true' % project)['quota_set']
+        for project in PROJECTS}
+    return imbalances(volumes, snapshots, usages)
+
+
+def imbalances(volumes, snapshots, usages):
+    """For each project of ``usages`` (project -> its quota set with
+    usage), each resource whose usage is not what the project owns among
+    ``volumes`` and ``snapshots`` (as an administrator lists them), or has
+    something reserved."""
     problems = []
-    for project in PROJECTS:
+    for project, usage in sorted(usages.items()):
         owned = [v for v in volumes
                  if v['os-vol-tenant-attr:tenant_id'] == project]
         snaps = [s for s in snapshots
                  if s['os-extended-snapshot-attributes:project_id'] ==
                  project]
-        usage = admin.volume('GET', '/os-quota-sets/%s?usage=true'
-                             % project)['quota_set']
         expected = {
             'volumes': len(owned),
             'snapshots': len(snaps),

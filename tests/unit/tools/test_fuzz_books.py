@@ -1,0 +1,40 @@
+"""The fuzzing job's last check (tools/fuzz/world.py): each project's
+volume quota usage is what it owns, nothing reserved; shown to catch
+the books that do not balance."""
+
+import importlib.util
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+_SPEC = importlib.util.spec_from_file_location(
+    'fuzz_world', ROOT / 'tools' / 'fuzz' / 'world.py')
+world = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(world)
+
+VOLUMES = [
+    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 1},
+    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 3},
+    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 2},
+]
+SNAPSHOTS = [{'os-extended-snapshot-attributes:project_id': 'a', 'size': 1}]
+
+
+def _usage(volumes, snapshots, gigabytes, reserved=0):
+    return {'volumes': {'in_use': volumes, 'reserved': reserved},
+            'snapshots': {'in_use': snapshots, 'reserved': 0},
+            'gigabytes': {'in_use': gigabytes, 'reserved': 0}}
+
+
+def test_books_that_balance():
+    assert world.imbalances(VOLUMES, SNAPSHOTS, {
+        'a': _usage(2, 1, 5), 'b': _usage(1, 0, 2),
+        'c': _usage(0, 0, 0)}) == []
+
+
+def test_books_that_do_not():
+    assert world.imbalances(VOLUMES, SNAPSHOTS, {
+        'a': _usage(2, 1, 4), 'b': _usage(1, 0, 2, reserved=1),
+        'c': _usage(0, 1, 0)}) == [
+        'a gigabytes: in_use 4, reserved 0; it has 5',
+        'b volumes: in_use 1, reserved 1; it has 1',
+        'c snapshots: in_use 1, reserved 0; it has 0']
