@@ -15,9 +15,11 @@ from tests.functional.compute import rebuild_helpers
 from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 
+from tether.api.compute import versions
 from tether.api import microversion
 from tether.db.compute import instance as db_instances
 
+EVERY = versions.SERVICE.versions
 USER_DATA = base64.b64encode(b'#!/bin/sh\necho views\n').decode()
 
 
@@ -29,6 +31,43 @@ def cloud(aio, wait):
 def _ok(resp, status=200):
     assert resp.status_code == status, resp.text
     return resp.json()
+
+
+def _boot(user, name):
+    """A running server that has what a server may have: metadata, a
+    description, user data, access addresses, a key pair."""
+    _ok(user.compute('2.2').post('/os-keypairs', json={
+        'keypair': {'name': name}}), 201)
+    resp = user.compute(sh.LATEST).post('/servers', json=sh.server_body(
+        user.volume()['id'], name=name, metadata={'role': 'views'},
+        description='every view', user_data=USER_DATA,
+        accessIPv4='192.0.2.7', accessIPv6='2001:db8::7', key_name=name))
+    server_id = _ok(resp, 202)['server']['id']
+    user.track(server_id)
+    return user.wait_server(server_id)
+
+
+def test_every_view_at_every_microversion(cloud):
+    user = cloud.project()
+    admin = cloud.admin()
+    server = _boot(user, 'views')
+    lost = user.boot(wait=False, availability_zone='nowhere', name='lost')
+    gone = user.boot(wait=False, availability_zone='nowhere', name='gone')
+    resp = user.compute().delete('/servers/%s' % gone.id)
+    assert resp.status_code == 204, resp.text
+    user.wait_gone(gone.id)
+    for version in EVERY:
+        for who, every in ((user, ''), (admin, 'all_tenants=1&')):
+            http = who.compute(version)
+            for server_id in (server.id, lost.id):
+                _ok(http.get('/servers/%s' % server_id))
+            _ok(http.get('/servers?%slimit=1' % every))
+            _ok(http.get('/servers/detail?%slimit=1' % every))
+            shown = _ok(http.get('/servers/detail?%schanges-since='
+                                 '2000-01-01T00:00:00Z' % every))['servers']
+            assert gone.id in {s['id'] for s in shown}
+            _ok(http.put('/servers/%s' % server.id, json={
+                'server': {'name': 'views-%s' % version}}))
 
 
 def test_the_update_shows_server_groups_from_2_71(cloud):
