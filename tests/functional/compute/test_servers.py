@@ -294,13 +294,14 @@ def test_an_update_answers_the_core_fields_before_2_75(cloud):
     user = cloud.project()
     server = user.boot(wait=False, availability_zone='nowhere', name='old')
     path = '/servers/%s' % server.id
+    # 2.9 locked, 2.19 description, 2.26 tags, 2.63 trusted certificates.
+    changed_2_70 = CHANGED_2_1 | {'locked', 'description', 'tags',
+                                  'trusted_image_certificates'}
     for version, expected in (
             ('2.1', CHANGED_2_1),
-            # 2.9 locked, 2.19 description, 2.26 tags, 2.63 trusted
-            # certificates, 2.73 locked_reason.
-            ('2.74', CHANGED_2_1 | {'locked', 'description', 'tags',
-                                    'trusted_image_certificates',
-                                    'locked_reason'})):
+            ('2.70', changed_2_70),
+            # 2.71 server_groups (as show has them), 2.73 locked_reason.
+            ('2.74', changed_2_70 | {'server_groups', 'locked_reason'})):
         resp = user.compute(version).put(path, json={'server': {
             'name': 'v' + version}})
         assert resp.status_code == 200, resp.text

@@ -4,6 +4,7 @@ console_output."""
 
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import console_output as schema
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import console_output as console_api
@@ -21,6 +22,7 @@ def _lines(length):
     return None if lines < 0 else min(lines, _MAX_LINES)
 
 
+@responses.declare(schema.GET_CONSOLE_OUTPUT_RESPONSE, 200)
 @validation.body(schema.GET_CONSOLE_OUTPUT)
 def get_console_output(req):
     instance = servers.load_server(req, policy.BASE)

@@ -5,12 +5,14 @@ from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import lock_server as schema
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_actions as actions_api
 from tether.policies.compute import lock_server as policy
 
 
+@responses.declare(None, 202)
 @validation.body(schema.LOCK, versions.BASE,
                  microversion.before(versions.LOCKED_REASON))
 @validation.body(schema.LOCK_V2_73, versions.LOCKED_REASON)
@@ -23,6 +25,7 @@ def lock_server(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.UNLOCK)
 def unlock_server(req):
     instance = servers.load_server(req, policy.UNLOCK)

@@ -5,6 +5,7 @@ from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import rescue as schema
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import admin_password
@@ -12,6 +13,7 @@ from tether.compute.api import rescue as rescue_api
 from tether.policies.compute import rescue as policy
 
 
+@responses.declare(schema.RESCUE_RESPONSE, 200)
 @validation.body(schema.RESCUE)
 def rescue_server(req):
     instance = servers.load_server(req, policy.RESCUE)
@@ -24,6 +26,7 @@ def rescue_server(req):
         {} if admin_pass is None else {'adminPass': admin_pass})
 
 
+@responses.declare(None, 202)
 @validation.body(schema.UNRESCUE)
 def unrescue_server(req):
     instance = servers.load_server(req, policy.UNRESCUE)

@@ -3,9 +3,11 @@ rebuild (os-getConsoleOutput is in console_output.py, as in Nova)."""
 
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_actions as schema
+from tether.api.compute.schemas import servers_responses as rs
 from tether.api.compute import versions
 from tether.api import fault
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import admin_password
@@ -18,6 +20,7 @@ from tether.policies.compute import server_actions as policy
 from tether.policies.compute import servers as servers_policy
 
 
+@responses.declare(None, 202)
 @validation.body(schema.START)
 def start_server(req):
     instance = servers.load_server(req, policy.START)
@@ -25,6 +28,7 @@ def start_server(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.STOP)
 def stop_server(req):
     instance = servers.load_server(req, policy.STOP)
@@ -32,6 +36,7 @@ def stop_server(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.REBOOT)
 def reboot_server(req):
     instance = servers.load_server(req, policy.REBOOT)
@@ -48,6 +53,13 @@ _REBUILD_VALUES = {'name': 'display_name', 'metadata': 'metadata',
                    'accessIPv6': 'access_ip_v6'}
 
 
+@servers.declare_views(rs.rebuild, 202, versions.BASE, versions.LOCKED,
+                       versions.SERVER_DESCRIPTION, versions.SERVER_TAGS,
+                       versions.EMBEDDED_FLAVOR, versions.KEYPAIR_ON_REBUILD,
+                       versions.USER_DATA_ON_REBUILD, versions.TRUSTED_CERTS,
+                       versions.SERVER_GROUPS, versions.LOCKED_REASON,
+                       versions.STRICT_QUERY, versions.SERVER_HOSTNAME,
+                       versions.PINNED_AVAILABILITY_ZONE)
 @validation.body(schema.REBUILD, versions.BASE,
                  microversion.before(versions.SERVER_DESCRIPTION))
 @validation.body(schema.REBUILD_V2_19, versions.SERVER_DESCRIPTION,

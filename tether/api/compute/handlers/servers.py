@@ -6,12 +6,14 @@ import uuid
 from oslo_utils import strutils
 
 from tether.api.compute.schemas import servers as schema
+from tether.api.compute.schemas import servers_responses as rs
 from tether.api.compute import versions
 from tether.api.compute.views import servers as views
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import admin_password
@@ -38,6 +40,19 @@ def load_server(req, action):
 def _view(req):
     return views.ServerView(req, host_statuses=functools.partial(
         servers_api.host_statuses, req.context))
+
+
+def declare_views(build, status, *starts):
+    """Declare what a handler that answers with a server answers: for
+    each window from one microversion of ``starts`` to just before the
+    next (the last: to the latest), ``status`` and a body of
+    ``build(start)`` (a builder of schemas.servers_responses)."""
+    def decorator(fn):
+        for lo, hi in zip(starts, starts[1:] + (None,)):
+            fn = responses.declare(build(lo), status, lo,
+                                   hi and microversion.before(hi))(fn)
+        return fn
+    return decorator
 
 
 def show(req, instance, status=200):
@@ -79,6 +94,7 @@ def _device(entry):
         volume_size=int(size) if size not in (None, '') else None)
 
 
+@responses.declare(rs.CREATE_RESPONSE, 202)
 @validation.body(schema.CREATE, versions.BASE,
                  microversion.before(versions.SERVER_DESCRIPTION))
 @validation.body(schema.CREATE_V2_19, versions.SERVER_DESCRIPTION,
@@ -247,11 +263,18 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
+@responses.declare(rs.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_servers(req):
     return _list(req, detail=False)
 
 
+@declare_views(rs.detail, 200, versions.BASE, versions.EXTENDED_ATTRIBUTES,
+               versions.LOCKED, versions.HOST_STATUS,
+               versions.SERVER_DESCRIPTION, versions.SERVER_TAGS,
+               versions.EMBEDDED_FLAVOR, versions.TRUSTED_CERTS,
+               versions.LOCKED_REASON, versions.SERVER_HOSTNAME,
+               versions.PINNED_AVAILABILITY_ZONE)
 @validation.query(schema.LIST_QUERY)
 def list_servers_detail(req):
     return _list(req, detail=True)
@@ -259,11 +282,23 @@ def list_servers_detail(req):
 
 # One server ------------------------------------------------------------------
 
+@declare_views(rs.show, 200, versions.BASE, versions.EXTENDED_ATTRIBUTES,
+               versions.LOCKED, versions.HOST_STATUS,
+               versions.SERVER_DESCRIPTION, versions.SERVER_TAGS,
+               versions.EMBEDDED_FLAVOR, versions.TRUSTED_CERTS,
+               versions.SERVER_GROUPS, versions.LOCKED_REASON,
+               versions.SERVER_HOSTNAME, versions.PINNED_AVAILABILITY_ZONE)
 @validation.query(validation.IGNORED_QUERY)
 def show_server(req):
     return show(req, load_server(req, policy.SHOW))
 
 
+@declare_views(rs.update, 200, versions.BASE, versions.LOCKED,
+               versions.SERVER_DESCRIPTION, versions.SERVER_TAGS,
+               versions.EMBEDDED_FLAVOR, versions.TRUSTED_CERTS,
+               versions.SERVER_GROUPS, versions.LOCKED_REASON,
+               versions.STRICT_QUERY, versions.SERVER_HOSTNAME,
+               versions.PINNED_AVAILABILITY_ZONE)
 @validation.body(schema.UPDATE, versions.BASE,
                  microversion.before(versions.SERVER_DESCRIPTION))
 @validation.body(schema.UPDATE_V2_19, versions.SERVER_DESCRIPTION,
@@ -289,6 +324,7 @@ def update_server(req):
     return changed(req, instance)
 
 
+@responses.declare(None, 204)
 @validation.query(validation.IGNORED_QUERY)
 def delete_server(req):
     instance = load_server(req, policy.DELETE)

@@ -1,4 +1,7 @@
-"""JSON schema of the server action os-getConsoleOutput."""
+"""JSON schemas of the server action os-getConsoleOutput and of its
+answer."""
+
+from tether.api import response_types as rt
 
 # Nova's schema: an integer, or a string of one; -1 (or null, or no
 # length) means all. tether's validator also bounds the string form, so
@@ -14,3 +17,8 @@ GET_CONSOLE_OUTPUT = {
             'description': 'an integer of -1 or more (-1: all lines)'}},
         'additionalProperties': False}},
     'required': ['os-getConsoleOutput'], 'additionalProperties': False}
+
+
+# Responses ------------------------------------------------------------------
+
+GET_CONSOLE_OUTPUT_RESPONSE = rt.obj({'output': {'type': 'string'}})

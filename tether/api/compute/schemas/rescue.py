@@ -5,6 +5,7 @@ an optional rescue_image_ref (an image's UUID); ``{"unrescue": null}``."""
 
 from tether.api.compute.schemas import pause_server
 from tether.api.compute.schemas import servers
+from tether.api import response_types as rt
 from tether.api import validation
 
 RESCUE = validation.action('rescue', {
@@ -19,3 +20,10 @@ RESCUE = validation.action('rescue', {
                    'optional)'})
 
 UNRESCUE = validation.action('unrescue', pause_server.NOTHING)
+
+
+# Responses ------------------------------------------------------------------
+
+# The rescue's password, while [api] enable_instance_password shows one;
+# {} otherwise.
+RESCUE_RESPONSE = rt.obj({'adminPass': {'type': 'string'}}, required=())

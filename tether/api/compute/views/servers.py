@@ -28,7 +28,10 @@ _NOT_CHANGED = frozenset((
     'OS-EXT-AZ:availability_zone', 'config_drive', 'key_name',
     'OS-SRV-USG:launched_at', 'OS-SRV-USG:terminated_at',
     'OS-EXT-STS:task_state', 'OS-EXT-STS:vm_state', 'OS-EXT-STS:power_state',
-    'os-extended-volumes:volumes_attached', 'host_status', 'server_groups'))
+    'os-extended-volumes:volumes_attached', 'host_status'))
+
+# The statuses Nova shows a server's progress in (of those tether has).
+_PROGRESS_STATUSES = ('ACTIVE', 'BUILD', 'REBUILD')
 
 
 class ServerView:
@@ -91,10 +94,11 @@ class ServerView:
             return None
         out = {'code': fault['code'], 'message': fault['message'],
                'created': fault['created']}
-        # Details (a traceback in Nova) only for admins, or when the fault
-        # is not a server error.
-        if self.ctx.is_admin or fault['code'] != 500:
-            out['details'] = fault.get('details', '')
+        # Details (a traceback in Nova), if any, only for admins, or when
+        # the fault is not a server error.
+        if fault.get('details') and (self.ctx.is_admin or
+                                     fault['code'] != 500):
+            out['details'] = fault['details']
         return out
 
     def _image(self, instance):
@@ -140,7 +144,7 @@ class ServerView:
             'os-extended-volumes:volumes_attached': [
                 self._volume_attached(row) for row in volumes],
         })
-        if status in ('ACTIVE', 'BUILD', 'REBOOT', 'HARD_REBOOT'):
+        if status in _PROGRESS_STATUSES:
             out['progress'] = 100 if status == 'ACTIVE' else 0
         fault = self._fault(instance)
         if fault:
@@ -206,7 +210,8 @@ class ServerView:
         the server only (Nova's update view: no zone, key pair, usage,
         states, volumes, host attributes or host status), from 2.75 all
         of :meth:`show`; a rebuild's has ``key_name`` from 2.54 and
-        ``user_data`` from 2.57."""
+        ``user_data`` from 2.57 (and so never the attribute
+        ``OS-EXT-SRV-ATTR:user_data``)."""
         out = self.show(instance, devices)
         if not self._at(versions.STRICT_QUERY):
             keep = ({'key_name'} if rebuilt and
@@ -215,6 +220,8 @@ class ServerView:
                 if key not in keep and (key in _NOT_CHANGED or
                                         key.startswith('OS-EXT-SRV-ATTR:')):
                     del out[key]
-        if rebuilt and self._at(versions.USER_DATA_ON_REBUILD):
-            out['user_data'] = instance.user_data
+        if rebuilt:
+            out.pop('OS-EXT-SRV-ATTR:user_data', None)
+            if self._at(versions.USER_DATA_ON_REBUILD):
+                out['user_data'] = instance.user_data
         return out
