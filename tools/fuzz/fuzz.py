@@ -95,9 +95,10 @@ def fuzz(st, workdir, root, api, persona, end, parameters, args):
             '--report', 'junit', '--report-junit-path',
             os.path.join(workdir, name + '.junit.xml')]
     began = time.monotonic()
+    # In the workdir: schemathesis keeps a cache where it runs.
     proc = subprocess.run(argv, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, cwd=workdir)
     seconds = time.monotonic() - began
     with open(os.path.join(workdir, name + '.out'), 'w') as f:
         f.write(proc.stdout)
