@@ -245,8 +245,11 @@ class _Builder:
                 first.path, ', '.join(op.action for op in ops))
         else:
             operation_id = self._operation_id(first, first.operation_id)
+            # The first line of the handler's docstring, else its name
+            # (create_attachment: "Create attachment").
             summary = (first.handler.__doc__ or '').strip().split('\n')[0] \
-                or first.name
+                or first.handler.__name__.replace('_', ' ').capitalize() + '.'
+
         out = {'operationId': operation_id, 'summary': summary,
                'tags': [first.path.split('/')[1]]}
         lo, hi = (min(op.window()[0] for op in ops),

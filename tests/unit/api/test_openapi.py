@@ -2,6 +2,7 @@
 every operation of the route tables, per microversion, and the copies in
 doc/source/openapi/ what the code describes now."""
 
+import importlib.util
 import json
 import pathlib
 
@@ -128,3 +129,35 @@ def test_the_drift_check_sees_a_changed_copy(tmp_path):
     path = tmp_path / 'volume.json'
     path.write_text(path.read_text().replace('"3.71"', '"3.70"', 1))
     assert drift(tmp_path) == ['volume.json']
+
+
+def _api_ref():
+    spec = importlib.util.spec_from_file_location(
+        'api_ref', ROOT / 'tools' / 'api_ref.py')
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_api_reference_is_what_the_code_and_samples_make():
+    api_ref = _api_ref()
+    for api in api_ref.APIS:
+        committed = ROOT / 'doc' / 'source' / 'api-ref' / ('%s.rst' % api)
+        assert committed.read_text() == api_ref.page(api), (
+            'doc/source/api-ref/%s.rst is out of date: run "tox -e '
+            'openapi" (or python3 tools/api_ref.py) and commit it' % api)
+
+
+def test_every_sample_is_of_an_operation_and_shown():
+    api_ref = _api_ref()
+    text = api_ref.page('volume')
+    for name, _sample in api_ref._samples('volume'):
+        assert 'Sample ``%s``' % name in text
+    stray = {'request': {'method': 'GET', 'path': '/v3/%(project_id)s/nope',
+                         'version': None}, 'response': {'status': 200}}
+    document = openapi.document(openapi.volume_api())
+    assert api_ref._operation_of(stray, document) is None
+    assert api_ref._operation_of(
+        {'request': {'method': 'POST', 'path': '/v3/%(project_id)s/volumes/'
+                     '%(volume_id)s/action', 'body': {'os-extend': {}}}},
+        document) == ('/v3/volumes/{volume_id}/action', 'post', 'os-extend')
