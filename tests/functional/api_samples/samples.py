@@ -84,8 +84,8 @@ def match(template, value, subs, where='body'):
     elif isinstance(template, str):
         if not isinstance(value, str) or not re.match(
                 _pattern(template, subs), value, re.S):
-            raise Mismatch('%s: %r does not match %r' % (where, value,
-                                                          template))
+            raise Mismatch('%s: %r does not match %r'
+                           % (where, value, template))
     elif template != value or type(template) is not type(value):
         raise Mismatch('%s: %r is not %r' % (where, value, template))
 
@@ -99,10 +99,14 @@ def templated(value, subs):
         return [templated(v, subs) for v in value]
     if not isinstance(value, str):
         return value
+    value = re.sub(KINDS['host'], '%(host)s', value)
+    # A value given, where it is a whole word of the text ("2" in
+    # ".../flavors/2", not in "127.0.0.1" or "v2.1").
     for name, given in sorted(subs.items(), key=lambda i: -len(str(i[1]))):
         if str(given):
-            value = value.replace(str(given), '%%(%s)s' % name)
-    for kind in ('host', 'isotime', 'uuid'):
+            value = re.sub(r'(?<![\w-])%s(?![\w-])' % re.escape(str(given)),
+                           '%%(%s)s' % name, value)
+    for kind in ('isotime', 'uuid'):
         value = re.sub(KINDS[kind], '%%(%s)s' % kind, value)
     return value
 
@@ -115,7 +119,7 @@ class Samples:
     def __init__(self, api, http, **subs):
         self.api = api
         self.http = http
-        self.subs = dict(subs, project_id=http.project)
+        self.subs = dict(subs, project_id=http.project, user_id=http.user)
         self.prefix = '/v3' if api == 'volume' else '/v2.1'
 
     def path(self, name):

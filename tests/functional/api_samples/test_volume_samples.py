@@ -34,3 +34,40 @@ def test_the_attachments_story(aio, wait):
                    version='3.54')
     story.exchange('attachment-delete', 'DELETE',
                    '/attachments/%s' % created['id'], version='3.54')
+
+
+def test_the_volumes_story(aio, wait):
+    http = aio.http(version='3.71')
+    story = samples.Samples('volume', http)
+    created = story.exchange('volume-create', 'POST', '/volumes', {
+        'volume': {'size': 1, 'name': 'data', 'description': 'a volume',
+                   'metadata': {'purpose': 'samples'}}},
+        version='3.71')['volume']
+    story.subs['volume_id'] = created['id']
+    helpers.wait_until_status(http, created['id'], 'available', wait)
+    story.exchange('volume-show', 'GET', '/volumes/%s' % created['id'],
+                   version='3.71')
+    story.exchange('volumes-list', 'GET', '/volumes', version='3.71')
+    story.exchange('volume-update', 'PUT', '/volumes/%s' % created['id'],
+                   {'volume': {'name': 'data-1'}}, version='3.71')
+    story.exchange('volume-metadata-set', 'POST',
+                   '/volumes/%s/metadata' % created['id'],
+                   {'metadata': {'tier': 'gold'}}, version='3.71')
+    story.exchange('volume-extend', 'POST',
+                   '/volumes/%s/action' % created['id'],
+                   {'os-extend': {'new_size': 2}}, version='3.71')
+    helpers.wait_until_status(http, created['id'], 'available', wait)
+    snapshot = story.exchange('snapshot-create', 'POST', '/snapshots', {
+        'snapshot': {'volume_id': created['id'], 'name': 'before'}},
+        version='3.71')['snapshot']
+    story.subs['snapshot_id'] = snapshot['id']
+    wait(lambda: http.get('/snapshots/%s' % snapshot['id']).json()[
+        'snapshot']['status'] == 'available', what='the snapshot')
+    story.exchange('snapshot-show', 'GET', '/snapshots/%s' % snapshot['id'],
+                   version='3.71')
+    story.exchange('snapshot-delete', 'DELETE',
+                   '/snapshots/%s' % snapshot['id'], version='3.71')
+    wait(lambda: http.get('/snapshots/%s' % snapshot['id']).status_code ==
+         404, what='the snapshot gone')
+    story.exchange('volume-delete', 'DELETE', '/volumes/%s' % created['id'],
+                   version='3.71')
