@@ -148,8 +148,17 @@ def main(argv=None):
                                     'fuzz-b:%s' % world.PROJECT_B)
         parameters, untouchable = world.seed(clients)
         before = world.untouched(clients, untouchable)
+        a_before = world.project_a(clients, parameters)
         total = 0
         for persona, end in RUNS:
+            if persona == 'member' and a_before is not None:
+                # The reader and the other project have had their turns.
+                a_after = world.project_a(clients, parameters)
+                if a_after != a_before:
+                    failed.append('a reader of project A or a member of '
+                                  'another changed A: before %s, after %s'
+                                  % (a_before, a_after))
+                a_before = None
             for api in APIS:
                 passed, cases, seconds, tail = fuzz(
                     st, workdir, roots[api], api, persona, end, parameters,

@@ -136,6 +136,26 @@ def untouched(clients, untouchable):
     }
 
 
+def project_a(clients, parameters):
+    """Project A's resources as its member sees them: a reader of A and a
+    member of another project must leave them as they were."""
+    a = clients['member']
+    return {
+        'volume': a.volume('GET', '/volumes/%s' % parameters['volume_id']),
+        'metadata': a.volume('GET', '/volumes/%s/metadata'
+                             % parameters['volume_id']),
+        'snapshot': a.volume('GET', '/snapshots/%s'
+                             % parameters['snapshot_id']),
+        'attachment': a.volume('GET', '/attachments/%s'
+                               % parameters['attachment_id']),
+        'server': a.compute('GET', '/servers/%s' % parameters['server_id']),
+        'keypair': a.compute('GET', '/os-keypairs/%s'
+                             % parameters['keypair_name']),
+        'quota': clients['admin'].volume(
+            'GET', '/os-quota-sets/%s' % PROJECT_A),
+    }
+
+
 def books(admin):
     """What does not balance in each project's volume quota usage, read
     once no volume or snapshot is busy."""
