@@ -3,6 +3,7 @@
 from tether.api.compute.schemas import server_external_events as schema
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_external_events as events_api
@@ -31,6 +32,19 @@ def _accept(ctx, event):
     return 200
 
 
+@responses.declare(schema.CREATE_RESPONSE, schema.STATUSES, versions.BASE,
+                   microversion.before(versions.VOLUME_EXTENDED_EVENT))
+@responses.declare(schema.CREATE_RESPONSE_V2_51, schema.STATUSES,
+                   versions.VOLUME_EXTENDED_EVENT,
+                   microversion.before(versions.POWER_UPDATE_EVENT))
+@responses.declare(schema.CREATE_RESPONSE_V2_76, schema.STATUSES,
+                   versions.POWER_UPDATE_EVENT,
+                   microversion.before(versions.ACCELERATOR_EVENT))
+@responses.declare(schema.CREATE_RESPONSE_V2_82, schema.STATUSES,
+                   versions.ACCELERATOR_EVENT,
+                   microversion.before(versions.VOLUME_REBUILD))
+@responses.declare(schema.CREATE_RESPONSE_V2_93, schema.STATUSES,
+                   versions.VOLUME_REBUILD)
 @validation.body(schema.CREATE, versions.BASE,
                  microversion.before(versions.VOLUME_EXTENDED_EVENT))
 @validation.body(schema.CREATE_V2_51, versions.VOLUME_EXTENDED_EVENT,
