@@ -11,9 +11,11 @@ from tether.compute.api import servers as servers_api
 from tether.compute import exception
 from tether.policies.compute import server_external_events as policy
 
-# Events that mean nothing without a tag naming the device or port.
+# Events that mean nothing without a tag naming the device or port
+# (Nova's; not volume-reimaged, which without one is accepted and meets
+# no rebuild waiting for it).
 TAG_REQUIRED = ('volume-extended', 'power-update',
-                'accelerator-request-bound', 'volume-reimaged')
+                'accelerator-request-bound')
 
 
 def _accept(ctx, event):
@@ -60,10 +62,11 @@ def create_external_events(req):
     results = []
     for event in req.validated['events']:
         result = dict(event)
-        result.setdefault('status', 'completed')
         result['code'] = _accept(ctx, event)
-        if result['code'] != 200:
-            result['status'] = 'failed'
+        # What became of it (Nova's): "completed" when accepted, whatever
+        # status it came with, else "failed".
+        result['status'] = 'completed' if result['code'] == 200 \
+            else 'failed'
         results.append(result)
     status = 200 if all(r['code'] == 200 for r in results) else 207
     return wsgi.json_response({'events': results}, status=status)

@@ -48,13 +48,14 @@ CREATE_V2_93 = _create(_with_names('volume-extended', 'power-update',
 # Responses ------------------------------------------------------------------
 
 def _answer(event):
-    """The events as given, each with its code (and a status of "failed"
-    if it was not accepted; tether gives the others theirs, "completed"
-    by default, which Nova may leave out)."""
+    """The events as given, each with its code and what became of it:
+    "completed" if it was accepted, else "failed"."""
     out = copy.deepcopy(event)
     out['properties']['code'] = {'type': 'integer',
                                  'enum': [200, 400, 404, 422]}
-    out['required'] = ['server_uuid', 'name', 'code']
+    out['properties']['status'] = {'type': 'string',
+                                   'enum': ['completed', 'failed']}
+    out['required'] = ['server_uuid', 'name', 'status', 'code']
     return rt.wrapped('events', {'type': 'array', 'minItems': 1,
                                  'items': out})
 
