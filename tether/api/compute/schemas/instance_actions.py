@@ -55,9 +55,11 @@ _event_v2_62 = rt.extended(_event, {'hostId': {'type': 'string'},
 _event_v2_84 = rt.extended(_event_v2_62, {'details': rt.string_or_null})
 
 
-def _list(action):
-    return rt.obj({'instanceActions': {'type': 'array', 'items': action},
-                   'links': rt.links}, required=['instanceActions'])
+def _list(action, links=False):
+    body = rt.wrapped('instanceActions', {'type': 'array', 'items': action})
+    if links:   # from 2.58, of a page that is not the last
+        body = rt.extended(body, {'links': rt.links})
+    return body
 
 
 def _show(action, event, events_required):
@@ -69,7 +71,7 @@ def _show(action, event, events_required):
 
 
 LIST_RESPONSE = _list(_action)
-LIST_RESPONSE_V2_58 = _list(_action_v2_58)
+LIST_RESPONSE_V2_58 = _list(_action_v2_58, links=True)
 SHOW_RESPONSE = _show(_action, _event, False)
 SHOW_RESPONSE_V2_51 = _show(_action, _event, True)
 SHOW_RESPONSE_V2_58 = _show(_action_v2_58, _event, True)

@@ -75,14 +75,16 @@ _shown = rt.obj({
 _shown_v2_70 = rt.extended(_shown, {'tag': rt.string_or_null}, ['tag'])
 _shown_v2_79 = rt.extended(_shown_v2_70, {
     'delete_on_termination': {'type': 'boolean'}}, ['delete_on_termination'])
-# 2.89: the IDs of the volume API's attachment and of the block device
-# mapping, and no "id" (the volume's ID again), in lists and shows only.
+# 2.89: the IDs of the volume API's attachment (null until the attach
+# has made one; Nova's of an attachment of old may be null too) and of
+# the block device mapping, and no "id" (the volume's ID again), in lists
+# and shows only.
 _shown_v2_89 = rt.extended(
     dict(_shown_v2_79,
          properties={k: v for k, v in _shown_v2_79['properties'].items()
                      if k != 'id'},
          required=[k for k in _shown_v2_79['required'] if k != 'id']),
-    {'attachment_id': rt.uuid, 'bdm_uuid': rt.uuid},
+    {'attachment_id': rt.uuid_or_null, 'bdm_uuid': rt.uuid},
     ['attachment_id', 'bdm_uuid'])
 
 
