@@ -206,7 +206,15 @@ class _Builder:
         for status in sorted(by_status):
             schemas = [s for s in by_status[status] if s is not None]
             entry = {'description': 'Success.'}
-            if len(schemas) == 1:
+            if schemas and None in by_status[status]:
+                # Actions that answer this status with a body and others
+                # without: OpenAPI has no optional content, so the bodies
+                # are told apart from it, by action.
+                entry['description'] = ('Success; some actions answer '
+                                        'without a body.')
+                entry['x-openstack'] = {'discriminator': 'action',
+                                        'bodies': schemas}
+            elif len(schemas) == 1:
                 entry['content'] = _content(schemas[0])
             elif schemas:
                 entry['content'] = _content({

@@ -95,6 +95,11 @@ def test_attach_then_detach(cloud):
     body = again.json()['volumeAttachment']
     assert (body['device'], body['tag'], body['delete_on_termination']) \
         == ('/dev/sdb', 'data', True)
+    # An attach answers "id" at every version, and not the IDs that a
+    # list or show has from 2.89 (Nova's).
+    assert set(body) == {'id', 'volumeId', 'serverId', 'device', 'tag',
+                         'delete_on_termination'}
+    assert body['id'] == data['id']
     # Deleting the server deletes a volume attached so.
     user.conn.compute.delete_server(server)
     user.wait_gone(server.id)

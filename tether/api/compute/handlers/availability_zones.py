@@ -7,6 +7,7 @@ its enabled services is up.
 
 from tether.api.compute.schemas import availability_zones as schema
 from tether.api.compute.views import availability_zones as views
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import availability_zones as zones_api
@@ -21,12 +22,14 @@ def _zones(req, detail):
         for zone in zones_api.get_all(req.context)]})
 
 
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_availability_zones(req):
     req.context.can(policy.LIST, {})
     return _zones(req, detail=False)
 
 
+@responses.declare(schema.DETAIL_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_availability_zones_detail(req):
     req.context.can(policy.DETAIL, {})

@@ -5,6 +5,7 @@ addTenantAccess and removeTenantAccess of /flavors/{flavor_id}/action."""
 from tether.api.compute.schemas import flavor_access as schema
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import flavor_access as access_api
@@ -17,6 +18,7 @@ def _list(flavorid, projects):
         for project in projects]})
 
 
+@responses.declare(schema.ACCESS_RESPONSE)
 @validation.query(schema.ANY_QUERY)
 def list_flavor_access(req):
     ctx = req.context
@@ -25,6 +27,7 @@ def list_flavor_access(req):
     return _list(flavorid, access_api.get_projects(ctx, flavorid))
 
 
+@responses.declare(schema.ACCESS_RESPONSE)
 @validation.body(schema.ADD_TENANT_ACCESS)
 def add_tenant_access(req):
     ctx = req.context
@@ -38,6 +41,7 @@ def add_tenant_access(req):
     return _list(flavorid, projects)
 
 
+@responses.declare(schema.ACCESS_RESPONSE)
 @validation.body(schema.REMOVE_TENANT_ACCESS)
 def remove_tenant_access(req):
     ctx = req.context

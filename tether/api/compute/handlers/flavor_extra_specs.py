@@ -3,6 +3,7 @@ merge (POST), set a key (PUT), delete a key."""
 
 from tether.api.compute.schemas import flavor_extra_specs as schema
 from tether.api import fault
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import flavor_extra_specs as specs_api
@@ -32,6 +33,7 @@ def _as_strings(specs, field):
     return out
 
 
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.ANY_QUERY)
 def list_flavor_extra_specs(req):
     ctx = _authorize(req, policy.INDEX)
@@ -39,6 +41,7 @@ def list_flavor_extra_specs(req):
         ctx, req.urlvars['flavor_id'])})
 
 
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(schema.ANY_QUERY)
 def show_flavor_extra_spec(req):
     ctx = _authorize(req, policy.SHOW)
@@ -47,6 +50,7 @@ def show_flavor_extra_spec(req):
         ctx, req.urlvars['flavor_id'], key)})
 
 
+@responses.declare(schema.CREATE_RESPONSE)
 @validation.body(schema.CREATE)
 def create_flavor_extra_specs(req):
     ctx = _authorize(req, policy.CREATE)
@@ -57,6 +61,7 @@ def create_flavor_extra_specs(req):
     return wsgi.json_response({'extra_specs': specs})
 
 
+@responses.declare(schema.UPDATE_RESPONSE)
 @validation.body(schema.UPDATE)
 def update_flavor_extra_spec(req):
     ctx = _authorize(req, policy.UPDATE)
@@ -70,9 +75,11 @@ def update_flavor_extra_spec(req):
     return wsgi.json_response(body)
 
 
+@responses.declare(None, 200)
 @validation.query(schema.ANY_QUERY)
 def delete_flavor_extra_spec(req):
     ctx = _authorize(req, policy.DELETE)
     specs_api.delete_key(ctx, req.urlvars['flavor_id'],
                          req.urlvars['flavor_extra_spec_key'])
-    return wsgi.empty_response(202)
+    # 200 without a body, as Nova answers (not 202, nor 204).
+    return wsgi.empty_response(200)

@@ -11,6 +11,7 @@ from tether.api.compute.views import flavors as views
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import flavors as compute_flavors
@@ -18,6 +19,27 @@ from tether.policies.compute import flavors as policy
 
 # The largest value of a single-precision float column (Nova's limit).
 RXTX_FACTOR_MAX = 3.40282e+38
+
+
+# The windows of a flavor in detail: description (2.55), extra_specs
+# (2.61), swap 0 rather than "" (2.75).
+_DETAIL_WINDOWS = (
+    (versions.BASE, microversion.before(versions.FLAVOR_DESCRIPTION)),
+    (versions.FLAVOR_DESCRIPTION,
+     microversion.before(versions.FLAVOR_EXTRA_SPECS)),
+    (versions.FLAVOR_EXTRA_SPECS, microversion.before(versions.STRICT_QUERY)),
+    (versions.STRICT_QUERY, None),
+)
+
+
+def _detailed(schemas, skip=0):
+    """Declare the answers of flavors in detail, ``schemas`` one per
+    window of _DETAIL_WINDOWS (the first ``skip`` not served)."""
+    def decorator(fn):
+        for (lo, hi), body in list(zip(_DETAIL_WINDOWS, schemas))[skip:]:
+            fn = responses.declare(body, 200, lo, hi)(fn)
+        return fn
+    return decorator
 
 
 def _one(req, flavor):
@@ -54,6 +76,10 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
+@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.FLAVOR_DESCRIPTION))
+@responses.declare(schema.LIST_RESPONSE_V2_55, 200,
+                   versions.FLAVOR_DESCRIPTION)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.STRICT_QUERY))
 @validation.query(schema.LIST_QUERY_V2_75, versions.STRICT_QUERY)
@@ -61,6 +87,7 @@ def list_flavors(req):
     return _list(req, detail=False)
 
 
+@_detailed(schema.DETAIL_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.STRICT_QUERY))
 @validation.query(schema.LIST_QUERY_V2_75, versions.STRICT_QUERY)
@@ -68,6 +95,7 @@ def list_flavors_detail(req):
     return _list(req, detail=True)
 
 
+@_detailed(schema.SHOW_RESPONSES)
 @validation.query(schema.ANY_QUERY)
 def show_flavor(req):
     return _one(req, compute_flavors.get(req.context,
@@ -95,6 +123,7 @@ def _rxtx_factor(value):
     return factor
 
 
+@_detailed(schema.SHOW_RESPONSES)
 @validation.body(schema.CREATE, versions.BASE,
                  microversion.before(versions.FLAVOR_DESCRIPTION))
 @validation.body(schema.CREATE_V2_55, versions.FLAVOR_DESCRIPTION)
@@ -116,6 +145,7 @@ def create_flavor(req):
 
 
 @microversion.version_window(versions.FLAVOR_DESCRIPTION)
+@_detailed(schema.SHOW_RESPONSES, skip=1)   # served from 2.55
 @validation.body(schema.UPDATE_V2_55, versions.FLAVOR_DESCRIPTION)
 def update_flavor(req):
     ctx = req.context
@@ -125,6 +155,7 @@ def update_flavor(req):
         req.validated['flavor']['description']))
 
 
+@responses.declare(None, 202)
 @validation.query(schema.ANY_QUERY)
 def delete_flavor(req):
     ctx = req.context

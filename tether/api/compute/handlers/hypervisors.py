@@ -16,6 +16,7 @@ from tether.api.compute.views import hypervisors as views
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import hypervisors as hypervisors_api
@@ -69,6 +70,12 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
+@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.HYPERVISOR_PAGING))
+@responses.declare(schema.LIST_RESPONSE_V2_33, 200,
+                   versions.HYPERVISOR_PAGING,
+                   microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.LIST_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.HYPERVISOR_PAGING))
 @validation.query(schema.LIST_QUERY_V2_33, versions.HYPERVISOR_PAGING,
@@ -78,6 +85,18 @@ def list_hypervisors(req):
     return _list(req, detail=False)
 
 
+@responses.declare(schema.DETAIL_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.CPU_INFO_OBJECT))
+@responses.declare(schema.DETAIL_RESPONSE_V2_28, 200,
+                   versions.CPU_INFO_OBJECT,
+                   microversion.before(versions.HYPERVISOR_PAGING))
+@responses.declare(schema.DETAIL_RESPONSE_V2_33, 200,
+                   versions.HYPERVISOR_PAGING,
+                   microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.DETAIL_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS,
+                   microversion.before(versions.HYPERVISOR_UPTIME))
+@responses.declare(schema.DETAIL_RESPONSE_V2_88, 200,
+                   versions.HYPERVISOR_UPTIME)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.HYPERVISOR_PAGING))
 @validation.query(schema.LIST_QUERY_V2_33, versions.HYPERVISOR_PAGING,
@@ -87,6 +106,14 @@ def list_hypervisors_detail(req):
     return _list(req, detail=True)
 
 
+@responses.declare(schema.SHOW_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.CPU_INFO_OBJECT))
+@responses.declare(schema.SHOW_RESPONSE_V2_28, 200, versions.CPU_INFO_OBJECT,
+                   microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.SHOW_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS,
+                   microversion.before(versions.HYPERVISOR_UPTIME))
+@responses.declare(schema.SHOW_RESPONSE_V2_88, 200,
+                   versions.HYPERVISOR_UPTIME)
 @validation.query(schema.SHOW_QUERY, versions.BASE,
                   microversion.before(versions.SERVICE_UUIDS))
 @validation.query(schema.SHOW_QUERY_V2_53, versions.SERVICE_UUIDS)
@@ -117,6 +144,7 @@ def _hypervisor(req):
 
 @microversion.version_window(versions.BASE,
                              microversion.before(versions.HYPERVISOR_UPTIME))
+@responses.declare(schema.STATISTICS_RESPONSE)
 @validation.query(schema.SHOW_QUERY)
 def show_hypervisor_statistics(req):
     req.context.can(policy.STATISTICS, {})
@@ -126,6 +154,9 @@ def show_hypervisor_statistics(req):
 
 @microversion.version_window(versions.BASE,
                              microversion.before(versions.HYPERVISOR_UPTIME))
+@responses.declare(schema.UPTIME_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.UPTIME_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS)
 @validation.query(schema.SHOW_QUERY)
 def show_hypervisor_uptime(req):
     req.context.can(policy.UPTIME, {})
@@ -154,6 +185,7 @@ def _matching(req, action):
 
 @microversion.version_window(versions.BASE,
                              microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.SEARCH_RESPONSE)
 @validation.query(schema.SHOW_QUERY)
 def search_hypervisors(req):
     view = views.HypervisorView(req)
@@ -163,6 +195,7 @@ def search_hypervisors(req):
 
 @microversion.version_window(versions.BASE,
                              microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.SERVERS_RESPONSE)
 @validation.query(schema.SHOW_QUERY)
 def list_hypervisor_servers(req):
     view = views.HypervisorView(req, with_servers=True)

@@ -7,6 +7,7 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import instance_actions as actions_api
@@ -26,6 +27,10 @@ def _load(req, rule):
     return instance, target
 
 
+@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.INSTANCE_ACTION_PAGING))
+@responses.declare(schema.LIST_RESPONSE_V2_58, 200,
+                   versions.INSTANCE_ACTION_PAGING)
 @validation.query(schema.ANY_QUERY, versions.BASE,
                   microversion.before(versions.INSTANCE_ACTION_PAGING))
 @validation.query(schema.LIST_QUERY_V2_58, versions.INSTANCE_ACTION_PAGING,
@@ -58,6 +63,17 @@ def list_instance_actions(req):
     return wsgi.json_response(body)
 
 
+@responses.declare(schema.SHOW_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.VOLUME_EXTENDED_EVENT))
+@responses.declare(schema.SHOW_RESPONSE_V2_51, 200,
+                   versions.VOLUME_EXTENDED_EVENT,
+                   microversion.before(versions.INSTANCE_ACTION_PAGING))
+@responses.declare(schema.SHOW_RESPONSE_V2_58, 200,
+                   versions.INSTANCE_ACTION_PAGING,
+                   microversion.before(versions.EVENT_HOST))
+@responses.declare(schema.SHOW_RESPONSE_V2_62, 200, versions.EVENT_HOST,
+                   microversion.before(versions.EVENT_DETAILS))
+@responses.declare(schema.SHOW_RESPONSE_V2_84, 200, versions.EVENT_DETAILS)
 @validation.query(schema.ANY_QUERY)
 def show_instance_action(req):
     ctx = req.context

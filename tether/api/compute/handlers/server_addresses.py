@@ -12,17 +12,20 @@ clearing it has nothing to clear.
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_addresses as schema
 from tether.api import fault
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.policies.compute import server_addresses as policy
 
 
+@responses.declare(schema.IPS_RESPONSE)
 @validation.query(schema.QUERY)
 def list_server_ips(req):
     servers.load_server(req, policy.IPS_INDEX)
     return wsgi.json_response({'addresses': {}})
 
 
+@responses.declare(schema.NETWORK_IPS_RESPONSE)
 @validation.query(schema.QUERY)
 def show_server_ips(req):
     servers.load_server(req, policy.IPS_SHOW)
@@ -31,12 +34,14 @@ def show_server_ips(req):
                           % req.urlvars['network_label'])
 
 
+@responses.declare(schema.PASSWORD_RESPONSE)
 @validation.query(schema.QUERY)
 def show_server_password(req):
     servers.load_server(req, policy.PASSWORD_SHOW)
     return wsgi.json_response({'password': ''})
 
 
+@responses.declare(None, 204)
 @validation.query(schema.QUERY)
 def clear_server_password(req):
     servers.load_server(req, policy.PASSWORD_CLEAR)

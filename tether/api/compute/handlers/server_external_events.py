@@ -3,6 +3,7 @@
 from tether.api.compute.schemas import server_external_events as schema
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_external_events as events_api
@@ -10,9 +11,11 @@ from tether.compute.api import servers as servers_api
 from tether.compute import exception
 from tether.policies.compute import server_external_events as policy
 
-# Events that mean nothing without a tag naming the device or port.
+# Events that mean nothing without a tag naming the device or port
+# (Nova's; not volume-reimaged, which without one is accepted and meets
+# no rebuild waiting for it).
 TAG_REQUIRED = ('volume-extended', 'power-update',
-                'accelerator-request-bound', 'volume-reimaged')
+                'accelerator-request-bound')
 
 
 def _accept(ctx, event):
@@ -31,6 +34,19 @@ def _accept(ctx, event):
     return 200
 
 
+@responses.declare(schema.CREATE_RESPONSE, schema.STATUSES, versions.BASE,
+                   microversion.before(versions.VOLUME_EXTENDED_EVENT))
+@responses.declare(schema.CREATE_RESPONSE_V2_51, schema.STATUSES,
+                   versions.VOLUME_EXTENDED_EVENT,
+                   microversion.before(versions.POWER_UPDATE_EVENT))
+@responses.declare(schema.CREATE_RESPONSE_V2_76, schema.STATUSES,
+                   versions.POWER_UPDATE_EVENT,
+                   microversion.before(versions.ACCELERATOR_EVENT))
+@responses.declare(schema.CREATE_RESPONSE_V2_82, schema.STATUSES,
+                   versions.ACCELERATOR_EVENT,
+                   microversion.before(versions.VOLUME_REBUILD))
+@responses.declare(schema.CREATE_RESPONSE_V2_93, schema.STATUSES,
+                   versions.VOLUME_REBUILD)
 @validation.body(schema.CREATE, versions.BASE,
                  microversion.before(versions.VOLUME_EXTENDED_EVENT))
 @validation.body(schema.CREATE_V2_51, versions.VOLUME_EXTENDED_EVENT,
@@ -46,10 +62,11 @@ def create_external_events(req):
     results = []
     for event in req.validated['events']:
         result = dict(event)
-        result.setdefault('status', 'completed')
         result['code'] = _accept(ctx, event)
-        if result['code'] != 200:
-            result['status'] = 'failed'
+        # What became of it (Nova's): "completed" when accepted, whatever
+        # status it came with, else "failed".
+        result['status'] = 'completed' if result['code'] == 200 \
+            else 'failed'
         results.append(result)
     status = 200 if all(r['code'] == 200 for r in results) else 207
     return wsgi.json_response({'events': results}, status=status)

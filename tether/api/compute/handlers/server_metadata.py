@@ -4,6 +4,7 @@
 from tether.api.compute.handlers import servers
 from tether.api.compute.schemas import server_metadata as schema
 from tether.api import fault
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_metadata as metadata_api
@@ -15,12 +16,14 @@ def _load(req, rule):
     return servers.load_server(req, rule)
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.query(schema.ANY_QUERY)
 def list_server_metadata(req):
     instance = _load(req, policy.INDEX)
     return wsgi.json_response({'metadata': instance.metadata or {}})
 
 
+@responses.declare(schema.META_RESPONSE)
 @validation.query(schema.ANY_QUERY)
 def show_server_metadata(req):
     instance = _load(req, policy.SHOW)
@@ -30,6 +33,7 @@ def show_server_metadata(req):
     return wsgi.json_response({'meta': {key: instance.metadata[key]}})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.CREATE)
 def create_server_metadata(req):
     instance = _load(req, policy.CREATE)
@@ -38,6 +42,7 @@ def create_server_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.UPDATE_ALL)
 def update_all_server_metadata(req):
     instance = _load(req, policy.UPDATE_ALL)
@@ -46,6 +51,7 @@ def update_all_server_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.META_RESPONSE)
 @validation.body(schema.UPDATE)
 def update_server_metadata(req):
     instance = _load(req, policy.UPDATE)
@@ -58,6 +64,7 @@ def update_server_metadata(req):
     return wsgi.json_response({'meta': meta})
 
 
+@responses.declare(None, 204)
 @validation.query(schema.ANY_QUERY)
 def delete_server_metadata(req):
     instance = _load(req, policy.DELETE)

@@ -6,6 +6,7 @@ from tether.api.compute.schemas import server_shares as schema
 from tether.api.compute import versions
 from tether.api.compute.views import server_shares as views
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import server_shares as shares_api
@@ -15,6 +16,7 @@ served = microversion.version_window(versions.SERVER_SHARES)
 
 
 @served
+@responses.declare(schema.LIST_RESPONSE, 200, versions.SERVER_SHARES)
 @validation.query(schema.NO_QUERY)
 def list_server_shares(req):
     instance = servers.load_server(req, policy.INDEX)
@@ -24,6 +26,7 @@ def list_server_shares(req):
 
 
 @served
+@responses.declare(schema.SHOW_RESPONSE, 200, versions.SERVER_SHARES)
 @validation.query(schema.NO_QUERY)
 def show_server_share(req):
     instance = servers.load_server(req, policy.SHOW)
@@ -34,6 +37,7 @@ def show_server_share(req):
 
 
 @served
+@responses.declare(schema.SHOW_RESPONSE, 201, versions.SERVER_SHARES)
 @validation.query(schema.NO_QUERY)
 @validation.body(schema.CREATE)
 def create_server_share(req):
@@ -46,6 +50,7 @@ def create_server_share(req):
 
 
 @served
+@responses.declare(None, 200, versions.SERVER_SHARES)
 @validation.query(schema.NO_QUERY)
 def delete_server_share(req):
     instance = servers.load_server(req, policy.DELETE)

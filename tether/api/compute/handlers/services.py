@@ -13,12 +13,18 @@ from tether.api.compute import versions
 from tether.api.compute.views import services as views
 from tether.api import fault
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import services as services_api
 from tether.policies.compute import services as policy
 
 
+@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.FORCED_DOWN))
+@responses.declare(schema.LIST_RESPONSE_V2_11, 200, versions.FORCED_DOWN,
+                   microversion.before(versions.SERVICE_UUIDS))
+@responses.declare(schema.LIST_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.STRICT_QUERY))
 @validation.query(schema.LIST_QUERY_V2_75, versions.STRICT_QUERY)
@@ -53,6 +59,8 @@ def _values(body):
 
 
 @microversion.version_window(versions.SERVICE_UUIDS)
+@responses.declare(schema.UPDATE_RESPONSE_V2_53, 200,
+                   versions.SERVICE_UUIDS)
 @validation.body(schema.UPDATE_V2_53, versions.SERVICE_UUIDS)
 def update_service(req):
     service_id = req.urlvars['service_id']
@@ -64,6 +72,7 @@ def update_service(req):
     return wsgi.json_response({'service': views.service(req, svc)})
 
 
+@responses.declare(None, 204)
 @validation.query(schema.DELETE_QUERY)
 def delete_service(req):
     ctx = req.context

@@ -9,6 +9,7 @@ from tether.api.compute.schemas import snapshots as schema
 from tether.api.compute import versions
 from tether.api.compute.views import snapshots as views
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import snapshots as snapshots_api
@@ -32,18 +33,21 @@ def _list(req, action):
 
 
 @served
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_snapshots(req):
     return _list(req, policy.LIST)
 
 
 @served
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_snapshots_detail(req):
     return _list(req, policy.DETAIL)
 
 
 @served
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(validation.IGNORED_QUERY)
 def show_snapshot(req):
     _can(req, policy.SHOW)
@@ -52,6 +56,7 @@ def show_snapshot(req):
 
 
 @served
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.body(schema.CREATE)
 def create_snapshot(req):
     _can(req, policy.CREATE)
@@ -65,6 +70,7 @@ def create_snapshot(req):
 
 
 @served
+@responses.declare(None, 202)
 @validation.query(validation.IGNORED_QUERY)
 def delete_snapshot(req):
     _can(req, policy.DELETE)

@@ -8,6 +8,7 @@ from tether.api.compute.schemas import volume_attachments as schema
 from tether.api.compute import versions
 from tether.api.compute.views import volume_attachments as views
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import servers as servers_api
@@ -25,6 +26,14 @@ def _visible(rows):
         r.status != fields.BdmStatus.DETACHING or r.attachment_id)]
 
 
+@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.ATTACHMENT_TAG))
+@responses.declare(schema.LIST_RESPONSE_V2_70, 200, versions.ATTACHMENT_TAG,
+                   microversion.before(versions.DELETE_ON_TERMINATION))
+@responses.declare(schema.LIST_RESPONSE_V2_79, 200,
+                   versions.DELETE_ON_TERMINATION,
+                   microversion.before(versions.ATTACHMENT_IDS))
+@responses.declare(schema.LIST_RESPONSE_V2_89, 200, versions.ATTACHMENT_IDS)
 @validation.query(schema.LIST_QUERY)
 def list_volume_attachments(req):
     instance = servers.load_server(req, policy.INDEX)
@@ -48,6 +57,14 @@ def _row(req, instance):
                                              instance_id=instance.uuid)
 
 
+@responses.declare(schema.SHOW_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.ATTACHMENT_TAG))
+@responses.declare(schema.SHOW_RESPONSE_V2_70, 200, versions.ATTACHMENT_TAG,
+                   microversion.before(versions.DELETE_ON_TERMINATION))
+@responses.declare(schema.SHOW_RESPONSE_V2_79, 200,
+                   versions.DELETE_ON_TERMINATION,
+                   microversion.before(versions.ATTACHMENT_IDS))
+@responses.declare(schema.SHOW_RESPONSE_V2_89, 200, versions.ATTACHMENT_IDS)
 @validation.query(validation.IGNORED_QUERY)
 def show_volume_attachment(req):
     instance = servers.load_server(req, policy.SHOW)
@@ -55,6 +72,13 @@ def show_volume_attachment(req):
         req).item(instance, _row(req, instance))})
 
 
+@responses.declare(schema.CREATE_RESPONSE, 200, versions.BASE,
+                   microversion.before(versions.ATTACHMENT_TAG))
+@responses.declare(schema.CREATE_RESPONSE_V2_70, 200,
+                   versions.ATTACHMENT_TAG,
+                   microversion.before(versions.DELETE_ON_TERMINATION))
+@responses.declare(schema.CREATE_RESPONSE_V2_79, 200,
+                   versions.DELETE_ON_TERMINATION)
 @validation.body(schema.CREATE, versions.BASE,
                  microversion.before(versions.ATTACH_WITH_TAG))
 @validation.body(schema.CREATE_V2_49, versions.ATTACH_WITH_TAG,
@@ -68,9 +92,10 @@ def create_volume_attachment(req):
         delete_on_termination=strutils.bool_from_string(
             body.get('delete_on_termination', False)))
     return wsgi.json_response({'volumeAttachment': views.VolumeAttachmentView(
-        req).item(instance, row)})
+        req).created(instance, row)})
 
 
+@responses.declare(None, 202)
 @validation.query(validation.IGNORED_QUERY)
 @validation.body(schema.UPDATE, versions.BASE,
                  microversion.before(versions.ATTACHMENT_UPDATE))
@@ -97,6 +122,7 @@ def update_volume_attachment(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.query(validation.IGNORED_QUERY)
 def delete_volume_attachment(req):
     instance = servers.load_server(req, policy.DELETE)

@@ -6,6 +6,7 @@ from tether.api.compute.schemas import volumes as schema
 from tether.api.compute import versions
 from tether.api.compute.views import volumes as views
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import volumes as volumes_api
@@ -28,18 +29,21 @@ def _list(req, action):
 
 
 @served
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_volumes(req):
     return _list(req, policy.LIST)
 
 
 @served
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_volumes_detail(req):
     return _list(req, policy.DETAIL)
 
 
 @served
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(validation.IGNORED_QUERY)
 def show_volume(req):
     _can(req, policy.SHOW)
@@ -48,6 +52,7 @@ def show_volume(req):
 
 
 @served
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.body(schema.CREATE)
 def create_volume(req):
     _can(req, policy.CREATE)
@@ -64,6 +69,7 @@ def create_volume(req):
 
 
 @served
+@responses.declare(None, 202)
 @validation.query(validation.IGNORED_QUERY)
 def delete_volume(req):
     _can(req, policy.DELETE)

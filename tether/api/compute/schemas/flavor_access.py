@@ -1,6 +1,7 @@
 """JSON schemas of the access lists of private flavors (Nova's):
 ``addTenantAccess`` and ``removeTenantAccess`` name one project."""
 
+from tether.api import response_types as rt
 from tether.api import validation
 
 ANY_QUERY = validation.IGNORED_QUERY
@@ -17,3 +18,14 @@ _TENANT = {
 
 ADD_TENANT_ACCESS = validation.action('addTenantAccess', _TENANT)
 REMOVE_TENANT_ACCESS = validation.action('removeTenantAccess', _TENANT)
+
+
+# Responses ------------------------------------------------------------------
+
+# The list, and what addTenantAccess and removeTenantAccess answer: the
+# projects given access to the flavor, after the change.
+ACCESS_RESPONSE = rt.wrapped('flavor_access', {
+    'type': 'array',
+    'items': rt.obj({'flavor_id': {'type': 'string'},
+                     'tenant_id': {'type': 'string'}}),
+})

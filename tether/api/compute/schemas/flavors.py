@@ -2,6 +2,7 @@
 
 import copy
 
+from tether.api import response_types as rt
 from tether.api import validation
 from tether.compute.api import flavors as compute_flavors
 
@@ -109,3 +110,61 @@ CREATE_V2_55 = _create(_flavor_v2_55)
 UPDATE_V2_55 = _create({
     'type': 'object', 'properties': {'description': _description},
     'required': ['description'], 'additionalProperties': False})
+
+
+# Responses ------------------------------------------------------------------
+
+_links = rt.links
+_flavor_basic = rt.obj({
+    'id': {'type': 'string'},
+    'name': {'type': 'string'},
+    'links': _links,
+})
+_with_description = {
+    'description': {'type': ['string', 'null'], 'maxLength': 65535}}
+# Before 2.75 a flavor without swap shows "" (Nova's), from 2.75 0.
+_swap = {'anyOf': [{'type': 'integer'}, {'type': 'string', 'enum': ['']}]}
+# The keys of Nova's extensions (the ephemeral disk, disabled, public,
+# rxtx_factor) are not required, as Tempest has them.
+_flavor_detail = rt.extended(_flavor_basic, {
+    'ram': {'type': 'integer'},
+    'vcpus': {'type': 'integer'},
+    'disk': {'type': 'integer'},
+    'swap': _swap,
+    'OS-FLV-EXT-DATA:ephemeral': {'type': 'integer'},
+    'OS-FLV-DISABLED:disabled': {'type': 'boolean'},
+    'os-flavor-access:is_public': {'type': 'boolean'},
+    'rxtx_factor': {'type': 'number'},
+}, required=['ram', 'vcpus', 'disk', 'swap'])
+_flavor_detail_v2_55 = rt.extended(_flavor_detail, _with_description,
+                                   ['description'])
+# From 2.61, extra_specs where the policy of their listing allows.
+_flavor_detail_v2_61 = rt.extended(_flavor_detail_v2_55, {
+    'extra_specs': rt.string_map})
+_flavor_detail_v2_75 = rt.extended(_flavor_detail_v2_61, {
+    'swap': {'type': 'integer'}})
+
+
+def _page(flavor):
+    return rt.obj({'flavors': {'type': 'array', 'items': flavor},
+                   'flavors_links': _links}, required=['flavors'])
+
+
+LIST_RESPONSE = _page(_flavor_basic)
+LIST_RESPONSE_V2_55 = _page(rt.extended(_flavor_basic, _with_description,
+                                        ['description']))
+DETAIL_RESPONSE = _page(_flavor_detail)
+DETAIL_RESPONSE_V2_55 = _page(_flavor_detail_v2_55)
+DETAIL_RESPONSE_V2_61 = _page(_flavor_detail_v2_61)
+DETAIL_RESPONSE_V2_75 = _page(_flavor_detail_v2_75)
+# Show, create and update (from 2.55) answer one flavor in detail.
+SHOW_RESPONSE = rt.wrapped('flavor', _flavor_detail)
+SHOW_RESPONSE_V2_55 = rt.wrapped('flavor', _flavor_detail_v2_55)
+SHOW_RESPONSE_V2_61 = rt.wrapped('flavor', _flavor_detail_v2_61)
+SHOW_RESPONSE_V2_75 = rt.wrapped('flavor', _flavor_detail_v2_75)
+# By the windows of tether.api.compute.handlers.flavors: 2.1, 2.55,
+# 2.61, 2.75.
+DETAIL_RESPONSES = (DETAIL_RESPONSE, DETAIL_RESPONSE_V2_55,
+                    DETAIL_RESPONSE_V2_61, DETAIL_RESPONSE_V2_75)
+SHOW_RESPONSES = (SHOW_RESPONSE, SHOW_RESPONSE_V2_55, SHOW_RESPONSE_V2_61,
+                  SHOW_RESPONSE_V2_75)

@@ -2,6 +2,7 @@
 255 characters of letters, digits and ``-_:. ``, values of up to 255."""
 
 from tether.api.compute.schemas import servers
+from tether.api import response_types as rt
 from tether.api import validation
 
 # Nova ignores query parameters (2.102, which rejects them, is beyond
@@ -24,3 +25,15 @@ UPDATE = _body('meta', dict(_metadata, minProperties=1, maxProperties=1,
                             description='an object of one key (the one '
                                         'of the URL) with a string of up '
                                         'to 255 characters'))
+
+
+# Responses ------------------------------------------------------------------
+
+_stored = {'type': 'object', 'additionalProperties': {'type': 'string'}}
+
+# The list, and what a merge (POST) or a replace (PUT) answers: all of
+# the server's metadata after it.
+METADATA_RESPONSE = rt.wrapped('metadata', _stored)
+# A key shown or set.
+META_RESPONSE = rt.wrapped('meta', dict(_stored, minProperties=1,
+                                        maxProperties=1))

@@ -2,6 +2,7 @@
 
 import copy
 
+from tether.api import response_types as rt
 from tether.api import validation
 
 _NAME = {'type': 'string', 'maxLength': 255}
@@ -29,3 +30,31 @@ UPDATE_V2_53 = {
     },
     'additionalProperties': False,
 }
+
+
+# Responses ------------------------------------------------------------------
+
+_service = rt.obj({
+    'id': {'type': 'integer'},
+    'binary': {'type': 'string'},
+    'host': {'type': 'string'},
+    'zone': {'type': 'string'},
+    'status': {'type': 'string', 'enum': ['enabled', 'disabled']},
+    'state': {'type': 'string', 'enum': ['up', 'down']},
+    'updated_at': rt.date_time_or_null,
+    'disabled_reason': rt.string_or_null,
+})
+_service_v2_11 = rt.extended(_service, {'forced_down': {'type': 'boolean'}},
+                             ['forced_down'])
+# From 2.53 a service is named by its UUID.
+_service_v2_53 = rt.extended(_service_v2_11, {'id': rt.uuid})
+
+
+def _list(service):
+    return rt.wrapped('services', {'type': 'array', 'items': service})
+
+
+LIST_RESPONSE = _list(_service)
+LIST_RESPONSE_V2_11 = _list(_service_v2_11)
+LIST_RESPONSE_V2_53 = _list(_service_v2_53)
+UPDATE_RESPONSE_V2_53 = rt.wrapped('service', _service_v2_53)

@@ -2,6 +2,7 @@
 create, and the list queries (Nova's)."""
 
 from tether.api.compute.schemas import volumes
+from tether.api import response_types as rt
 from tether.api import validation
 
 _text = {'type': 'string', 'maxLength': 255}
@@ -27,3 +28,21 @@ CREATE = {
 }
 
 LIST_QUERY = volumes.LIST_QUERY
+
+
+# Responses ------------------------------------------------------------------
+
+_snapshot = rt.obj({
+    'id': {'type': 'string'},
+    'volumeId': {'type': 'string'},
+    'status': {'type': 'string'},
+    'size': {'type': 'integer'},
+    'createdAt': rt.date_time,
+    'displayName': rt.string_or_null,
+    'displayDescription': rt.string_or_null,
+})
+
+# List, detail, show and create answer the same keys.
+LIST_RESPONSE = rt.wrapped('snapshots', {'type': 'array',
+                                         'items': _snapshot})
+SHOW_RESPONSE = rt.wrapped('snapshot', _snapshot)

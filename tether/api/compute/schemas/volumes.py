@@ -1,6 +1,8 @@
 """JSON schemas of /os-volumes (the proxy to the volume API, to 2.35):
 create, and the list queries (Nova's)."""
 
+from tether.api import response_types as rt
+
 _text = {'type': 'string', 'maxLength': 255}
 
 CREATE = {
@@ -44,3 +46,32 @@ LIST_QUERY = {
     'properties': {'limit': _non_negative, 'offset': _non_negative},
     'additionalProperties': True,
 }
+
+
+# Responses ------------------------------------------------------------------
+
+# A volume's first attachment, or one empty object when it has none
+# (Nova's "[{}]"): so no key is required.
+_attachment = rt.obj({
+    'id': {'type': 'string'},
+    'volumeId': {'type': 'string'},
+    'serverId': {'type': 'string'},
+    'device': {'type': 'string'},
+}, required=[])
+_volume = rt.obj({
+    'id': {'type': 'string'},
+    'status': {'type': 'string'},
+    'size': {'type': 'integer'},
+    'availabilityZone': {'type': 'string'},
+    'createdAt': rt.date_time,
+    'attachments': {'type': 'array', 'items': _attachment},
+    'displayName': rt.string_or_null,
+    'displayDescription': rt.string_or_null,
+    'volumeType': rt.string_or_null,
+    'snapshotId': rt.string_or_null,
+    'metadata': rt.string_map,
+})
+
+# List, detail, show and create answer the same keys.
+LIST_RESPONSE = rt.wrapped('volumes', {'type': 'array', 'items': _volume})
+SHOW_RESPONSE = rt.wrapped('volume', _volume)
