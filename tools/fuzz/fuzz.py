@@ -175,6 +175,7 @@ def main(argv=None):
             failed.append('project B changed: before %s, after %s'
                           % (before, after))
         failed += world.books(clients['admin'])
+        world.remove_servers(clients['admin'])
     finally:
         aio.stop()
     print('%d test cases in %.0f s (seed %d); reports in %s' % (

@@ -205,3 +205,14 @@ def imbalances(volumes, snapshots, usages):
 _PUBLIC_KEY = (
     'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGc7S0dK1h1qoH9kqkJ3u1r2mXK6C0'
     'vLr2C0l5v0W9xQ fuzz@tether')
+
+
+def remove_servers(admin):
+    """Delete every server (the seeded one, and any a persona made), so
+    that no guest outlives the job's tether-aio."""
+    servers = admin.compute('GET', '/servers?all_tenants=1')['servers']
+    for server in servers:
+        admin.compute('DELETE', '/servers/%s' % server['id'],
+                      expect=(204, 404))
+    wait_for(lambda: not admin.compute('GET', '/servers?all_tenants=1')[
+        'servers'], 'every server to be deleted', timeout=180)
