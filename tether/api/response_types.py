@@ -8,6 +8,9 @@ always there are required, objects that Cinder or Nova may grow keep
 key more would be a change a client sees.
 """
 
+from tether.api import microversion
+from tether.api import responses
+
 # A date and time as both APIs print them: ISO 8601, with or without
 # fractions and a zone ("2026-11-25T01:53:17.000000", "...Z", "+00:00").
 date_time = {
@@ -68,3 +71,28 @@ def extended(schema, properties, required=()):
     out['properties'] = dict(schema['properties'], **properties)
     out['required'] = list(schema.get('required', [])) + list(required)
     return out
+
+
+def by_version(first, *changes):
+    """The windows of a response that changes at some microversions:
+    ``first`` until the first change, then each ``(version, schema)`` of
+    ``changes`` (lowest version first) from its version until the next.
+    Returns ``[(schema, min_version, max_version)]`` (None: open), to
+    declare with ``declare_each``."""
+    windows = []
+    schema, lo = first, None
+    for version, changed in changes:
+        windows.append((schema, lo, microversion.before(version)))
+        schema, lo = changed, version
+    windows.append((schema, lo, None))
+    return windows
+
+
+def declare_each(windows, status=200):
+    """Declare (tether.api.responses.declare) every window of
+    ``by_version`` with ``status``: one decorator for all of them."""
+    def decorator(fn):
+        for schema, lo, hi in windows:
+            fn = responses.declare(schema, status, lo, hi)(fn)
+        return fn
+    return decorator
