@@ -96,3 +96,33 @@ def declare_each(windows, status=200):
             fn = responses.declare(schema, status, lo, hi)(fn)
         return fn
     return decorator
+
+
+def growing(item, wrap, item_steps=(), body_steps=()):
+    """``by_version`` of a body ``wrap(item)`` (an object, or a list of
+    them) whose item gains properties at some microversions
+    (``item_steps``) and whose body does at others (``body_steps``),
+    each step ``(version, properties, required)``."""
+    changes = sorted(
+        [(version, True, p, r) for version, p, r in item_steps] +
+        [(version, False, p, r) for version, p, r in body_steps],
+        key=lambda change: microversion.parse(change[0]))
+    body_changes = []
+
+    def body():
+        out = wrap(item)
+        for properties, required in body_changes:
+            out = extended(out, properties, required)
+        return out
+
+    first = body()
+    steps = []
+    for version, of_item, properties, required in changes:
+        if of_item:
+            item = extended(item, properties, required)
+        else:
+            body_changes.append((properties, required))
+        if steps and steps[-1][0] == version:
+            steps.pop()
+        steps.append((version, body()))
+    return by_version(first, *steps)

@@ -8,6 +8,8 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import response_types as rt
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import snapshots as schema
 from tether.api.volume import versions
@@ -45,6 +47,7 @@ def _name_and_description(body):
     return values
 
 
+@rt.declare_each(schema.CREATE_RESPONSES, 202)
 @validation.body(schema.CREATE)
 def create_snapshot(req):
     ctx = req.context
@@ -78,6 +81,7 @@ def _list(req, detail):
         view.detail if detail else view.summary, sort_keys, sort_dirs))
 
 
+@rt.declare_each(schema.LIST_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.WITH_COUNT))
 @validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
@@ -85,6 +89,7 @@ def list_snapshots(req):
     return _list(req, detail=False)
 
 
+@rt.declare_each(schema.LIST_DETAIL_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.WITH_COUNT))
 @validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
@@ -92,6 +97,7 @@ def list_snapshots_detail(req):
     return _list(req, detail=True)
 
 
+@rt.declare_each(schema.SHOW_RESPONSES)
 @validation.query(schema.NO_QUERY)
 def show_snapshot(req):
     snapshot = load_snapshot(req, policy.GET)
@@ -99,6 +105,7 @@ def show_snapshot(req):
         {'snapshot': views.SnapshotView(req).detail(snapshot)})
 
 
+@rt.declare_each(schema.UPDATE_RESPONSES)
 @validation.body(schema.UPDATE)
 def update_snapshot(req):
     snapshot = load_snapshot(req, policy.UPDATE)
@@ -109,6 +116,7 @@ def update_snapshot(req):
         {'snapshot': views.SnapshotView(req).summary(snapshot)})
 
 
+@responses.declare(None, 202)
 @validation.query(schema.NO_QUERY)
 def delete_snapshot(req):
     snapshot = load_snapshot(req, policy.DELETE)
@@ -118,6 +126,7 @@ def delete_snapshot(req):
 
 # Actions ------------------------------------------------------------------
 
+@responses.declare(None, 202)
 @validation.body(schema.RESET_STATUS)
 def reset_status(req):
     snapshot = load_snapshot(req, policy.RESET_STATUS)
@@ -126,6 +135,7 @@ def reset_status(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.FORCE_DELETE)
 def force_delete(req):
     snapshot = load_snapshot(req, policy.FORCE_DELETE)
@@ -133,6 +143,7 @@ def force_delete(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.UPDATE_STATUS)
 def update_snapshot_status(req):
     snapshot = load_snapshot(req, policy.UPDATE_STATUS)
@@ -151,12 +162,14 @@ ACTIONS = {
 
 # Metadata -----------------------------------------------------------------
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def list_metadata(req):
     snapshot = load_snapshot(req, policy.GET_METADATA)
     return wsgi.json_response({'metadata': dict(snapshot.metadata)})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.METADATA)
 def create_metadata(req):
     snapshot = load_snapshot(req, policy.UPDATE_METADATA)
@@ -165,6 +178,7 @@ def create_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.METADATA)
 def replace_metadata(req):
     snapshot = load_snapshot(req, policy.UPDATE_METADATA)
@@ -174,6 +188,7 @@ def replace_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.META_ITEM_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_metadata_item(req):
     snapshot = load_snapshot(req, policy.GET_METADATA)
@@ -184,6 +199,7 @@ def show_metadata_item(req):
     return wsgi.json_response({'meta': {key: snapshot.metadata[key]}})
 
 
+@responses.declare(schema.META_ITEM_RESPONSE)
 @validation.body(schema.META_ITEM)
 def update_metadata_item(req):
     snapshot = load_snapshot(req, policy.UPDATE_METADATA)
@@ -197,6 +213,7 @@ def update_metadata_item(req):
     return wsgi.json_response({'meta': meta})
 
 
+@responses.declare(None, 200)
 @validation.query(schema.NO_QUERY)
 def delete_metadata_item(req):
     snapshot = load_snapshot(req, policy.DELETE_METADATA)

@@ -2,7 +2,6 @@
 
 import copy
 
-from tether.api import microversion
 from tether.api import response_types as rt
 from tether.api import validation as v
 from tether.api.volume import versions
@@ -163,25 +162,8 @@ _VOLUME_STEPS = (
 def _windows(volume, wrap, count=False):
     """The windows of ``wrap(volume)`` as the volume grows; ``count``:
     a list's body, which has its count when asked from 3.45."""
-    changes = [(version, (properties, required))
-               for version, properties, required in _VOLUME_STEPS]
-    if count:
-        changes.append((versions.WITH_COUNT, None))
-    changes.sort(key=lambda change: microversion.parse(change[0]))
-
-    def body():
-        return _with_count(wrap(volume)) if with_count else wrap(volume)
-
-    with_count = False
-    first = body()
-    steps = []
-    for version, change in changes:
-        if change is None:
-            with_count = True
-        else:
-            volume = rt.extended(volume, *change)
-        steps.append((version, body()))
-    return rt.by_version(first, *steps)
+    return rt.growing(volume, wrap, _VOLUME_STEPS,
+                      [listing.COUNT_STEP] if count else [])
 
 
 def _one(volume):
@@ -193,19 +175,13 @@ def _list(item):
                    'volumes_links': rt.links}, required=['volumes'])
 
 
-def _with_count(body):
-    return rt.extended(body, {'count': {'type': 'integer'}})
-
-
 CREATE_RESPONSES = _windows(_volume, _one)
 UPDATE_RESPONSES = CREATE_RESPONSES
 SHOW_RESPONSES = _windows(_volume_get, _one)
 LIST_DETAIL_RESPONSES = _windows(_volume_get, _list, count=True)
 _volume_summary = rt.obj({'id': rt.uuid, 'name': rt.string_or_null,
                           'links': rt.links})
-LIST_RESPONSES = rt.by_version(
-    _list(_volume_summary),
-    (versions.WITH_COUNT, _with_count(_list(_volume_summary))))
+LIST_RESPONSES = rt.growing(_volume_summary, _list, (), [listing.COUNT_STEP])
 
 _summary = rt.obj({'total_size': {'type': 'integer'},
                    'total_count': {'type': 'integer'}})
