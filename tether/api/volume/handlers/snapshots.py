@@ -160,6 +160,13 @@ ACTIONS = {
 }
 
 
+def find_snapshot(req, name):
+    """Before the 400 of an action tether does not serve: Cinder's
+    os-unmanage on a snapshot the caller cannot see is a 404."""
+    if name == 'os-unmanage':
+        snapshot_api.get(req.context, req.urlvars['snapshot_id'])
+
+
 # Metadata -----------------------------------------------------------------
 
 @responses.declare(schema.METADATA_RESPONSE)

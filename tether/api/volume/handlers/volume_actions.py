@@ -122,3 +122,20 @@ ACTIONS = {
     'os-reset_status': reset_status,
     'os-volume_upload_image': upload_image,
 }
+
+# Cinder's volume actions that tether does not serve (the attachments API
+# serves what the first ones did). Cinder looks the volume up for each.
+CINDER_ONLY = frozenset((
+    'os-attach', 'os-begin_detaching', 'os-detach', 'os-force_delete',
+    'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
+    'os-migrate_volume_completion', 'os-reserve', 'os-retype',
+    'os-roll_detaching', 'os-set_bootable', 'os-terminate_connection',
+    'os-unmanage', 'os-unreserve', 'os-update_readonly_flag', 'revert'))
+
+
+def find_volume(req, name):
+    """Before the 400 of an action tether does not serve: as Cinder
+    answers one of its actions on a volume the caller cannot see, a 404
+    (VolumeNotFound)."""
+    if name in CINDER_ONLY:
+        volume_api.get(req.context, req.urlvars['volume_id'])
