@@ -12,6 +12,5 @@ LIST_RESPONSE = rt.wrapped('extensions', {'type': 'array', 'items': rt.obj({
     'alias': {'type': 'string'},
     'description': {'type': 'string'},
     'updated': rt.date_time,
-    'namespace': {'type': 'string'},
     'links': {'type': 'array', 'maxItems': 0},
 }, required=['name', 'alias', 'description', 'updated', 'links'])})

@@ -25,6 +25,7 @@ class VolumeView:
         self.req = req
         ctx = req.context
         self.version = microversion.get(req)
+        self.is_admin = ctx.is_admin
         self.show_host = ctx.can(policy.HOST_ATTRIBUTE, fatal=False)
         self.show_mig = ctx.can(policy.MIG_STATUS_ATTRIBUTE, fatal=False)
         self.show_tenant = ctx.can(policy.TENANT_ATTRIBUTE, fatal=False)
@@ -75,8 +76,11 @@ class VolumeView:
             'source_volid': volume.source_volid,
             'volume_type': volume.volume_type_name,
             'metadata': metadata,
-            'migration_status': None,
         }
+        if self.is_admin:
+            # As Cinder: to administrators alone (it decides by is_admin,
+            # with no rule).
+            d['migration_status'] = None
         if extended:
             self._extend(d, volume)
         if self._at(versions.GROUP_ID):
