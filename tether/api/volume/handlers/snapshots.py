@@ -61,7 +61,8 @@ def create_snapshot(req):
         force=strutils.bool_from_string(body.get('force', False)),
         **_name_and_description(body))
     return wsgi.json_response(
-        {'snapshot': views.SnapshotView(req).summary(snapshot)}, status=202)
+        {'snapshot': views.SnapshotView(req).detail(snapshot, False)},
+        status=202)
 
 
 def _list(req, detail):
@@ -113,7 +114,7 @@ def update_snapshot(req):
         req.context, snapshot.id,
         _name_and_description(req.validated['snapshot']))
     return wsgi.json_response(
-        {'snapshot': views.SnapshotView(req).summary(snapshot)})
+        {'snapshot': views.SnapshotView(req).detail(snapshot, False)})
 
 
 @responses.declare(None, 202)

@@ -94,7 +94,8 @@ FORCE_DELETE = v.action('os-force_delete', {
 
 # Responses ------------------------------------------------------------------
 
-# What a create, an update and a list without details answer.
+# What a list without details answers (at every microversion), and a
+# create and an update with the keys of their microversion.
 _snapshot = rt.obj({
     'id': rt.uuid,
     'name': rt.string_or_null,
@@ -135,8 +136,7 @@ def _list(snapshot):
 CREATE_RESPONSES = rt.growing(_snapshot, _one, _SNAPSHOT_STEPS)
 UPDATE_RESPONSES = CREATE_RESPONSES
 SHOW_RESPONSES = rt.growing(_snapshot_detail, _one, _SNAPSHOT_STEPS)
-LIST_RESPONSES = rt.growing(_snapshot, _list, _SNAPSHOT_STEPS,
-                            [listing.COUNT_STEP])
+LIST_RESPONSES = rt.growing(_snapshot, _list, (), [listing.COUNT_STEP])
 LIST_DETAIL_RESPONSES = rt.growing(_snapshot_detail, _list, _SNAPSHOT_STEPS,
                                    [listing.COUNT_STEP])
 METADATA_RESPONSE = volume_metadata.METADATA_RESPONSE
