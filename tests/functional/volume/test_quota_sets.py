@@ -44,8 +44,8 @@ def test_wire_format_with_usage(aio):
     # them (snapshots, backups and groups count what the project has).
     assert set(body) == {'id'} | set(DEFAULTS)
     assert body['id'] == http.project
-    assert body['volumes'] == {'limit': 10, 'in_use': 0, 'reserved': 0,
-                               'allocated': 0}
+    # As Cinder's: no "allocated" (of its nested quotas, removed).
+    assert body['volumes'] == {'limit': 10, 'in_use': 0, 'reserved': 0}
 
 
 def test_usage_follows_volumes_exactly(aio, wait):

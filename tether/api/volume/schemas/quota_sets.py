@@ -49,12 +49,11 @@ NO_QUERY = {'type': 'object', 'properties': {},
 _RESOURCES = ('volumes', 'gigabytes', 'per_volume_gigabytes', 'snapshots',
               'backups', 'backup_gigabytes', 'groups')
 _limit = {'type': 'integer', 'minimum': -1}
-# With usage=true, each resource is this ("allocated": nested quotas).
+# With usage=true, each resource is this (Cinder's nested quotas, gone,
+# added "allocated").
 _usage = rt.obj({'limit': _limit,
                  'in_use': {'type': 'integer', 'minimum': 0},
-                 'reserved': {'type': 'integer', 'minimum': 0},
-                 'allocated': {'type': 'integer'}},
-                required=['limit', 'in_use', 'reserved'])
+                 'reserved': {'type': 'integer', 'minimum': 0}})
 
 
 def _quota_set(value, with_id=True):
