@@ -46,3 +46,13 @@ def test_migration_status_is_for_administrators(aio, wait):
     assert [v for v in listed if 'migration_status' in v] == []
     admin = aio.http('admin', 'admin')
     assert admin.get(path).json()['volume']['migration_status'] is None
+
+
+def test_replication_status_is_disabled(aio):
+    """As Cinder sets it on a volume whose type asks for no replication
+    (tether replicates none)."""
+    owner = aio.http()
+    volume = helpers.create_volume(owner)
+    assert volume['replication_status'] == 'disabled'
+    shown = owner.get('/volumes/%s' % volume['id']).json()['volume']
+    assert shown['replication_status'] == 'disabled'

@@ -69,7 +69,9 @@ class VolumeView:
             'user_id': volume.user_id,
             'bootable': 'true' if volume.bootable else 'false',
             'encrypted': False,
-            'replication_status': None,
+            # Cinder's value for a volume whose type asks for no
+            # replication (tether replicates none).
+            'replication_status': 'disabled',
             'consistencygroup_id': None,
             'multiattach': volume.multiattach,
             'snapshot_id': volume.snapshot_id,
