@@ -122,6 +122,7 @@ _volume = rt.obj({
     'source_volid': rt.uuid_or_null,
     'volume_type': rt.string_or_null,
     'metadata': rt.string_map,
+    # To administrators alone, as Cinder shows it.
     'migration_status': rt.string_or_null,
 }, required=['id', 'name', 'description', 'status', 'size',
              'availability_zone', 'created_at', 'updated_at', 'attachments',
