@@ -18,8 +18,12 @@ class Dispatcher:
     the body names (each of ``tables``: name -> handler; a name in two
     tables is a mistake)."""
 
-    def __init__(self, resource, *tables):
+    def __init__(self, resource, *tables, unserved=None):
         self.resource = resource
+        # Called as unserved(req, name) before an unknown action's 400:
+        # it may refuse otherwise (the 404 of an unknown resource, as
+        # upstream looks the resource up for an action it has).
+        self.unserved = unserved
         self.actions = {}
         for table in tables:
             twice = sorted(set(table) & set(self.actions))
@@ -38,6 +42,8 @@ class Dispatcher:
         name = next(iter(body))
         handler = self.actions.get(name)
         if handler is None:
+            if self.unserved is not None:
+                self.unserved(req, name)
             served = sorted(n for n, h in self.actions.items()
                             if microversion.in_window(h, req.version))
             raise fault.HTTPError(

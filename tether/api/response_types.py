@@ -8,6 +8,9 @@ always there are required, objects that Cinder or Nova may grow keep
 key more would be a change a client sees.
 """
 
+from tether.api import microversion
+from tether.api import responses
+
 # A date and time as both APIs print them: ISO 8601, with or without
 # fractions and a zone ("2026-11-25T01:53:17.000000", "...Z", "+00:00").
 date_time = {
@@ -68,3 +71,58 @@ def extended(schema, properties, required=()):
     out['properties'] = dict(schema['properties'], **properties)
     out['required'] = list(schema.get('required', [])) + list(required)
     return out
+
+
+def by_version(first, *changes):
+    """The windows of a response that changes at some microversions:
+    ``first`` until the first change, then each ``(version, schema)`` of
+    ``changes`` (lowest version first) from its version until the next.
+    Returns ``[(schema, min_version, max_version)]`` (None: open), to
+    declare with ``declare_each``."""
+    windows = []
+    schema, lo = first, None
+    for version, changed in changes:
+        windows.append((schema, lo, microversion.before(version)))
+        schema, lo = changed, version
+    windows.append((schema, lo, None))
+    return windows
+
+
+def declare_each(windows, status=200):
+    """Declare (tether.api.responses.declare) every window of
+    ``by_version`` with ``status``: one decorator for all of them."""
+    def decorator(fn):
+        for schema, lo, hi in windows:
+            fn = responses.declare(schema, status, lo, hi)(fn)
+        return fn
+    return decorator
+
+
+def growing(item, wrap, item_steps=(), body_steps=()):
+    """``by_version`` of a body ``wrap(item)`` (an object, or a list of
+    them) whose item gains properties at some microversions
+    (``item_steps``) and whose body does at others (``body_steps``),
+    each step ``(version, properties, required)``."""
+    changes = sorted(
+        [(version, True, p, r) for version, p, r in item_steps] +
+        [(version, False, p, r) for version, p, r in body_steps],
+        key=lambda change: microversion.parse(change[0]))
+    body_changes = []
+
+    def body():
+        out = wrap(item)
+        for properties, required in body_changes:
+            out = extended(out, properties, required)
+        return out
+
+    first = body()
+    steps = []
+    for version, of_item, properties, required in changes:
+        if of_item:
+            item = extended(item, properties, required)
+        else:
+            body_changes.append((properties, required))
+        if steps and steps[-1][0] == version:
+            steps.pop()
+        steps.append((version, body()))
+    return by_version(first, *steps)

@@ -25,13 +25,13 @@ def get_limits(context, project_id):
 
 
 def get_usages(context, project_id):
-    """{resource: {'limit', 'in_use', 'reserved', 'allocated'}}."""
+    """{resource: {'limit', 'in_use', 'reserved'}} (Cinder's usage; its
+    "allocated", of nested quotas, it no longer has)."""
     limits = get_limits(context, project_id)
     usages = db_quotas.get_usages(context, project_id)
     return {r: {'limit': limits[r],
                 'in_use': usages.get(r, (0, 0))[0],
-                'reserved': usages.get(r, (0, 0))[1],
-                'allocated': 0}
+                'reserved': usages.get(r, (0, 0))[1]}
             for r in RESOURCES}
 
 

@@ -44,8 +44,8 @@ def test_wire_format_with_usage(aio):
     # them (snapshots, backups and groups count what the project has).
     assert set(body) == {'id'} | set(DEFAULTS)
     assert body['id'] == http.project
-    assert body['volumes'] == {'limit': 10, 'in_use': 0, 'reserved': 0,
-                               'allocated': 0}
+    # As Cinder's: no "allocated" (of its nested quotas, removed).
+    assert body['volumes'] == {'limit': 10, 'in_use': 0, 'reserved': 0}
 
 
 def test_usage_follows_volumes_exactly(aio, wait):
@@ -98,6 +98,20 @@ def test_delete_answers_200_and_is_idempotent(aio):
         assert resp.status_code == 200, resp.text
     resp = admin.get('/os-quota-sets/%s' % project)
     assert resp.json()['quota_set']['volumes'] == 10
+
+
+def test_update_answers_every_limit_without_the_project(aio):
+    """As Cinder: a show and the defaults name the project ("id"), an
+    update answers the limits alone."""
+    admin = aio.http('admin', 'admin')
+    project = _project()
+    resp = admin.put('/os-quota-sets/%s' % project,
+                     json={'quota_set': {'volumes': 3}})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()['quota_set'] == dict(DEFAULTS, volumes=3)
+    for path in ('', '/defaults'):
+        resp = admin.get('/os-quota-sets/%s%s' % (project, path))
+        assert resp.json()['quota_set']['id'] == project
 
 
 def test_new_limit_applies_to_the_next_create(aio, wait):

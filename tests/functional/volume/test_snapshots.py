@@ -82,6 +82,16 @@ def test_responses_follow_the_microversion(aio, wait):
     assert shown['consumes_quota'] is True
     counted = latest.get('/snapshots/detail?with_count=true').json()
     assert counted['count'] == 1
+    # As Cinder: a list without details has the keys of 3.0 at every
+    # version; a create and an update those of their version, without
+    # the extended attributes of a show.
+    assert set(latest.get('/snapshots').json()['snapshots'][0]) == base_keys
+    versioned = base_keys | {'user_id', 'group_snapshot_id',
+                             'consumes_quota'}
+    resp = latest.put('/snapshots/%s' % created['id'],
+                      json={'snapshot': {'name': 'renamed'}})
+    assert set(resp.json()['snapshot']) == versioned
+    assert set(sh.snapshot(latest, volume['id'])) == versioned
 
 
 def test_metadata_of_a_snapshot(aio, wait):

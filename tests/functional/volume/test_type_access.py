@@ -183,3 +183,24 @@ def test_concurrent_adds_one_wins(aio, admin_http, private_type):
     assert resp.json()['volume_type_access'] == [
         {'volume_type_id': private_type['id'],
          'project_id': 'raced-project'}]
+
+
+def test_is_public_of_the_extension_for_members_not_readers(aio,
+                                                            admin_http,
+                                                            private_type):
+    """As Cinder's volume_extension:volume_type_access: the type access
+    extension's is_public is shown to members and administrators; a
+    reader sees the type's own is_public alone."""
+    type_id = private_type['id']
+    assert private_type['os-volume-type-access:is_public'] is False
+    member = aio.http()
+    _action(admin_http, type_id, 'addProjectAccess', member.project)
+    reader = aio.http(member.user, member.project, roles=['reader'])
+    for http, shown in ((admin_http, True), (member, True),
+                        (reader, False)):
+        body = http.get('/types/%s' % type_id).json()['volume_type']
+        assert ('os-volume-type-access:is_public' in body) == shown, body
+        assert body['is_public'] is False
+        types = http.get('/types?is_public=None').json()['volume_types']
+        (listed,) = [t for t in types if t['id'] == type_id]
+        assert ('os-volume-type-access:is_public' in listed) == shown

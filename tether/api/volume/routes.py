@@ -28,7 +28,8 @@ RESOURCES = [
                               'DELETE': volumes.delete_volume}),
     ('/volumes/{volume_id}/action', {
         'POST': actions.Dispatcher('volume', volume_actions.ACTIONS,
-                                   volume_image_metadata.ACTIONS)}),
+                                   volume_image_metadata.ACTIONS,
+                                   unserved=volume_actions.find_volume)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,
         'POST': volume_metadata.create_metadata,
@@ -74,7 +75,8 @@ RESOURCES = [
                                   'PUT': snapshots.update_snapshot,
                                   'DELETE': snapshots.delete_snapshot}),
     ('/snapshots/{snapshot_id}/action', {
-        'POST': actions.Dispatcher('snapshot', snapshots.ACTIONS)}),
+        'POST': actions.Dispatcher('snapshot', snapshots.ACTIONS,
+                                   unserved=snapshots.find_snapshot)}),
     ('/snapshots/{snapshot_id}/metadata', {
         'GET': snapshots.list_metadata,
         'POST': snapshots.create_metadata,

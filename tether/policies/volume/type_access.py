@@ -5,10 +5,15 @@ from tether.policies import base
 ADD_PROJECT = 'volume_extension:volume_type_access:addProjectAccess'
 REMOVE_PROJECT = 'volume_extension:volume_type_access:removeProjectAccess'
 GET_ALL_FOR_TYPE = 'volume_extension:volume_type_access:get_all_for_type'
+IS_PUBLIC_ATTRIBUTE = 'volume_extension:volume_type_access'
 
 _T = '/types/{type_id}'
 
 rules = [
+    base.rule(IS_PUBLIC_ATTRIBUTE, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
+              'Show os-volume-type-access:is_public in volume type '
+              'responses (Cinder\'s default: members, not readers).',
+              [('GET', _T), ('GET', '/types'), ('POST', '/types')]),
     base.rule(ADD_PROJECT, base.RULE_ADMIN_API,
               'Let a project use a private volume type (addProjectAccess).',
               [('POST', _T + '/action')]),

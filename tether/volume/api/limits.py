@@ -5,6 +5,5 @@ from tether.volume import quota
 
 
 def get(context, project_id):
-    """``{resource: {'limit', 'in_use', 'reserved', 'allocated'}}`` of
-    the project."""
+    """``{resource: {'limit', 'in_use', 'reserved'}}`` of the project."""
     return quota.get_usages(context, project_id)

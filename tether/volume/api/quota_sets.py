@@ -15,8 +15,7 @@ from tether.volume import quota
 
 def get(context, project_id, usage=False):
     """Every limit of a project; with ``usage``, each with what is in
-    use and reserved (``{resource: {'limit', 'in_use', 'reserved',
-    'allocated'}}``)."""
+    use and reserved (``{resource: {'limit', 'in_use', 'reserved'}}``)."""
     if usage:
         return quota.get_usages(context, project_id)
     return quota.get_limits(context, project_id)

@@ -6,6 +6,7 @@ from oslo_utils import strutils
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import attachments as schema
 from tether.api.volume import versions
@@ -47,6 +48,7 @@ def _response(req, attachment):
 
 
 @microversion.version_window(versions.ATTACHMENTS)
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.body(schema.CREATE, versions.ATTACHMENTS,
                  microversion.before(versions.ATTACHMENT_MODE))
 @validation.body(schema.CREATE_V3_54, versions.ATTACHMENT_MODE)
@@ -97,18 +99,21 @@ def _list(req, detail):
 
 
 @microversion.version_window(versions.ATTACHMENTS)
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_attachments(req):
     return _list(req, detail=False)
 
 
 @microversion.version_window(versions.ATTACHMENTS)
+@responses.declare(schema.LIST_DETAIL_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_attachments_detail(req):
     return _list(req, detail=True)
 
 
 @microversion.version_window(versions.ATTACHMENTS)
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(schema.SHOW_QUERY)
 def show_attachment(req):
     attachment = load_attachment(req, policy.GET)
@@ -118,6 +123,7 @@ def show_attachment(req):
 
 
 @microversion.version_window(versions.ATTACHMENTS)
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.body(schema.UPDATE)
 def update_attachment(req):
     attachment = load_attachment(req, policy.UPDATE)
@@ -127,6 +133,7 @@ def update_attachment(req):
 
 
 @microversion.version_window(versions.ATTACHMENTS)
+@responses.declare(schema.DELETE_RESPONSE)
 @validation.query(schema.DELETE_QUERY)
 def delete_attachment(req):
     ctx = req.context
@@ -139,6 +146,7 @@ def delete_attachment(req):
 
 
 @microversion.version_window(versions.ATTACHMENT_COMPLETE)
+@responses.declare(None, 204)
 @validation.body(schema.COMPLETE)
 def complete_attachment(req):
     attachment = load_attachment(req, policy.COMPLETE)

@@ -1,6 +1,7 @@
 """Handler of /limits: a project's absolute limits and what it uses."""
 
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import limits as schema
 from tether.api.volume import versions
@@ -26,6 +27,7 @@ def _project(req):
     return ctx.project_id
 
 
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def show_limits(req):
     ctx = req.context

@@ -3,6 +3,7 @@
 from oslo_utils import strutils
 
 from tether.api import fault
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import quota_sets as schema
 from tether.api import wsgi
@@ -24,6 +25,7 @@ def _body(project_id, values):
     return {'quota_set': dict(values, id=project_id)}
 
 
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(schema.SHOW_QUERY)
 def show_quota_set(req):
     project_id = _target(req, policy.SHOW)
@@ -33,6 +35,7 @@ def show_quota_set(req):
     return wsgi.json_response(_body(project_id, values))
 
 
+@responses.declare(schema.DEFAULTS_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_defaults(req):
     project_id = _target(req, policy.SHOW)
@@ -54,6 +57,7 @@ def _limits(quota_set):
     return limits
 
 
+@responses.declare(schema.UPDATE_RESPONSE)
 @validation.body(schema.UPDATE)
 def update_quota_set(req):
     project_id = _target(req, policy.UPDATE)
@@ -64,9 +68,11 @@ def update_quota_set(req):
     skip = strutils.bool_from_string(body.get('skip_validation', False))
     values = quota_api.update(req.context, project_id, limits,
                               skip_validation=skip)
-    return wsgi.json_response(_body(project_id, values))
+    # As Cinder: the limits, without the project's id.
+    return wsgi.json_response({'quota_set': values})
 
 
+@responses.declare(None, 200)
 @validation.query(schema.NO_QUERY)
 def delete_quota_set(req):
     project_id = _target(req, policy.DELETE)

@@ -1,5 +1,6 @@
 """Handler of /os-services: the volume services and their state."""
 
+from tether.api import response_types as rt
 from tether.api import validation
 from tether.api.volume.schemas import services as schema
 from tether.api.volume.views import services as views
@@ -8,6 +9,7 @@ from tether.policies.volume import services as policy
 from tether.volume.api import services as volume_services
 
 
+@rt.declare_each(schema.LIST_RESPONSES)
 @validation.query(schema.LIST_QUERY)
 def list_services(req):
     ctx = req.context

@@ -8,6 +8,8 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import response_types as rt
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import snapshots as schema
 from tether.api.volume import versions
@@ -45,6 +47,7 @@ def _name_and_description(body):
     return values
 
 
+@rt.declare_each(schema.CREATE_RESPONSES, 202)
 @validation.body(schema.CREATE)
 def create_snapshot(req):
     ctx = req.context
@@ -58,7 +61,8 @@ def create_snapshot(req):
         force=strutils.bool_from_string(body.get('force', False)),
         **_name_and_description(body))
     return wsgi.json_response(
-        {'snapshot': views.SnapshotView(req).summary(snapshot)}, status=202)
+        {'snapshot': views.SnapshotView(req).detail(snapshot, False)},
+        status=202)
 
 
 def _list(req, detail):
@@ -78,6 +82,7 @@ def _list(req, detail):
         view.detail if detail else view.summary, sort_keys, sort_dirs))
 
 
+@rt.declare_each(schema.LIST_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.WITH_COUNT))
 @validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
@@ -85,6 +90,7 @@ def list_snapshots(req):
     return _list(req, detail=False)
 
 
+@rt.declare_each(schema.LIST_DETAIL_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.WITH_COUNT))
 @validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
@@ -92,6 +98,7 @@ def list_snapshots_detail(req):
     return _list(req, detail=True)
 
 
+@rt.declare_each(schema.SHOW_RESPONSES)
 @validation.query(schema.NO_QUERY)
 def show_snapshot(req):
     snapshot = load_snapshot(req, policy.GET)
@@ -99,6 +106,7 @@ def show_snapshot(req):
         {'snapshot': views.SnapshotView(req).detail(snapshot)})
 
 
+@rt.declare_each(schema.UPDATE_RESPONSES)
 @validation.body(schema.UPDATE)
 def update_snapshot(req):
     snapshot = load_snapshot(req, policy.UPDATE)
@@ -106,9 +114,10 @@ def update_snapshot(req):
         req.context, snapshot.id,
         _name_and_description(req.validated['snapshot']))
     return wsgi.json_response(
-        {'snapshot': views.SnapshotView(req).summary(snapshot)})
+        {'snapshot': views.SnapshotView(req).detail(snapshot, False)})
 
 
+@responses.declare(None, 202)
 @validation.query(schema.NO_QUERY)
 def delete_snapshot(req):
     snapshot = load_snapshot(req, policy.DELETE)
@@ -118,6 +127,7 @@ def delete_snapshot(req):
 
 # Actions ------------------------------------------------------------------
 
+@responses.declare(None, 202)
 @validation.body(schema.RESET_STATUS)
 def reset_status(req):
     snapshot = load_snapshot(req, policy.RESET_STATUS)
@@ -126,6 +136,7 @@ def reset_status(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.FORCE_DELETE)
 def force_delete(req):
     snapshot = load_snapshot(req, policy.FORCE_DELETE)
@@ -133,6 +144,7 @@ def force_delete(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.UPDATE_STATUS)
 def update_snapshot_status(req):
     snapshot = load_snapshot(req, policy.UPDATE_STATUS)
@@ -149,14 +161,23 @@ ACTIONS = {
 }
 
 
+def find_snapshot(req, name):
+    """Before the 400 of an action tether does not serve: Cinder's
+    os-unmanage on a snapshot the caller cannot see is a 404."""
+    if name == 'os-unmanage':
+        snapshot_api.get(req.context, req.urlvars['snapshot_id'])
+
+
 # Metadata -----------------------------------------------------------------
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def list_metadata(req):
     snapshot = load_snapshot(req, policy.GET_METADATA)
     return wsgi.json_response({'metadata': dict(snapshot.metadata)})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.METADATA)
 def create_metadata(req):
     snapshot = load_snapshot(req, policy.UPDATE_METADATA)
@@ -165,6 +186,7 @@ def create_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.METADATA)
 def replace_metadata(req):
     snapshot = load_snapshot(req, policy.UPDATE_METADATA)
@@ -174,6 +196,7 @@ def replace_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.META_ITEM_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_metadata_item(req):
     snapshot = load_snapshot(req, policy.GET_METADATA)
@@ -184,6 +207,7 @@ def show_metadata_item(req):
     return wsgi.json_response({'meta': {key: snapshot.metadata[key]}})
 
 
+@responses.declare(schema.META_ITEM_RESPONSE)
 @validation.body(schema.META_ITEM)
 def update_metadata_item(req):
     snapshot = load_snapshot(req, policy.UPDATE_METADATA)
@@ -197,6 +221,7 @@ def update_metadata_item(req):
     return wsgi.json_response({'meta': meta})
 
 
+@responses.declare(None, 200)
 @validation.query(schema.NO_QUERY)
 def delete_metadata_item(req):
     snapshot = load_snapshot(req, policy.DELETE_METADATA)

@@ -2,6 +2,7 @@
 GET /types/{id}/os-volume-type-access and the actions addProjectAccess and
 removeProjectAccess (POST /types/{id}/action)."""
 
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import type_access as schema
 from tether.api import wsgi
@@ -9,6 +10,7 @@ from tether.policies.volume import type_access as policy
 from tether.volume.api import type_access as access_api
 
 
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def list_type_access(req):
     ctx = req.context
@@ -19,6 +21,7 @@ def list_type_access(req):
         for project in projects]})
 
 
+@responses.declare(None, 202)
 @validation.body(schema.ADD_PROJECT_ACCESS)
 def add_project_access(req):
     ctx = req.context
@@ -28,6 +31,7 @@ def add_project_access(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.REMOVE_PROJECT_ACCESS)
 def remove_project_access(req):
     ctx = req.context

@@ -1,6 +1,7 @@
 """Handlers of /types/{id}/extra_specs and /extra_specs/{key}."""
 
 from tether.api import fault
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import type_extra_specs as schema
 from tether.api.volume.views import types as views
@@ -15,12 +16,14 @@ def _visible_specs(req):
     return views.TypeView(req).specs(specs)
 
 
+@responses.declare(schema.EXTRA_SPECS_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def list_extra_specs(req):
     req.context.can(policy.INDEX)
     return wsgi.json_response({'extra_specs': _visible_specs(req)})
 
 
+@responses.declare(schema.EXTRA_SPECS_RESPONSE)
 @validation.body(schema.CREATE)
 def create_extra_specs(req):
     req.context.can(policy.CREATE)
@@ -29,6 +32,7 @@ def create_extra_specs(req):
     return wsgi.json_response({'extra_specs': specs})
 
 
+@responses.declare(schema.EXTRA_SPEC_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_extra_spec(req):
     req.context.can(policy.SHOW)
@@ -40,6 +44,7 @@ def show_extra_spec(req):
     return wsgi.json_response({key: specs[key]})
 
 
+@responses.declare(schema.EXTRA_SPEC_RESPONSE)
 @validation.body(schema.UPDATE)
 def update_extra_spec(req):
     req.context.can(policy.UPDATE)
@@ -53,6 +58,7 @@ def update_extra_spec(req):
     return wsgi.json_response(specs)
 
 
+@responses.declare(None, 202)
 @validation.query(schema.NO_QUERY)
 def delete_extra_spec(req):
     req.context.can(policy.DELETE)

@@ -4,6 +4,7 @@ from oslo_utils import strutils
 
 from tether.api import fault
 from tether.api import listing
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import types as schema
 from tether.api.volume.views import types as views
@@ -26,6 +27,7 @@ def _parse_is_public(params):
     return strutils.bool_from_string(value, strict=True)
 
 
+@responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_types(req):
     ctx = req.context
@@ -47,6 +49,7 @@ def list_types(req):
     return wsgi.json_response(body)
 
 
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_type(req):
     ctx = req.context
@@ -54,6 +57,7 @@ def show_type(req):
     return _one(req, volume_types.get(ctx, req.urlvars['type_id']))
 
 
+@responses.declare(schema.SHOW_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_default_type(req):
     """GET /types/default, at every version as in Cinder (the 3.62 API of
@@ -63,6 +67,7 @@ def show_default_type(req):
     return _one(req, volume_types.get_default(ctx))
 
 
+@responses.declare(schema.CREATE_RESPONSE)
 @validation.body(schema.CREATE)
 def create_type(req):
     ctx = req.context
@@ -76,6 +81,7 @@ def create_type(req):
     return _one(req, vtype, qos=False)
 
 
+@responses.declare(schema.UPDATE_RESPONSE)
 @validation.body(schema.UPDATE)
 def update_type(req):
     ctx = req.context
@@ -94,6 +100,7 @@ def update_type(req):
     return _one(req, vtype, qos=False, access=False)
 
 
+@responses.declare(None, 202)
 @validation.query(schema.NO_QUERY)
 def delete_type(req):
     ctx = req.context

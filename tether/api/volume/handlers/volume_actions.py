@@ -3,6 +3,7 @@
 from oslo_utils import strutils
 
 from tether.api import microversion
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_actions as schema
@@ -15,6 +16,7 @@ from tether.volume.api import volume_actions as actions_api
 from tether.volume.api import volumes as volume_api
 
 
+@responses.declare(None, 202)
 @validation.body(schema.EXTEND)
 def extend_volume(req):
     volume = volumes.load_volume(req, policy.EXTEND)
@@ -28,6 +30,7 @@ def extend_volume(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
 @validation.body(schema.RESET_STATUS)
 def reset_status(req):
     volume = volumes.load_volume(req, policy.RESET_STATUS)
@@ -40,6 +43,7 @@ def reset_status(req):
 
 
 @microversion.version_window(versions.EXTEND_COMPLETION)
+@responses.declare(None, 202)
 @validation.body(schema.EXTEND_VOLUME_COMPLETION)
 def extend_volume_completion(req):
     ctx = req.context
@@ -70,6 +74,7 @@ def _bool(value):
     return strutils.bool_from_string(value, strict=True)
 
 
+@responses.declare(schema.UPLOAD_IMAGE_RESPONSE, 202)
 @validation.body(schema.UPLOAD_IMAGE, versions.BASE,
                  microversion.before(versions.UPLOAD_IMAGE_PARAMS))
 @validation.body(schema.UPLOAD_IMAGE_V3_1, versions.UPLOAD_IMAGE_PARAMS)
@@ -94,6 +99,7 @@ def upload_image(req):
 
 
 @microversion.version_window(versions.REIMAGE)
+@responses.declare(None, 202)
 @validation.body(schema.REIMAGE)
 def reimage(req):
     volume = volume_api.get(req.context, req.urlvars['volume_id'])
@@ -116,3 +122,20 @@ ACTIONS = {
     'os-reset_status': reset_status,
     'os-volume_upload_image': upload_image,
 }
+
+# Cinder's volume actions that tether does not serve (the attachments API
+# serves what the first ones did). Cinder looks the volume up for each.
+CINDER_ONLY = frozenset((
+    'os-attach', 'os-begin_detaching', 'os-detach', 'os-force_delete',
+    'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
+    'os-migrate_volume_completion', 'os-reserve', 'os-retype',
+    'os-roll_detaching', 'os-set_bootable', 'os-terminate_connection',
+    'os-unmanage', 'os-unreserve', 'os-update_readonly_flag', 'revert'))
+
+
+def find_volume(req, name):
+    """Before the 400 of an action tether does not serve: as Cinder
+    answers one of its actions on a volume the caller cannot see, a 404
+    (VolumeNotFound)."""
+    if name in CINDER_ONLY:
+        volume_api.get(req.context, req.urlvars['volume_id'])

@@ -2,6 +2,7 @@
 /volumes/{id}/action): os-set_image_metadata, os-unset_image_metadata,
 os-show_image_metadata."""
 
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_image_metadata as schema
@@ -19,6 +20,7 @@ def _load(req, rule, metadata_rule):
     return volume
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.SET_IMAGE_METADATA)
 def set_image_metadata(req):
     volume = _load(req, policy.IMAGE_METADATA_SET, policy.UPDATE_METADATA)
@@ -28,6 +30,7 @@ def set_image_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(None, 200)
 @validation.body(schema.UNSET_IMAGE_METADATA)
 def unset_image_metadata(req):
     volume = _load(req, policy.IMAGE_METADATA_REMOVE,
@@ -37,6 +40,7 @@ def unset_image_metadata(req):
     return wsgi.empty_response(200)
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.SHOW_IMAGE_METADATA)
 def show_image_metadata(req):
     # Cinder's rule for it is the volume metadata's.

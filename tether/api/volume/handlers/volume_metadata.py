@@ -1,6 +1,7 @@
 """Handlers of /volumes/{id}/metadata and /metadata/{key}."""
 
 from tether.api import fault
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.handlers import volumes
 from tether.api.volume.schemas import volume_metadata as schema
@@ -10,12 +11,14 @@ from tether.volume.api import volume_metadata as metadata_api
 from tether.volume import exception
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def list_metadata(req):
     volume = volumes.load_volume(req, policy.GET_METADATA)
     return wsgi.json_response({'metadata': volume.visible_metadata()})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.METADATA)
 def create_metadata(req):
     volume = volumes.load_volume(req, policy.CREATE_METADATA)
@@ -24,6 +27,7 @@ def create_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.METADATA_RESPONSE)
 @validation.body(schema.METADATA)
 def replace_metadata(req):
     volume = volumes.load_volume(req, policy.UPDATE_METADATA)
@@ -33,6 +37,7 @@ def replace_metadata(req):
     return wsgi.json_response({'metadata': metadata})
 
 
+@responses.declare(schema.META_ITEM_RESPONSE)
 @validation.query(schema.NO_QUERY)
 def show_metadata_item(req):
     volume = volumes.load_volume(req, policy.GET_METADATA)
@@ -43,6 +48,7 @@ def show_metadata_item(req):
     return wsgi.json_response({'meta': {key: metadata[key]}})
 
 
+@responses.declare(schema.META_ITEM_RESPONSE)
 @validation.body(schema.META_ITEM)
 def update_metadata_item(req):
     volume = volumes.load_volume(req, policy.UPDATE_METADATA)
@@ -56,6 +62,7 @@ def update_metadata_item(req):
     return wsgi.json_response({'meta': meta})
 
 
+@responses.declare(None, 200)
 @validation.query(schema.NO_QUERY)
 def delete_metadata_item(req):
     volume = volumes.load_volume(req, policy.DELETE_METADATA)

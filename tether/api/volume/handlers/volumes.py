@@ -7,6 +7,8 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import response_types as rt
+from tether.api import responses
 from tether.api import validation
 from tether.api.volume.schemas import volumes as schema
 from tether.api.volume import versions
@@ -35,6 +37,7 @@ def _detail(req, volume, extended=True):
     return views.VolumeView(req).detail(volume, extended)
 
 
+@rt.declare_each(schema.CREATE_RESPONSES, 202)
 @validation.body(schema.CREATE)
 def create_volume(req):
     ctx = req.context
@@ -102,6 +105,7 @@ def _list(req, detail):
         view.detail if detail else view.summary, sort_keys, sort_dirs))
 
 
+@rt.declare_each(schema.LIST_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.WITH_COUNT))
 @validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
@@ -109,6 +113,7 @@ def list_volumes(req):
     return _list(req, detail=False)
 
 
+@rt.declare_each(schema.LIST_DETAIL_RESPONSES)
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.WITH_COUNT))
 @validation.query(schema.LIST_QUERY_V345, versions.WITH_COUNT)
@@ -116,12 +121,14 @@ def list_volumes_detail(req):
     return _list(req, detail=True)
 
 
+@rt.declare_each(schema.SHOW_RESPONSES)
 @validation.query(schema.SHOW_QUERY)
 def show_volume(req):
     volume = load_volume(req, policy.GET)
     return wsgi.json_response({'volume': _detail(req, volume)})
 
 
+@rt.declare_each(schema.UPDATE_RESPONSES)
 @validation.body(schema.UPDATE)
 def update_volume(req):
     load_volume(req, policy.UPDATE)
@@ -149,6 +156,7 @@ DELETE_QUERY = {
 }
 
 
+@responses.declare(None, 202)
 @validation.query(DELETE_QUERY)
 def delete_volume(req):
     load_volume(req, policy.DELETE)
@@ -162,6 +170,7 @@ def delete_volume(req):
 
 
 @microversion.version_window(versions.SUMMARY)
+@rt.declare_each(schema.SUMMARY_RESPONSES)
 @validation.query(schema.SUMMARY_QUERY)
 def volume_summary(req):
     ctx = req.context

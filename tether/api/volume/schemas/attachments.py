@@ -1,9 +1,12 @@
-"""Schemas of /attachments: create (per version), update, complete, lists."""
+"""Schemas of /attachments: create (per version), update, complete, lists,
+and their answers."""
 
 import copy
 
+from tether.api import response_types as rt
 from tether.api import validation as v
 from tether.api.volume.schemas import listing
+from tether.objects import fields
 
 # jsonschema's draft 7 does not check format "uuid": a pattern does.
 uuid = {
@@ -93,3 +96,50 @@ SHOW_QUERY = {'type': 'object', 'properties': {},
               'additionalProperties': False}
 
 DELETE_QUERY = SHOW_QUERY
+
+
+# Responses ------------------------------------------------------------------
+
+_summary = rt.obj({
+    'id': rt.uuid,
+    'status': {'type': 'string',
+               'enum': list(fields.VolumeAttachStatus.ALL)},
+    'instance': rt.uuid_or_null,
+    'volume_id': rt.uuid,
+})
+# Cinder writes a time not yet come as an empty string.
+_time = {'anyOf': [rt.date_time, {'type': 'string', 'maxLength': 0}]}
+_shared = {'type': 'array', 'items': rt.uuid}
+_detail = rt.extended(_summary, {
+    'attached_at': _time,
+    'detached_at': _time,
+    # "null" (a string, as Cinder's) until a mode is chosen.
+    'attach_mode': {'type': 'string', 'enum': ['rw', 'ro', 'null']},
+    # These two where volume:attachment_connection_info allows (Cinder
+    # shows the connection info to every reader and no connector).
+    'connection_info': {'type': ['object', 'null']},
+    'connector': {'type': ['object', 'null']},
+    # tether's: the attachments sharing this one's host connection (a
+    # show's; Cinder has none).
+    'shared_connections_by_attachment': _shared,
+}, required=['attached_at', 'detached_at', 'attach_mode'])
+
+SHOW_RESPONSE = rt.wrapped('attachment', _detail)
+
+
+def _list(attachment):
+    return rt.obj({
+        'attachments': {'type': 'array', 'items': attachment},
+        # tether's: the next page (Cinder's lists have no links).
+        'attachments_links': rt.links,
+    }, required=['attachments'])
+
+
+LIST_RESPONSE = _list(_summary)
+LIST_DETAIL_RESPONSE = _list(_detail)
+# The attachments of the volume left, and (tether's) those of them that
+# share the deleted one's host connection.
+DELETE_RESPONSE = rt.obj({
+    'attachments': {'type': 'array', 'items': _summary},
+    'shared_connections_by_attachment': _shared,
+}, required=['attachments'])

@@ -3,6 +3,7 @@ then the filters of each resource."""
 
 from tether.api import query
 from tether.api import validation as v
+from tether.api.volume import versions
 
 STRING = {'type': 'string', 'maxLength': 255}
 # ``metadata={"k": "v"}``: a map in the query (tether.api.query).
@@ -27,3 +28,8 @@ def list_query(**filters):
     properties.update(filters)
     return {'type': 'object', 'properties': properties,
             'additionalProperties': False}
+
+
+# What a list's body gains when its query asks for it (with_count=true,
+# 3.45): a step of tether.api.response_types.growing.
+COUNT_STEP = (versions.WITH_COUNT, {'count': {'type': 'integer'}}, [])

@@ -3,7 +3,9 @@ actions."""
 
 import copy
 
+from tether.api import response_types as rt
 from tether.api import validation as v
+from tether.api.volume import versions
 from tether.api.volume.schemas import listing
 from tether.api.volume.schemas import volume_metadata
 from tether.objects import fields
@@ -88,3 +90,54 @@ FORCE_DELETE = v.action('os-force_delete', {
     'properties': {},
     'additionalProperties': False,
 })
+
+
+# Responses ------------------------------------------------------------------
+
+# What a list without details answers (at every microversion), and a
+# create and an update with the keys of their microversion.
+_snapshot = rt.obj({
+    'id': rt.uuid,
+    'name': rt.string_or_null,
+    'description': rt.string_or_null,
+    'volume_id': rt.uuid,
+    'status': {'type': 'string'},
+    'size': {'type': 'integer'},
+    'created_at': rt.date_time,
+    'updated_at': rt.date_time_or_null,
+    'metadata': rt.string_map,
+})
+# A show and a list with details add these, for whoever the policy lets
+# see them (by default whoever may read the snapshot).
+_snapshot_detail = rt.extended(_snapshot, {
+    'os-extended-snapshot-attributes:project_id': {'type': 'string'},
+    'os-extended-snapshot-attributes:progress': {
+        'type': 'string', 'pattern': '^(100|[1-9]?[0-9])%$'},
+})
+_SNAPSHOT_STEPS = (
+    (versions.GROUP_SNAPSHOT_ID, {'group_snapshot_id': rt.uuid_or_null},
+     ['group_snapshot_id']),
+    (versions.SNAPSHOT_USER_ID, {'user_id': {'type': 'string'}},
+     ['user_id']),
+    (versions.CONSUMES_QUOTA, {'consumes_quota': {'type': 'boolean'}},
+     ['consumes_quota']),
+)
+
+
+def _one(snapshot):
+    return rt.wrapped('snapshot', snapshot)
+
+
+def _list(snapshot):
+    return rt.obj({'snapshots': {'type': 'array', 'items': snapshot},
+                   'snapshots_links': rt.links}, required=['snapshots'])
+
+
+CREATE_RESPONSES = rt.growing(_snapshot, _one, _SNAPSHOT_STEPS)
+UPDATE_RESPONSES = CREATE_RESPONSES
+SHOW_RESPONSES = rt.growing(_snapshot_detail, _one, _SNAPSHOT_STEPS)
+LIST_RESPONSES = rt.growing(_snapshot, _list, (), [listing.COUNT_STEP])
+LIST_DETAIL_RESPONSES = rt.growing(_snapshot_detail, _list, _SNAPSHOT_STEPS,
+                                   [listing.COUNT_STEP])
+METADATA_RESPONSE = volume_metadata.METADATA_RESPONSE
+META_ITEM_RESPONSE = volume_metadata.META_ITEM_RESPONSE

@@ -1,6 +1,8 @@
 """Schemas of private volume types' access lists: addProjectAccess and
-removeProjectAccess (POST /types/{id}/action), the list's query."""
+removeProjectAccess (POST /types/{id}/action), the list's query and
+answer."""
 
+from tether.api import response_types as rt
 from tether.api import validation
 from tether.api.volume.schemas import types
 
@@ -18,3 +20,13 @@ ADD_PROJECT_ACCESS = validation.action('addProjectAccess', _PROJECT)
 REMOVE_PROJECT_ACCESS = validation.action('removeProjectAccess', _PROJECT)
 
 NO_QUERY = types.NO_QUERY
+
+
+# Responses ------------------------------------------------------------------
+
+# The projects that may use a private type.
+LIST_RESPONSE = rt.wrapped('volume_type_access', {
+    'type': 'array',
+    'items': rt.obj({'volume_type_id': rt.uuid,
+                     'project_id': {'type': 'string'}}),
+})

@@ -1,5 +1,6 @@
 """Schemas of /types: create, update, list and show queries."""
 
+from tether.api import response_types as rt
 from tether.api import validation as v
 
 # A name needs one character that is not white space.
@@ -73,3 +74,33 @@ LIST_QUERY = {
 
 NO_QUERY = {'type': 'object', 'properties': {},
             'additionalProperties': False}
+
+
+# Responses ------------------------------------------------------------------
+
+# What an update answers (Cinder's types_manage view): extra_specs for
+# whoever may see them (by default administrators all, others those
+# users may see).
+_type = rt.obj({
+    'id': rt.uuid,
+    'name': {'type': 'string'},
+    'description': rt.string_or_null,
+    'is_public': {'type': 'boolean'},
+    'extra_specs': rt.string_map,
+}, required=['id', 'name', 'description', 'is_public'])
+# The type access extension's is_public: in Cinder for whoever its
+# policy allows (by default project members and administrators, who
+# alone create types); tether shows it to every reader.
+_access = {'os-volume-type-access:is_public': {'type': 'boolean'}}
+_type_created = rt.extended(_type, _access, list(_access))
+# A show and a list add the QoS specs (administrators).
+_type_shown = rt.extended(_type, dict(_access,
+                                      qos_specs_id=rt.uuid_or_null))
+
+SHOW_RESPONSE = rt.wrapped('volume_type', _type_shown)
+CREATE_RESPONSE = rt.wrapped('volume_type', _type_created)
+UPDATE_RESPONSE = rt.wrapped('volume_type', _type)
+LIST_RESPONSE = rt.obj({
+    'volume_types': {'type': 'array', 'items': _type_shown},
+    'volume_type_links': rt.links,
+}, required=['volume_types'])

@@ -2,6 +2,7 @@
 
 import copy
 
+from tether.api import response_types as rt
 from tether.api import validation as v
 from tether.objects import fields
 from tether.volume import volume_image
@@ -82,3 +83,29 @@ REIMAGE = v.action('os-reimage', {
     'required': ['image_id'],
     'additionalProperties': False,
 })
+
+
+# Responses ------------------------------------------------------------------
+
+# os-volume_upload_image: the volume as the upload claimed it and the
+# image the image API made. Cinder puts the volume's type object whole
+# (null without a type); clients read its id and name.
+UPLOAD_IMAGE_RESPONSE = rt.wrapped('os-volume_upload_image', rt.obj({
+    'id': rt.uuid,
+    'updated_at': rt.date_time_or_null,
+    'status': {'type': 'string'},
+    'display_description': rt.string_or_null,
+    'size': {'type': 'integer'},
+    'volume_type': {'type': ['object', 'null'],
+                    'properties': {'id': rt.uuid_or_null,
+                                   'name': rt.string_or_null}},
+    'image_id': rt.uuid,
+    'container_format': {'type': 'string'},
+    'disk_format': {'type': 'string'},
+    'image_name': rt.string_or_null,
+    # As the image API answered them.
+    'protected': {'type': 'boolean'},
+    'visibility': {'type': 'string'},
+}, required=['id', 'updated_at', 'status', 'display_description', 'size',
+             'volume_type', 'image_id', 'container_format', 'disk_format',
+             'image_name']))

@@ -1,6 +1,7 @@
 """Schemas of the image metadata actions (POST /volumes/{id}/action):
 os-set_image_metadata, os-unset_image_metadata, os-show_image_metadata."""
 
+from tether.api import response_types as rt
 from tether.api import validation as v
 
 
@@ -30,3 +31,9 @@ SHOW_IMAGE_METADATA = v.action('os-show_image_metadata', {
               {'type': 'object', 'properties': {},
                'additionalProperties': False}],
 })
+
+
+# Responses ------------------------------------------------------------------
+
+# The image metadata a set leaves, and what a show finds.
+METADATA_RESPONSE = rt.wrapped('metadata', rt.string_map)

@@ -18,8 +18,9 @@ class SnapshotView:
         return self.version >= microversion.parse(version_string)
 
     def summary(self, snapshot):
-        """What a create, an update and a list without details answer."""
-        d = {
+        """What a list without details answers: Cinder's keys of 3.0
+        alone, at every microversion."""
+        return {
             'id': snapshot.id,
             'created_at': snapshot.created_at,
             'updated_at': snapshot.updated_at,
@@ -30,19 +31,20 @@ class SnapshotView:
             'size': snapshot.volume_size,
             'metadata': dict(snapshot.metadata),
         }
+
+    def detail(self, snapshot, extended=True):
+        """A create and an update (``extended`` false), a show and a list
+        with details: the keys of the request's microversion, and the
+        extended attributes (of a show and a list) for whoever the policy
+        lets see them."""
+        d = self.summary(snapshot)
         if self._at(versions.GROUP_SNAPSHOT_ID):
             d['group_snapshot_id'] = None
         if self._at(versions.SNAPSHOT_USER_ID):
             d['user_id'] = snapshot.user_id
         if self._at(versions.CONSUMES_QUOTA):
             d['consumes_quota'] = snapshot.use_quota
-        return d
-
-    def detail(self, snapshot):
-        """A show and a list with details: the extended attributes too,
-        for whoever the policy lets see them."""
-        d = self.summary(snapshot)
-        if self.show_extended:
+        if extended and self.show_extended:
             d['os-extended-snapshot-attributes:project_id'] = \
                 snapshot.project_id
             d['os-extended-snapshot-attributes:progress'] = \

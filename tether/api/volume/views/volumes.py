@@ -25,6 +25,7 @@ class VolumeView:
         self.req = req
         ctx = req.context
         self.version = microversion.get(req)
+        self.is_admin = ctx.is_admin
         self.show_host = ctx.can(policy.HOST_ATTRIBUTE, fatal=False)
         self.show_mig = ctx.can(policy.MIG_STATUS_ATTRIBUTE, fatal=False)
         self.show_tenant = ctx.can(policy.TENANT_ATTRIBUTE, fatal=False)
@@ -68,15 +69,20 @@ class VolumeView:
             'user_id': volume.user_id,
             'bootable': 'true' if volume.bootable else 'false',
             'encrypted': False,
-            'replication_status': None,
+            # Cinder's value for a volume whose type asks for no
+            # replication (tether replicates none).
+            'replication_status': 'disabled',
             'consistencygroup_id': None,
             'multiattach': volume.multiattach,
             'snapshot_id': volume.snapshot_id,
             'source_volid': volume.source_volid,
             'volume_type': volume.volume_type_name,
             'metadata': metadata,
-            'migration_status': None,
         }
+        if self.is_admin:
+            # As Cinder: to administrators alone (it decides by is_admin,
+            # with no rule).
+            d['migration_status'] = None
         if extended:
             self._extend(d, volume)
         if self._at(versions.GROUP_ID):
