@@ -19,12 +19,14 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tether.api.compute import description as compute  # noqa: E402
 from tether.api import openapi  # noqa: E402
+from tether.api.volume import description as volume  # noqa: E402
 
 SAMPLES = ROOT / 'doc' / 'api_samples'
 APIS = {
-    'volume': ('Block Storage API v3 reference', openapi.volume_api),
-    'compute': ('Compute API v2.1 reference', openapi.compute_api),
+    'volume': ('Block Storage API v3 reference', volume.api),
+    'compute': ('Compute API v2.1 reference', compute.api),
 }
 PLACEHOLDER = re.compile(r'%\((\w+)\)s')
 

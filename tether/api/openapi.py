@@ -4,12 +4,14 @@ its handlers validate with (tether.api.validation) and the responses
 they declare (tether.api.responses). Nothing is written twice, so the
 description cannot drift from the code.
 
-Microversions are written as the OpenStack SDK's generated descriptions
-write them: where a schema changes with the microversion, the schema is
-a ``oneOf`` of one variant per window, each variant's ``x-openstack``
-naming its ``min-ver`` and ``max-ver``, the ``oneOf``'s own
+Microversions are written much as the OpenStack SDK's generated
+descriptions write them (with ``anyOf`` where they write ``oneOf``: two
+windows' schemas may accept the same body): where a schema changes with
+the microversion, the schema is
+an ``anyOf`` of one variant per window, each variant's ``x-openstack``
+naming its ``min-ver`` and ``max-ver``, the ``anyOf``'s own
 ``x-openstack`` the ``discriminator: microversion``. The actions of an
-action route are one operation whose body is a ``oneOf`` of the actions
+action route are one operation whose body is an ``anyOf`` of the actions
 (``discriminator: action``, each variant its ``action-name``).
 ``GET /openapi.json?microversion=X`` answers the description of one
 microversion instead: every schema is the one that applies at X, and
@@ -66,20 +68,6 @@ class API:
         self.prefix = prefix
 
 
-def volume_api():
-    from tether.api.volume import routes
-    from tether.api.volume import versions
-    return API('tether Block Storage API (v3, Cinder-compatible)',
-               versions.SERVICE, routes.RESOURCES, '/v3')
-
-
-def compute_api():
-    from tether.api.compute import routes
-    from tether.api.compute import versions
-    return API('tether Compute API (v2.1, Nova-compatible)',
-               versions.SERVICE, routes.RESOURCES, '/v2.1')
-
-
 def _ver(version):
     return None if version is None else str(version)
 
@@ -109,7 +97,7 @@ def _windows(pairs, op_window):
 
 def _variants(pairs, op_window, version, discriminator='microversion'):
     """One schema of ``pairs`` (lo, hi, schema): the one that applies at
-    ``version``; without a version, the only one, or a ``oneOf`` of all
+    ``version``; without a version, the only one, or an ``anyOf`` of all
     of them, each marked with its window. None where none applies."""
     pairs = _windows(pairs, op_window)
     if version is not None:
@@ -118,7 +106,7 @@ def _variants(pairs, op_window, version, discriminator='microversion'):
         return None
     if len(pairs) == 1:
         return pairs[0][2]
-    return {'oneOf': [_marked(schema, min_ver=_ver(lo), max_ver=_ver(hi))
+    return {'anyOf': [_marked(schema, min_ver=_ver(lo), max_ver=_ver(hi))
                       for lo, hi, schema in pairs],
             'x-openstack': {'discriminator': discriminator}}
 
@@ -179,7 +167,7 @@ class _Builder:
 
     def _responses(self, ops):
         """Each status any of ``ops`` declares, with the schema (or the
-        ``oneOf`` of its windows, or of the actions) of its body; and the
+        ``anyOf`` of its windows, or of the actions) of its body; and the
         fault."""
         by_status = {}
         for op in ops:
@@ -218,7 +206,7 @@ class _Builder:
                 entry['content'] = _content(schemas[0])
             elif schemas:
                 entry['content'] = _content({
-                    'oneOf': schemas,
+                    'anyOf': schemas,
                     'x-openstack': {'discriminator': 'action'}})
             out[str(status)] = entry
         out['default'] = {'description': 'An error.', 'content': _content(
@@ -238,7 +226,7 @@ class _Builder:
         if not bodies:
             return None
         schema = bodies[0] if len(bodies) == 1 else {
-            'oneOf': bodies, 'x-openstack': {'discriminator': 'action'}}
+            'anyOf': bodies, 'x-openstack': {'discriminator': 'action'}}
         return {'required': True, 'content': _content(schema)}
 
     def operation(self, ops):
@@ -344,20 +332,3 @@ class Server:
         if key not in self.cache:
             self.cache[key] = document(api, version)
         return wsgi.json_response(self.cache[key])
-
-
-def write(directory):
-    """Write ``volume.json`` and ``compute.json`` (every microversion)
-    into ``directory`` (the tox environment ``openapi``)."""
-    import json
-    import pathlib
-    out = pathlib.Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, make in (('volume', volume_api), ('compute', compute_api)):
-        text = json.dumps(document(make()), indent=1, sort_keys=True)
-        (out / ('%s.json' % name)).write_text(text + '\n')
-
-
-if __name__ == '__main__':
-    import sys
-    write(sys.argv[1] if len(sys.argv) > 1 else 'doc/source/openapi')

@@ -64,15 +64,3 @@ def of(service, resources):
             else:
                 found.append(Operation(service, path, method, handler))
     return found
-
-
-def volume():
-    from tether.api.volume import routes
-    from tether.api.volume import versions
-    return of(versions.SERVICE, routes.RESOURCES)
-
-
-def compute():
-    from tether.api.compute import routes
-    from tether.api.compute import versions
-    return of(versions.SERVICE, routes.RESOURCES)

@@ -10,9 +10,11 @@ leave it, and an operation that does not must be on it).
 
 import pathlib
 
+from tether.api.compute import description as compute_description
 from tether.api import microversion
 from tether.api import operations
 from tether.api import responses
+from tether.api.volume import description as volume_description
 
 TODO = pathlib.Path(__file__).with_name('responses_todo.txt')
 
@@ -23,8 +25,8 @@ def _todo():
 
 
 def _all():
-    return [('volume', op) for op in operations.volume()] + \
-        [('compute', op) for op in operations.compute()]
+    return [('volume', op) for op in volume_description.operations()] + \
+        [('compute', op) for op in compute_description.operations()]
 
 
 def problems(ops, todo):

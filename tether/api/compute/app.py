@@ -3,7 +3,7 @@ api-paste.ini, whose pipelines name ``app_factory`` (the router) and
 ``versions_factory`` (version discovery) of this module."""
 
 from tether.api import app
-from tether.api import openapi
+from tether.api.compute import description
 from tether.api.compute import routes
 from tether.api.compute import versions
 from tether.objects import compute as compute_objects
@@ -11,7 +11,7 @@ from tether.policies import compute as compute_policies
 
 API = app.API('osapi_compute', routes, versions,
               compute_policies.list_rules, compute_objects.register_all,
-              openapi.compute_api)
+              description.api)
 
 build = API.build
 app_factory = API.app_factory

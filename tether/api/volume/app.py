@@ -3,7 +3,7 @@ api-paste.ini, whose pipelines name ``app_factory`` (the router) and
 ``versions_factory`` (version discovery) of this module."""
 
 from tether.api import app
-from tether.api import openapi
+from tether.api.volume import description
 from tether.api.volume import routes
 from tether.api.volume import versions
 from tether.objects import volume as volume_objects
@@ -11,7 +11,7 @@ from tether.policies import volume as volume_policies
 
 API = app.API('osapi_volume', routes, versions, volume_policies.list_rules,
               volume_objects.register_all,
-              openapi.volume_api)
+              description.api)
 
 build = API.build
 app_factory = API.app_factory
