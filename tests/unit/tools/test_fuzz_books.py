@@ -12,11 +12,15 @@ world = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(world)
 
 VOLUMES = [
-    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 1},
-    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 3},
-    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 2},
+    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 1, 'consumes_quota': True},
+    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 3, 'consumes_quota': True},
+    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 2, 'consumes_quota': True},
+    # A create that failed: its quota was given back.
+    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 900,
+     'consumes_quota': False},
 ]
-SNAPSHOTS = [{'os-extended-snapshot-attributes:project_id': 'a', 'size': 1}]
+SNAPSHOTS = [{'os-extended-snapshot-attributes:project_id': 'a', 'size': 1,
+              'consumes_quota': True}]
 
 
 def _usage(volumes, snapshots, gigabytes, reserved=0):
