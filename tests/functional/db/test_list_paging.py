@@ -84,8 +84,11 @@ def test_a_server_page_after_a_marker_starts_at_the_marker(aio):
         uuids.append(str(uuid.uuid4()))
         db_instances.create_on_host(ctx, {
             'uuid': uuids[-1], 'project_id': project, 'user_id': 'u',
-            # A whole flavor: an admin's list of every project's servers
-            # (the policy matrix's) shows these rows too.
+            # A whole server, as the API makes one (a name, a hostname,
+            # a flavor): an admin's list of every project's servers (the
+            # policy matrix's) shows these rows too, checked against the
+            # response it declares.
+            'display_name': 'vm-%d' % i, 'hostname': 'vm-%d' % i,
             'flavor': {'id': '1', 'name': 'm1.nano', 'memory_mb': 64,
                        'vcpus': 1, 'root_gb': 0, 'ephemeral_gb': 0,
                        'swap': 0, 'extra_specs': {}},
