@@ -23,14 +23,17 @@ served under ``/v3/{project_id}`` (and the compute API's under
 ``/v2.1/{project_id}`` and Nova's legacy ``/v2``).
 """
 
+import collections
 import re
+
+from oslo_serialization import jsonutils
+import webob
 
 from tether.api import fault
 from tether.api import microversion
 from tether.api import operations
 from tether.api import responses
 from tether.api import validation
-from tether.api import wsgi
 
 OPENAPI_VERSION = '3.1.0'
 PATH = '/openapi.json'
@@ -304,12 +307,15 @@ def document(api, version=None):
 
 
 class Server:
-    """``GET /openapi.json[?microversion=X]``: the description, made once
-    per microversion asked for."""
+    """``GET /openapi.json[?microversion=X]``: the description, its JSON
+    kept for the last CACHED microversions asked for (a client that asks
+    for every one in turn, without a token, holds no more than that)."""
+
+    CACHED = 4
 
     def __init__(self, make_api):
         self.make_api = make_api
-        self.cache = {}
+        self.cache = collections.OrderedDict()
 
     def __call__(self, req):
         api = self.make_api()
@@ -329,6 +335,13 @@ class Server:
                                   api.service.max),
                     code=fault.VALIDATION_FAILED)
         key = _ver(version)
-        if key not in self.cache:
-            self.cache[key] = document(api, version)
-        return wsgi.json_response(self.cache[key])
+        body = self.cache.pop(key, None)
+        if body is None:
+            body = jsonutils.dump_as_bytes(document(api, version))
+        self.cache[key] = body
+        while len(self.cache) > self.CACHED:
+            self.cache.popitem(last=False)
+        resp = webob.Response(content_type='application/json',
+                              charset='utf-8')
+        resp.body = body
+        return resp

@@ -173,3 +173,11 @@ def test_actions_with_and_without_a_body_at_one_status():
     assert 'content' not in accepted
     assert {body['x-openstack']['action-name']
             for body in accepted['x-openstack']['bodies']} >= {'rebuild'}
+
+
+def test_the_server_keeps_few_descriptions():
+    server = openapi.Server(volume_description.api)
+    for minor in range(0, 10):
+        req = webob.Request.blank('/openapi.json?microversion=3.%d' % minor)
+        assert server(req).json['info']['version'] == '3.%d' % minor
+    assert list(server.cache) == ['3.6', '3.7', '3.8', '3.9']
