@@ -32,7 +32,3 @@ def boot(cloud, story_name=None, **subs):
     story.subs.update(server_id=server_id,
                       host_id=user.server(server_id)['hostId'])
     return user, story, server_id
-
-
-def wait_status(user, server_id, status):
-    user.wait_server(server_id, status)
