@@ -60,6 +60,23 @@ def _pattern(template, subs):
     return '^%s$' % ''.join(out)
 
 
+def _keys(template, value, subs):
+    """{key of the sample: key of the answer}: a key with a placeholder
+    (a host's name, as in os-availability-zone/detail) is a pattern."""
+    keys = {}
+    for key in template:
+        if key in value and not PLACEHOLDER.search(key):
+            keys[key] = key
+            continue
+        pattern = _pattern(key, subs)
+        for candidate in value:
+            if (candidate not in keys.values() and
+                    re.match(pattern, candidate, re.S)):
+                keys[key] = candidate
+                break
+    return keys
+
+
 def match(template, value, subs, where='body'):
     """Raise Mismatch where ``value`` is not what ``template`` says."""
     if template == WHOLE_INT:
@@ -69,12 +86,14 @@ def match(template, value, subs, where='body'):
     if isinstance(template, dict):
         if not isinstance(value, dict):
             raise Mismatch('%s: %r is no object' % (where, value))
-        if set(template) != set(value):
+        keys = _keys(template, value, subs)
+        missing = sorted(set(template) - set(keys))
+        extra = sorted(set(value) - set(keys.values()))
+        if missing or extra:
             raise Mismatch('%s: keys %s missing, %s not in the sample' % (
-                where, sorted(set(template) - set(value)),
-                sorted(set(value) - set(template))))
-        for key in template:
-            match(template[key], value[key], subs, '%s/%s' % (where, key))
+                where, missing, extra))
+        for key, found in keys.items():
+            match(template[key], value[found], subs, '%s/%s' % (where, found))
     elif isinstance(template, list):
         if not isinstance(value, list) or len(value) != len(template):
             raise Mismatch('%s: %r is not a list of %d' % (
@@ -94,7 +113,8 @@ def templated(value, subs):
     """``value`` with the values of ``subs`` and every UUID, time and host
     address made placeholders (for TETHER_REGENERATE_SAMPLES)."""
     if isinstance(value, dict):
-        return {k: templated(v, subs) for k, v in value.items()}
+        return {templated(k, subs): templated(v, subs)
+                for k, v in value.items()}
     if isinstance(value, list):
         return [templated(v, subs) for v in value]
     if not isinstance(value, str):

@@ -56,6 +56,7 @@ def test_the_availability_zones_story(aio):
     samples.Samples('compute', member).exchange(
         'availability-zones-list', 'GET', '/os-availability-zone',
         version=VERSION)
-    # No sample of /os-availability-zone/detail: its hosts are keys of an
-    # object, and a sample's keys are no placeholders (the aio's host
-    # name is the machine's).
+    story = samples.Samples('compute', _admin(aio),
+                            service_host=cfg.CONF.host)
+    story.exchange('availability-zones-list-detail', 'GET',
+                   '/os-availability-zone/detail', version=VERSION)
