@@ -131,6 +131,25 @@ def templated(value, subs):
     return value
 
 
+def kept(old, new):
+    """``new`` with the whole-value placeholders of ``old`` kept where
+    they still match (%(int)s, %(text)s written by hand over what the
+    host answers: its QEMU's version, its uptime)."""
+    if old in (WHOLE_INT, '%(text)s'):
+        try:
+            match(old, new, {})
+        except Mismatch:
+            return new
+        return old
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: kept(old[k], v) if k in old else v
+                for k, v in new.items()}
+    if (isinstance(old, list) and isinstance(new, list) and
+            len(old) == len(new)):
+        return [kept(o, n) for o, n in zip(old, new)]
+    return new
+
+
 class Samples:
     """Exchanges of one API as one client (a tests.functional.fixtures
     HTTP session); ``subs`` holds what the samples name (project_id is
@@ -164,10 +183,13 @@ class Samples:
             response['body'] = answer
         sample_path = self.path(name)
         if REGENERATE or not sample_path.exists():
+            written = templated(response, self.subs)
+            if sample_path.exists():
+                written = kept(json.loads(sample_path.read_text())[
+                    'response'], written)
             sample_path.parent.mkdir(parents=True, exist_ok=True)
             sample_path.write_text(json.dumps(
-                {'request': request,
-                 'response': templated(response, self.subs)},
+                {'request': request, 'response': written},
                 indent=4, sort_keys=True) + '\n')
             if not REGENERATE:
                 raise Mismatch('%s did not exist: written from this answer; '

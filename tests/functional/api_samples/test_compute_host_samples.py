@@ -40,8 +40,8 @@ def test_the_hypervisors_story(aio):
         hypervisor_hostname=own['hypervisor_hostname'],
         host_ip=own['host_ip'])
     # The samples say %(int)s of hypervisor_version (the host's QEMU) and
-    # %(text)s of uptime (the host's uptime(1)), by hand:
-    # TETHER_REGENERATE_SAMPLES=1 writes this run's values there.
+    # %(text)s of uptime (the host's uptime(1)), by hand; regenerating
+    # keeps them (samples.kept).
     query = '?hypervisor_hostname_pattern=%s' % own['hypervisor_hostname']
     story.exchange('hypervisors-list', 'GET', '/os-hypervisors' + query,
                    version=VERSION)
