@@ -43,7 +43,8 @@ def _operation_of(sample, document):
     """The (path, method, action) of the description a sample is of."""
     request = sample['request']
     path = request['path'].replace('/%(project_id)s', '', 1)
-    concrete = PLACEHOLDER.sub('x', path)
+    # The query (?usage=True) names no operation of its own.
+    concrete = PLACEHOLDER.sub('x', path).partition('?')[0]
     for template in document['paths']:
         pattern = '^%s$' % re.sub(r'\\{\w+\\}', '[^/]+',
                                   re.escape(template))

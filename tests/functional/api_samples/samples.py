@@ -60,6 +60,23 @@ def _pattern(template, subs):
     return '^%s$' % ''.join(out)
 
 
+def _keys(template, value, subs):
+    """{key of the sample: key of the answer}: a key with a placeholder
+    (a host's name, as in os-availability-zone/detail) is a pattern."""
+    keys = {}
+    for key in template:
+        if key in value and not PLACEHOLDER.search(key):
+            keys[key] = key
+            continue
+        pattern = _pattern(key, subs)
+        for candidate in value:
+            if (candidate not in keys.values() and
+                    re.match(pattern, candidate, re.S)):
+                keys[key] = candidate
+                break
+    return keys
+
+
 def match(template, value, subs, where='body'):
     """Raise Mismatch where ``value`` is not what ``template`` says."""
     if template == WHOLE_INT:
@@ -69,12 +86,14 @@ def match(template, value, subs, where='body'):
     if isinstance(template, dict):
         if not isinstance(value, dict):
             raise Mismatch('%s: %r is no object' % (where, value))
-        if set(template) != set(value):
+        keys = _keys(template, value, subs)
+        missing = sorted(set(template) - set(keys))
+        extra = sorted(set(value) - set(keys.values()))
+        if missing or extra:
             raise Mismatch('%s: keys %s missing, %s not in the sample' % (
-                where, sorted(set(template) - set(value)),
-                sorted(set(value) - set(template))))
-        for key in template:
-            match(template[key], value[key], subs, '%s/%s' % (where, key))
+                where, missing, extra))
+        for key, found in keys.items():
+            match(template[key], value[found], subs, '%s/%s' % (where, found))
     elif isinstance(template, list):
         if not isinstance(value, list) or len(value) != len(template):
             raise Mismatch('%s: %r is not a list of %d' % (
@@ -94,7 +113,8 @@ def templated(value, subs):
     """``value`` with the values of ``subs`` and every UUID, time and host
     address made placeholders (for TETHER_REGENERATE_SAMPLES)."""
     if isinstance(value, dict):
-        return {k: templated(v, subs) for k, v in value.items()}
+        return {templated(k, subs): templated(v, subs)
+                for k, v in value.items()}
     if isinstance(value, list):
         return [templated(v, subs) for v in value]
     if not isinstance(value, str):
@@ -109,6 +129,25 @@ def templated(value, subs):
     for kind in ('isotime', 'uuid'):
         value = re.sub(KINDS[kind], '%%(%s)s' % kind, value)
     return value
+
+
+def kept(old, new):
+    """``new`` with the whole-value placeholders of ``old`` kept where
+    they still match (%(int)s, %(text)s written by hand over what the
+    host answers: its QEMU's version, its uptime)."""
+    if old in (WHOLE_INT, '%(text)s'):
+        try:
+            match(old, new, {})
+        except Mismatch:
+            return new
+        return old
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: kept(old[k], v) if k in old else v
+                for k, v in new.items()}
+    if (isinstance(old, list) and isinstance(new, list) and
+            len(old) == len(new)):
+        return [kept(o, n) for o, n in zip(old, new)]
+    return new
 
 
 class Samples:
@@ -144,10 +183,13 @@ class Samples:
             response['body'] = answer
         sample_path = self.path(name)
         if REGENERATE or not sample_path.exists():
+            written = templated(response, self.subs)
+            if sample_path.exists():
+                written = kept(json.loads(sample_path.read_text())[
+                    'response'], written)
             sample_path.parent.mkdir(parents=True, exist_ok=True)
             sample_path.write_text(json.dumps(
-                {'request': request,
-                 'response': templated(response, self.subs)},
+                {'request': request, 'response': written},
                 indent=4, sort_keys=True) + '\n')
             if not REGENERATE:
                 raise Mismatch('%s did not exist: written from this answer; '
