@@ -11,6 +11,8 @@ def _row(host, status='creating', size=1):
     ctx = helpers.admin_context()
     return db_volumes.create(ctx, {
         'id': str(uuid.uuid4()), 'project_id': 'p-' + uuid.uuid4().hex[:8],
+        # A whole volume (an admin's list of every project's shows it).
+        'user_id': 'queries', 'availability_zone': 'nova',
         'host': host, 'size': size, 'status': status,
         'attach_status': 'detached', 'bootable': False,
         'multiattach': False,

@@ -180,7 +180,7 @@ def _insert_creating(context, volume):
     return db_snapshots.create_in_transaction(context, {
         'id': str(uuid.uuid4()), 'volume_id': volume['id'],
         'project_id': volume['os-vol-tenant-attr:tenant_id'],
-        'status': 'creating', 'progress': '0%',
+        'user_id': volume['user_id'], 'status': 'creating', 'progress': '0%',
         'volume_size': volume['size'], 'use_quota': False})
 
 

@@ -507,6 +507,7 @@ def test_pagination_over_null_sort_values(aio):
     for i in range(9):
         row = db_volumes.create(ctx, {
             'id': str(uuid.uuid4()), 'project_id': project,
+            'user_id': 'sorter', 'availability_zone': 'nova',
             'name': 'v%d' % (i % 4) if i % 3 else None,
             'description': None if i % 2 else 'd%d' % i,
             'size': 1 + i % 2, 'status': 'available',

@@ -133,9 +133,9 @@ _volume = rt.obj({
 # What a GET adds, each for whoever the policy lets see it.
 _volume_get = rt.extended(_volume, {
     'os-vol-tenant-attr:tenant_id': {'type': 'string'},
-    # host@backend#pool, null until the volume is scheduled.
-    'os-vol-host-attr:host': {'type': ['string', 'null'],
-                              'pattern': '^.+@.+#.+$'},
+    # host@backend#pool as tether writes it, null until the volume is
+    # scheduled; no pattern, as Cinder's volumes of before pools have none.
+    'os-vol-host-attr:host': {'type': ['string', 'null']},
     'volume_image_metadata': rt.string_map,
     'os-vol-mig-status-attr:migstat': rt.string_or_null,
     'os-vol-mig-status-attr:name_id': rt.uuid_or_null,
