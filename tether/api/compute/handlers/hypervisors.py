@@ -16,6 +16,7 @@ from tether.api.compute.views import hypervisors as views
 from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
+from tether.api import response_types as rt
 from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
@@ -70,12 +71,10 @@ def _list(req, detail):
     return wsgi.json_response(body)
 
 
-@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
-                   microversion.before(versions.HYPERVISOR_PAGING))
-@responses.declare(schema.LIST_RESPONSE_V2_33, 200,
-                   versions.HYPERVISOR_PAGING,
-                   microversion.before(versions.SERVICE_UUIDS))
-@responses.declare(schema.LIST_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS)
+@rt.declare_each(rt.by_version(
+    schema.LIST_RESPONSE,
+    (versions.HYPERVISOR_PAGING, schema.LIST_RESPONSE_V2_33),
+    (versions.SERVICE_UUIDS, schema.LIST_RESPONSE_V2_53)))
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.HYPERVISOR_PAGING))
 @validation.query(schema.LIST_QUERY_V2_33, versions.HYPERVISOR_PAGING,
@@ -85,18 +84,12 @@ def list_hypervisors(req):
     return _list(req, detail=False)
 
 
-@responses.declare(schema.DETAIL_RESPONSE, 200, versions.BASE,
-                   microversion.before(versions.CPU_INFO_OBJECT))
-@responses.declare(schema.DETAIL_RESPONSE_V2_28, 200,
-                   versions.CPU_INFO_OBJECT,
-                   microversion.before(versions.HYPERVISOR_PAGING))
-@responses.declare(schema.DETAIL_RESPONSE_V2_33, 200,
-                   versions.HYPERVISOR_PAGING,
-                   microversion.before(versions.SERVICE_UUIDS))
-@responses.declare(schema.DETAIL_RESPONSE_V2_53, 200, versions.SERVICE_UUIDS,
-                   microversion.before(versions.HYPERVISOR_UPTIME))
-@responses.declare(schema.DETAIL_RESPONSE_V2_88, 200,
-                   versions.HYPERVISOR_UPTIME)
+@rt.declare_each(rt.by_version(
+    schema.DETAIL_RESPONSE,
+    (versions.CPU_INFO_OBJECT, schema.DETAIL_RESPONSE_V2_28),
+    (versions.HYPERVISOR_PAGING, schema.DETAIL_RESPONSE_V2_33),
+    (versions.SERVICE_UUIDS, schema.DETAIL_RESPONSE_V2_53),
+    (versions.HYPERVISOR_UPTIME, schema.DETAIL_RESPONSE_V2_88)))
 @validation.query(schema.LIST_QUERY, versions.BASE,
                   microversion.before(versions.HYPERVISOR_PAGING))
 @validation.query(schema.LIST_QUERY_V2_33, versions.HYPERVISOR_PAGING,

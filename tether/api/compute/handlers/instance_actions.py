@@ -7,6 +7,7 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import response_types as rt
 from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
@@ -63,17 +64,12 @@ def list_instance_actions(req):
     return wsgi.json_response(body)
 
 
-@responses.declare(schema.SHOW_RESPONSE, 200, versions.BASE,
-                   microversion.before(versions.VOLUME_EXTENDED_EVENT))
-@responses.declare(schema.SHOW_RESPONSE_V2_51, 200,
-                   versions.VOLUME_EXTENDED_EVENT,
-                   microversion.before(versions.INSTANCE_ACTION_PAGING))
-@responses.declare(schema.SHOW_RESPONSE_V2_58, 200,
-                   versions.INSTANCE_ACTION_PAGING,
-                   microversion.before(versions.EVENT_HOST))
-@responses.declare(schema.SHOW_RESPONSE_V2_62, 200, versions.EVENT_HOST,
-                   microversion.before(versions.EVENT_DETAILS))
-@responses.declare(schema.SHOW_RESPONSE_V2_84, 200, versions.EVENT_DETAILS)
+@rt.declare_each(rt.by_version(
+    schema.SHOW_RESPONSE,
+    (versions.VOLUME_EXTENDED_EVENT, schema.SHOW_RESPONSE_V2_51),
+    (versions.INSTANCE_ACTION_PAGING, schema.SHOW_RESPONSE_V2_58),
+    (versions.EVENT_HOST, schema.SHOW_RESPONSE_V2_62),
+    (versions.EVENT_DETAILS, schema.SHOW_RESPONSE_V2_84)))
 @validation.query(schema.ANY_QUERY)
 def show_instance_action(req):
     ctx = req.context

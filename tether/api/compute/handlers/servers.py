@@ -13,6 +13,7 @@ from tether.api import fault
 from tether.api import listing
 from tether.api import microversion
 from tether.api import query
+from tether.api import response_types as rt
 from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
@@ -47,12 +48,9 @@ def declare_views(build, status, *starts):
     each window from one microversion of ``starts`` to just before the
     next (the last: to the latest), ``status`` and a body of
     ``build(start)`` (a builder of schemas.servers_responses)."""
-    def decorator(fn):
-        for lo, hi in zip(starts, starts[1:] + (None,)):
-            fn = responses.declare(build(lo), status, lo,
-                                   hi and microversion.before(hi))(fn)
-        return fn
-    return decorator
+    return rt.declare_each(rt.by_version(
+        build(starts[0]), *[(start, build(start)) for start in starts[1:]]),
+        status)
 
 
 def show(req, instance, status=200):

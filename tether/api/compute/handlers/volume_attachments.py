@@ -8,6 +8,7 @@ from tether.api.compute.schemas import volume_attachments as schema
 from tether.api.compute import versions
 from tether.api.compute.views import volume_attachments as views
 from tether.api import microversion
+from tether.api import response_types as rt
 from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
@@ -26,14 +27,11 @@ def _visible(rows):
         r.status != fields.BdmStatus.DETACHING or r.attachment_id)]
 
 
-@responses.declare(schema.LIST_RESPONSE, 200, versions.BASE,
-                   microversion.before(versions.ATTACHMENT_TAG))
-@responses.declare(schema.LIST_RESPONSE_V2_70, 200, versions.ATTACHMENT_TAG,
-                   microversion.before(versions.DELETE_ON_TERMINATION))
-@responses.declare(schema.LIST_RESPONSE_V2_79, 200,
-                   versions.DELETE_ON_TERMINATION,
-                   microversion.before(versions.ATTACHMENT_IDS))
-@responses.declare(schema.LIST_RESPONSE_V2_89, 200, versions.ATTACHMENT_IDS)
+@rt.declare_each(rt.by_version(
+    schema.LIST_RESPONSE,
+    (versions.ATTACHMENT_TAG, schema.LIST_RESPONSE_V2_70),
+    (versions.DELETE_ON_TERMINATION, schema.LIST_RESPONSE_V2_79),
+    (versions.ATTACHMENT_IDS, schema.LIST_RESPONSE_V2_89)))
 @validation.query(schema.LIST_QUERY)
 def list_volume_attachments(req):
     instance = servers.load_server(req, policy.INDEX)
@@ -57,14 +55,11 @@ def _row(req, instance):
                                              instance_id=instance.uuid)
 
 
-@responses.declare(schema.SHOW_RESPONSE, 200, versions.BASE,
-                   microversion.before(versions.ATTACHMENT_TAG))
-@responses.declare(schema.SHOW_RESPONSE_V2_70, 200, versions.ATTACHMENT_TAG,
-                   microversion.before(versions.DELETE_ON_TERMINATION))
-@responses.declare(schema.SHOW_RESPONSE_V2_79, 200,
-                   versions.DELETE_ON_TERMINATION,
-                   microversion.before(versions.ATTACHMENT_IDS))
-@responses.declare(schema.SHOW_RESPONSE_V2_89, 200, versions.ATTACHMENT_IDS)
+@rt.declare_each(rt.by_version(
+    schema.SHOW_RESPONSE,
+    (versions.ATTACHMENT_TAG, schema.SHOW_RESPONSE_V2_70),
+    (versions.DELETE_ON_TERMINATION, schema.SHOW_RESPONSE_V2_79),
+    (versions.ATTACHMENT_IDS, schema.SHOW_RESPONSE_V2_89)))
 @validation.query(validation.IGNORED_QUERY)
 def show_volume_attachment(req):
     instance = servers.load_server(req, policy.SHOW)
