@@ -65,6 +65,14 @@ class VolumeFileNotFound(exception.NotFound):
     error_code = 'compute.virt.volume_file_not_found'
 
 
+class VolumeChainMismatch(exception.Invalid):
+    """An assisted snapshot's create or delete names files that the
+    guest's disk of the volume does not have where they are said to be."""
+    msg_fmt = ('The files of volume %(volume_id)s on server '
+               '%(instance_id)s do not allow this: %(reason)s')
+    error_code = 'compute.virt.volume_chain_mismatch'
+
+
 class FlavorNotFound(exception.NotFound):
     msg_fmt = 'Flavor %(flavor_id)s could not be found.'
     error_code = 'compute.flavor.not_found'

@@ -155,6 +155,21 @@ def rebase_unsafe(path, backing, backing_format, limits=None):
           backing_format, path], path, limits)
 
 
+def rebase(path, backing, backing_format, limits=None):
+    """Point the qcow2 overlay ``path`` at ``backing`` (named relative to
+    the overlay's directory, in ``backing_format``: never probed; None: no
+    backing file at all), first copying into it every block it reads
+    differently through its old backing files than through the new: it
+    reads the same data after. Run again, it does nothing more."""
+    if backing is None:
+        args = ['-b', '']
+    else:
+        _check_format(backing_format)
+        args = ['-b', backing, '-F', backing_format]
+    _run(['rebase', '-f', 'qcow2'] + args + [path], path,
+         limits or CONVERT_LIMITS)
+
+
 def resize(path, fmt, size_bytes, limits=None):
     """Grow an image; raises ImageLocked while a guest holds it."""
     _check_format(fmt)

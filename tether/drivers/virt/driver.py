@@ -222,6 +222,22 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def volume_snapshot_create(self, instance_uuid, volume_id, new_file):
+        """Have the guest's disk of the volume write to ``new_file``, a
+        qcow2 overlay the volume service made on the disk's file now, in
+        the same directory (an assisted volume snapshot). Return False
+        if it does already, True if it was switched."""
+        raise NotImplementedError()
+
+    def volume_snapshot_delete(self, instance_uuid, volume_id, file_to_merge,
+                               merge_target_file):
+        """Merge ``file_to_merge`` into ``merge_target_file`` (the file
+        below it in the volume's chain), or, with ``merge_target_file``
+        None, pull the files above ``file_to_merge`` (None: all) into the
+        file written; the file written stays the same. Return False if
+        that was done already."""
+        raise NotImplementedError()
+
     def mount_share(self, share):
         """Mount the :class:`ShareMount` ``share`` on this host, unless it
         is mounted already; return the directory it is mounted on

@@ -20,6 +20,7 @@ from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import driver_power
 from tether.drivers.virt.libvirt import driver_rescue
 from tether.drivers.virt.libvirt import driver_shares
+from tether.drivers.virt.libvirt import driver_volume_snapshots
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import imagebackend
 from tether.drivers.virt.libvirt import parse
@@ -51,7 +52,9 @@ def _target(device):
 
 
 class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
-                    driver_shares.SharesMixin, driver.ComputeDriver):
+                    driver_shares.SharesMixin,
+                    driver_volume_snapshots.VolumeSnapshotsMixin,
+                    driver.ComputeDriver):
     """Guests on the libvirt at ``[libvirt]connection_uri``.
 
     ``configuration`` is the ``[libvirt]`` option group (or any object with
@@ -62,7 +65,8 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
     the cache of images in ``image_cache_subdirectory`` (``[image_cache]
     subdirectory_name``). Its share methods are SharesMixin's
     (driver_shares.py), its power methods PowerMixin's (driver_power.py),
-    its rescue methods RescueMixin's (driver_rescue.py).
+    its rescue methods RescueMixin's (driver_rescue.py), its assisted
+    volume snapshots VolumeSnapshotsMixin's (driver_volume_snapshots.py).
     """
 
     capabilities = {

@@ -21,6 +21,9 @@ LOG = logging.getLogger(__name__)
 # would add a third to what a stop or a rebuild waits for.
 SHUTDOWN_RETRY_INTERVAL = 10
 SHUTDOWN_POLL_INTERVAL = 0.02
+# How often a block job (a commit or a pull of a volume's snapshot) is
+# looked at: the small ones of a volume's snapshot take about 0.1 s.
+BLOCK_JOB_POLL_INTERVAL = 0.05
 
 _POWER_STATES = {
     libvirt.VIR_DOMAIN_NOSTATE: PowerState.NOSTATE,
@@ -245,3 +248,62 @@ class Guest:
         with self._translated():
             self._domain.blockResize(
                 target, size_bytes, libvirt.VIR_DOMAIN_BLOCK_RESIZE_BYTES)
+
+    # Snapshots of disks (assisted volume snapshots) ------------------------
+
+    def snapshot_disk(self, target, new_path, others):
+        """Make the existing qcow2 ``new_path`` (whose backing file is the
+        disk's file now) the file disk ``target`` writes to: an external,
+        disk-only snapshot without metadata, live if the guest runs, in
+        its definition either way; ``others``, the guest's other disks,
+        are left as they are."""
+        disks = ["<disk name='%s' snapshot='external' type='file'>"
+                 "<source file='%s'/><driver type='qcow2'/></disk>"
+                 % (_attr(target), _attr(new_path))]
+        disks += ["<disk name='%s' snapshot='no'/>" % _attr(other)
+                  for other in others]
+        xml = ('<domainsnapshot><disks>%s</disks></domainsnapshot>'
+               % ''.join(disks))
+        flags = (libvirt.VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY
+                 | libvirt.VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA
+                 | libvirt.VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT)
+        with self._translated():
+            self._domain.snapshotCreateXML(xml, flags)
+
+    def block_commit(self, target, base, top):
+        """Start merging ``top`` (a backing file of disk ``target``, not
+        the one written) into ``base``, the file below it; the file above
+        ``top`` is then backed by ``base``, named relatively."""
+        with self._translated():
+            self._domain.blockCommit(
+                target, base, top, 0,
+                libvirt.VIR_DOMAIN_BLOCK_COMMIT_RELATIVE)
+
+    def block_pull(self, target, base):
+        """Start copying into the file disk ``target`` writes to the data
+        of its backing files above ``base``, which becomes its backing
+        file (named relatively); None: of all of them, and it has none."""
+        flags = libvirt.VIR_DOMAIN_BLOCK_REBASE_RELATIVE if base else 0
+        with self._translated():
+            self._domain.blockRebase(target, base, 0, flags)
+
+    def wait_block_job(self, target, poll=BLOCK_JOB_POLL_INTERVAL):
+        """Wait until disk ``target`` has no block job (libvirt ends a
+        commit of a backing file and a pull by itself); raise VirtError
+        if the guest stopped before."""
+        while True:
+            with self._translated():
+                job = self._domain.blockJobInfo(target, 0)
+            if not job:
+                return
+            if not self.is_active():
+                raise exception.VirtError(
+                    reason='%r stopped during a block job on %s'
+                           % (self, target))
+            time.sleep(poll)
+
+
+def _attr(value):
+    """``value`` quoted for an XML attribute between single quotes."""
+    return (value.replace('&', '&amp;').replace('<', '&lt;')
+            .replace("'", '&apos;'))

@@ -75,3 +75,37 @@ def console_log(domain_xml):
         if el is not None and el.get('file'):
             return el.get('file')
     return None
+
+
+@dataclasses.dataclass(frozen=True)
+class DiskChain:
+    """A disk and the files QEMU reads for it: ``files[0]`` is the one
+    written (its source), each next one the backing file of the one
+    before, as the live XML's ``<backingStore>`` elements name them."""
+    target: str
+    fmt: str
+    files: tuple
+
+
+def disk_chain(domain_xml, serial):
+    """The :class:`DiskChain` of the disk whose serial is ``serial``, or
+    None. An inactive definition may name only the disk's source."""
+    root = ET.fromstring(domain_xml)
+    for el in root.iterfind('./devices/disk'):
+        found = el.find('serial')
+        if found is None or found.text != serial:
+            continue
+        files = []
+        node = el
+        while node is not None:
+            source = node.find('source')
+            if source is None or not source.get('file'):
+                break
+            files.append(source.get('file'))
+            node = node.find('backingStore')
+        driver = el.find('driver')
+        return DiskChain(target=el.find('target').get('dev'),
+                         fmt=driver.get('type') if driver is not None
+                         else None,
+                         files=tuple(files))
+    return None
