@@ -217,7 +217,13 @@ def test_service_versions_name_rpc_versions_in_order():
             compute_version.SHARES_SERVICE_VERSION <=
             compute_version.PAUSE_SERVICE_VERSION <=
             compute_version.RESCUE_SERVICE_VERSION <=
+            compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host that takes assisted snapshots serves RPC 1.8, one before not.
+    assert compute_version.rpc_version_of(
+        compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION) == '1.8'
+    assert compute_version.rpc_version_of(
+        compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION - 1) == '1.7'
     # A host that rescues serves RPC 1.7, one before it not.
     assert compute_version.rpc_version_of(
         compute_version.RESCUE_SERVICE_VERSION) == '1.7'

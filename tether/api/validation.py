@@ -138,6 +138,13 @@ class _Validator:
         raise fault.HTTPError(400, message, code=fault.VALIDATION_FAILED)
 
 
+def validator(schema):
+    """A validator of ``schema`` for what a handler parses itself (JSON
+    in a query parameter): its ``validate(data, what)`` raises the same
+    400 as a body's schema."""
+    return _Validator(schema)
+
+
 def choose(schemas, version):
     """What of ``schemas`` (a list of ``(lo, hi, what)``) serves
     ``version``, or None."""

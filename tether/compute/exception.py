@@ -73,6 +73,31 @@ class VolumeChainMismatch(exception.Invalid):
     error_code = 'compute.virt.volume_chain_mismatch'
 
 
+class VolumeNotOnAnyServer(exception.Invalid):
+    """An assisted snapshot names a volume no server has (Nova's
+    VolumeBDMNotFound, 400)."""
+    msg_fmt = 'Volume %(volume_id)s is not attached to any server.'
+    error_code = 'compute.assisted.volume_not_attached'
+
+
+class VolumeOnManyServers(exception.Invalid):
+    msg_fmt = ('Volume %(volume_id)s is attached to more than one server: '
+               'no one hypervisor can take its snapshots.')
+    error_code = 'compute.assisted.volume_multiattached'
+
+
+class AssistedSnapshotRefused(exception.Invalid):
+    """The server of the volume cannot take or merge its snapshot now
+    (Nova answers these with 400 on this API)."""
+    msg_fmt = 'Server %(instance_id)s cannot %(action)s now: %(reason)s'
+    error_code = 'compute.assisted.server_not_ready'
+
+
+class InvalidDeleteInfo(exception.Invalid):
+    msg_fmt = 'Invalid delete_info: %(reason)s'
+    error_code = 'compute.assisted.invalid_delete_info'
+
+
 class FlavorNotFound(exception.NotFound):
     msg_fmt = 'Flavor %(flavor_id)s could not be found.'
     error_code = 'compute.flavor.not_found'

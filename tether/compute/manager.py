@@ -16,6 +16,7 @@ from tether.compute.ops import server_actions
 from tether.compute.ops import server_shares
 from tether.compute.ops import servers
 from tether.compute.ops import volume_attachments
+from tether.compute.ops import volume_snapshots
 from tether.compute import version as compute_version
 from tether.drivers.virt import driver as virt_driver
 from tether.objects import fields
@@ -140,6 +141,20 @@ class ComputeManager:
     def extend_volume(self, context, instance, volume_id):
         with self._event(context, instance, 'extend_volume'):
             volume_attachments.extend(context, self, instance, volume_id)
+
+    @_per_instance
+    def volume_snapshot_create(self, context, instance, volume_id,
+                               create_info):
+        # The volume service's request, not the user's: no instance
+        # action (Nova records none either).
+        volume_snapshots.create(context, self, instance, volume_id,
+                                create_info)
+
+    @_per_instance
+    def volume_snapshot_delete(self, context, instance, volume_id,
+                               snapshot_id, delete_info):
+        volume_snapshots.delete(context, self, instance, volume_id,
+                                snapshot_id, delete_info)
 
     @_per_instance
     def rebuild_instance(self, context, instance, image_id,

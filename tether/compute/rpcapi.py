@@ -48,6 +48,8 @@ class ComputeAPI:
             locked_reason; paused and suspended)
     * 1.7 - rescue_instance (with the rescue image's ID),
             unrescue_instance (casts); Instance 1.6 (rescued)
+    * 1.8 - volume_snapshot_create, volume_snapshot_delete (casts: the
+            assisted snapshots of a volume attached to the server)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -204,6 +206,30 @@ class ComputeAPI:
         self.check_share_calls()
         self._prepare(instance.host, '1.4').cast(
             ctxt, 'deny_share', instance=instance, share_id=share_id)
+
+    def check_volume_snapshot_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        assisted volume snapshots (1.8): callers check first."""
+        self._require('1.8', what)
+
+    def volume_snapshot_create(self, ctxt, instance, volume_id, create_info):
+        """Have the server's guest write its volume to the overlay
+        ``create_info`` names; the host answers the volume service."""
+        self.check_volume_snapshot_calls('volume_snapshot_create')
+        self._prepare(instance.host, '1.8').cast(
+            ctxt, 'volume_snapshot_create', instance=instance,
+            volume_id=volume_id, create_info=create_info)
+
+    def volume_snapshot_delete(self, ctxt, instance, volume_id, snapshot_id,
+                               delete_info):
+        """Have the server's host merge the files of a snapshot being
+        deleted that ``delete_info`` names; it answers the volume
+        service."""
+        self.check_volume_snapshot_calls('volume_snapshot_delete')
+        self._prepare(instance.host, '1.8').cast(
+            ctxt, 'volume_snapshot_delete', instance=instance,
+            volume_id=volume_id, snapshot_id=snapshot_id,
+            delete_info=delete_info)
 
     def detach_volume(self, ctxt, instance, volume_id):
         self._prepare(instance.host).cast(

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.7'
+RPC_API_VERSION = '1.8'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -31,6 +31,7 @@ RPC_API_VERSION = '1.7'
 #         access_ip_v6)
 # * 1.7 - rescue_instance, unrescue_instance; Instance 1.6 (the rescued
 #         state, rescuing and unrescuing)
+# * 1.8 - volume_snapshot_create, volume_snapshot_delete; Instance 1.6
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -40,6 +41,7 @@ RPC_OBJECT_VERSIONS = {
     '1.5': {'Instance': '1.4'},
     '1.6': {'Instance': '1.5'},
     '1.7': {'Instance': '1.6'},
+    '1.8': {'Instance': '1.6'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -78,6 +80,10 @@ SERVICE_VERSION_HISTORY = (
     # 9: rescue and unrescue (the guest boots from a rescue disk made of
     #    an image, its own disks after it); Instance 1.6 (rescued)
     {'compute_rpc': '1.7'},
+    # 10: assisted volume snapshots: a guest's disk of an attached volume
+    #     switched to a new overlay, and its chain merged, for the volume
+    #     service (volume_snapshot_create, volume_snapshot_delete)
+    {'compute_rpc': '1.8'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -112,6 +118,10 @@ PAUSE_SERVICE_VERSION = 8
 
 # The first service version that rescues and unrescues servers (RPC 1.7).
 RESCUE_SERVICE_VERSION = 9
+
+# The first service version that takes and deletes assisted volume
+# snapshots (RPC 1.8).
+ASSISTED_SNAPSHOT_SERVICE_VERSION = 10
 
 
 def rpc_version_of(service_version):

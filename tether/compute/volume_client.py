@@ -253,3 +253,14 @@ class VolumeClient:
                    '/volumes/%s/action' % _segment(volume_id),
                    {'os-extend_volume_completion': {'error': bool(error)}},
                    EXTEND_COMPLETION_VERSION)
+
+    def update_snapshot_status(self, snapshot_id, status, progress):
+        """Tell the volume service how an assisted snapshot's create
+        (``creating``: done, or ``error``) or delete (``deleting``: done,
+        or ``error_deleting``) went on this host; ``progress`` ``90%``,
+        as Nova sends it, is what the volume service waits for."""
+        self._json(snapshot_id, 'POST',
+                   '/snapshots/%s/action' % _segment(snapshot_id),
+                   {'os-update_snapshot_status': {'status': status,
+                                                  'progress': progress}},
+                   not_found=_snapshot_not_found)

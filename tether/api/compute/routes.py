@@ -1,6 +1,7 @@
 """The route table of the compute API: path -> {method: handler}."""
 
 from tether.api import actions
+from tether.api.compute.handlers import assisted_volume_snapshots
 from tether.api.compute.handlers import availability_zones
 from tether.api.compute.handlers import console_output
 from tether.api.compute.handlers import flavor_access
@@ -83,6 +84,10 @@ RESOURCES = _servers('/servers') + [
         'GET': instance_actions.show_instance_action}),
     ('/os-server-external-events', {
         'POST': server_external_events.create_external_events}),
+    ('/os-assisted-volume-snapshots', {
+        'POST': assisted_volume_snapshots.create}),
+    ('/os-assisted-volume-snapshots/{snapshot_id}', {
+        'DELETE': assisted_volume_snapshots.delete}),
     ('/flavors', {'GET': flavors.list_flavors,
                   'POST': flavors.create_flavor}),
     ('/flavors/detail', {'GET': flavors.list_flavors_detail}),

@@ -16,7 +16,7 @@ EXTENDING = 'extending'
 EXTEND_NEW_SIZE = 'extend_new_size'
 
 
-def _check_not_rescued(host, instance, action):
+def check_not_rescued(host, instance, action):
     """A rescue that the host ran between the API's check of the state
     and this operation (one operation per server at a time here): the
     guest's definition is the rescue's, and its own one, which an
@@ -41,7 +41,7 @@ def attach(context, host, instance, volume_id):
     info = None
     attached = False
     try:
-        _check_not_rescued(host, instance, 'attach_volume')
+        check_not_rescued(host, instance, 'attach_volume')
         # The manager holds the instance's lock: the name stays free.
         device = host.driver.next_device_name(instance.uuid)
         attachment = client.update_attachment(
@@ -80,7 +80,7 @@ def detach(context, host, instance, volume_id):
     bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
     info = bdm.connection_info
     try:
-        _check_not_rescued(host, instance, 'detach_volume')
+        check_not_rescued(host, instance, 'detach_volume')
         if info is not None:
             try:
                 host.driver.detach_volume(instance.uuid, info)

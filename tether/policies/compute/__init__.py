@@ -2,6 +2,7 @@
 
 import itertools
 
+from tether.policies.compute import assisted_volume_snapshots
 from tether.policies.compute import availability_zones
 from tether.policies.compute import base
 from tether.policies.compute import console_output
@@ -29,7 +30,8 @@ from tether.policies.compute import volumes
 _MODULES = [base, servers, server_actions, lock_server, pause_server,
             suspend_server, rescue, console_output,
             volume_attachments, server_shares,
-            server_external_events, instance_actions, flavors,
+            server_external_events, assisted_volume_snapshots,
+            instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata,
             volumes, snapshots, server_addresses]
