@@ -45,4 +45,16 @@ quota_opts = [
                     'new size, else rolled back to error_extending. The '
                     'quota reservations of an extend never expire while '
                     'it waits.'),
+    cfg.IntOpt('assisted_snapshot_create_timeout', default=600, min=1,
+               help='Seconds tether-volume waits for the compute host of '
+                    'an attached volume to take a snapshot (to switch the '
+                    'guest to a new overlay and answer with '
+                    'os-update_snapshot_status) before the snapshot goes '
+                    'to error (Cinder\'s remotefs drivers wait 600).'),
+    cfg.IntOpt('assisted_snapshot_delete_timeout', default=7200, min=1,
+               help='Seconds tether-volume waits for the compute host of '
+                    'an attached volume to merge the files of a snapshot '
+                    'being deleted (a block commit or pull, which copies '
+                    'data) before the snapshot goes to error_deleting '
+                    '(Cinder\'s remotefs drivers wait 7200).'),
 ]

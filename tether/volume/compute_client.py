@@ -4,8 +4,11 @@ With the service's own credentials (``[compute]``, a keystoneauth
 section like Cinder's ``[nova]``; see tether.clients).
 """
 
+from urllib import parse
+
 from keystoneauth1 import exceptions as ks_exc
 from oslo_log import log as logging
+from oslo_serialization import jsonutils
 
 from tether import clients
 
@@ -24,6 +27,9 @@ EXTEND_EVENT_VERSION = '2.51'
 # volume-reimaged is an event from 2.93 (Nova's volume-backed rebuild),
 # as Cinder sends it.
 REIMAGE_EVENT_VERSION = '2.93'
+# os-assisted-volume-snapshots has no microversion of its own (Cinder
+# sends none).
+ASSISTED_SNAPSHOT_VERSION = '2.1'
 
 
 class ComputeUnavailable(Exception):
@@ -32,6 +38,10 @@ class ComputeUnavailable(Exception):
 
 class EventRefused(Exception):
     """The compute API refused an external event."""
+
+
+class AssistRefused(Exception):
+    """The compute API refused an assisted snapshot's create or delete."""
 
 
 class ComputeClient:
@@ -90,6 +100,36 @@ class ComputeClient:
         self._post_event(REIMAGE_EVENT_VERSION, {
             'name': 'volume-reimaged', 'server_uuid': instance_uuid,
             'tag': volume_id, 'status': status})
+
+    def create_volume_snapshot(self, volume_id, create_info):
+        """Ask the hypervisor of the server the volume is attached to to
+        switch its disk to ``create_info``'s new_file; it answers with
+        os-update_snapshot_status. AssistRefused, ComputeUnavailable."""
+        self._check(self._request(
+            'POST', '/os-assisted-volume-snapshots',
+            ASSISTED_SNAPSHOT_VERSION,
+            body={'snapshot': {'volume_id': volume_id,
+                               'create_info': create_info}}))
+
+    def delete_volume_snapshot(self, snapshot_id, delete_info):
+        """Ask the hypervisor of the volume's server to merge the files
+        ``delete_info`` names; it answers with os-update_snapshot_status.
+        AssistRefused, ComputeUnavailable."""
+        query = parse.urlencode({'delete_info': jsonutils.dumps(delete_info)})
+        self._check(self._request(
+            'DELETE', '/os-assisted-volume-snapshots/%s?%s'
+            % (parse.quote(snapshot_id, safe=''), query),
+            ASSISTED_SNAPSHOT_VERSION))
+
+    @staticmethod
+    def _check(resp):
+        if resp.status_code >= 500:
+            raise ComputeUnavailable('%s %s answered %s: %s'
+                                     % (resp.request.method, resp.url,
+                                        resp.status_code, resp.text[:200]))
+        if resp.status_code >= 300:
+            raise AssistRefused('the compute API answered %s: %s'
+                                % (resp.status_code, resp.text[:300]))
 
     def _post_event(self, version, event):
         resp = self._request('POST', '/os-server-external-events', version,

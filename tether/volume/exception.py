@@ -191,6 +191,14 @@ class RemoteFSNoSuitableShare(VolumeBackendAPIException):
     error_code = 'volume.backend.no_suitable_share'
 
 
+class AssistedSnapshotFailed(VolumeBackendAPIException):
+    """The compute host of an attached volume's server did not take or
+    merge a snapshot (refused, reported an error, or did not answer)."""
+    msg_fmt = ('The compute host of volume %(volume_id)s did not %(what)s '
+               'snapshot %(snapshot_id)s: %(reason)s')
+    error_code = 'volume.backend.assist_failed'
+
+
 class RemoteFSSnapshotChainBroken(VolumeBackendAPIException):
     """The files of a volume's snapshots on its share are not what its
     info file says (a file missing, a backing file of another volume)."""

@@ -31,6 +31,7 @@ ATTACHMENT_MODE = '3.54'      # mode (rw or ro) in an attachment create.
 CLUSTER_NAME = '3.61'         # cluster_name in volumes (admins).
 VOLUME_TYPE_ID = '3.63'       # volume_type_id in volume responses.
 CONSUMES_QUOTA = '3.65'       # consumes_quota in volume responses.
+SNAPSHOT_IN_USE = '3.66'      # snapshots of in-use volumes, no force.
 REIMAGE = '3.68'              # os-reimage.
 EXTEND_COMPLETION = '3.71'    # os-extend_volume_completion (services).
 

@@ -85,6 +85,39 @@ class VolumeDriver:
         already gone."""
         raise NotImplementedError()
 
+    # Snapshots of attached volumes: the hypervisor that holds the
+    # volume changes its files (tether.volume.ops.snapshots asks it, and
+    # holds volume_lock(volume) around each prepare and its finish).
+
+    def volume_lock(self, volume):
+        """A context manager held around what reads or changes the
+        volume's snapshots."""
+        raise NotImplementedError()
+
+    def prepare_assisted_snapshot(self, volume, snapshot):
+        """Make what the hypervisor is to switch the attached volume to
+        for ``snapshot``; return Nova's ``create_info`` (``type``,
+        ``new_file``, ``snapshot_id``), or None if it is taken."""
+        raise NotImplementedError()
+
+    def finish_assisted_snapshot(self, volume, snapshot, create_info):
+        """The hypervisor switched: record the snapshot as taken."""
+        raise NotImplementedError()
+
+    def abandon_assisted_snapshot(self, volume, snapshot, create_info):
+        """The hypervisor did not switch: undo the prepare."""
+        raise NotImplementedError()
+
+    def prepare_assisted_snapshot_delete(self, volume, snapshot):
+        """``(plan, merged)``: the plan's ``delete_info`` (Nova's) says
+        what the hypervisor is to merge; ``merged``: it did already.
+        None if the snapshot is gone."""
+        raise NotImplementedError()
+
+    def finish_assisted_snapshot_delete(self, volume, snapshot, plan):
+        """The hypervisor merged: forget the snapshot, remove its file."""
+        raise NotImplementedError()
+
     def create_volume_from_snapshot(self, volume, snapshot, source):
         """Write the data of ``snapshot`` of the volume ``source`` into
         ``volume`` (made by create_volume, at least as large)."""

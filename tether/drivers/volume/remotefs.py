@@ -9,6 +9,7 @@ from oslo_log import log as logging
 from tether.drivers import file_copy
 from tether.drivers import qemu_img
 from tether.drivers.volume import driver
+from tether.drivers.volume import remotefs_assisted
 from tether.drivers.volume import remotefs_snapshots
 from tether.volume import exception
 
@@ -20,6 +21,7 @@ _ZEROS = bytes(1024 * 1024)
 
 
 class RemoteFSDriver(remotefs_snapshots.SnapshotMixin,
+                     remotefs_assisted.AssistedSnapshotMixin,
                      driver.VolumeDriver):
     """Volume files ``volume-<id>`` on mounted shares, made with qemu-img.
 

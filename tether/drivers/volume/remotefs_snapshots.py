@@ -94,12 +94,15 @@ class SnapshotMixin:
             return self.base_format(volume)
         return 'qcow2'
 
-    def _backing_of(self, volume, name):
-        """The backing file's name of the overlay ``name``; only one of
-        the volume's own files beside it is accepted."""
+    def _backing_of(self, volume, name, force_share=False):
+        """The backing file's name of the overlay ``name`` (None if it has
+        none: the bottom of a chain whose base file an online delete
+        pulled into it); only one of the volume's own files beside it is
+        accepted. ``force_share``: while a guest's QEMU holds the file
+        (its header is read, which QEMU does not change)."""
         path = os.path.join(self.volume_dir(volume), name)
         try:
-            backing = qemu_img.info(path, 'qcow2',
+            backing = qemu_img.info(path, 'qcow2', force_share=force_share,
                                     limits=self.limits).backing_file
         except exception.ImageLocked:
             raise _in_use(volume)
@@ -107,7 +110,7 @@ class SnapshotMixin:
             raise exception.RemoteFSSnapshotChainBroken(
                 volume_id=volume.id, reason=exc)
         base = volume.name_on_disk
-        if backing is None or not (
+        if backing is not None and not (
                 backing == base or (backing.startswith(base + '.') and
                                     '/' not in backing)):
             raise exception.RemoteFSSnapshotChainBroken(
@@ -116,12 +119,15 @@ class SnapshotMixin:
                        'files' % (name, backing))
         return backing
 
-    def _chain(self, volume, info):
+    def _chain(self, volume, info, force_share=False):
         """The names of the files the volume reads, from the active one
-        down to the base."""
+        down to the base file (or to the overlay an online delete pulled
+        the base file into: it has no backing file)."""
         chain = [info.get(ACTIVE, volume.name_on_disk)]
         while chain[-1] != volume.name_on_disk:
-            backing = self._backing_of(volume, chain[-1])
+            backing = self._backing_of(volume, chain[-1], force_share)
+            if backing is None:
+                break
             if backing in chain:
                 raise exception.RemoteFSSnapshotChainBroken(
                     volume_id=volume.id,
@@ -167,13 +173,16 @@ class SnapshotMixin:
                 raise exception.VolumeBackendAPIException(
                     data='snapshot %s of volume %s: %s'
                          % (snapshot.id, volume.id, exc))
-            # Whoever opens the chain (QEMU under libvirt) reads it with
-            # the same rights as the volume's file.
-            os.chmod(path, stat.S_IMODE(os.stat(self.base_path(volume))
-                                        .st_mode))
+            self._same_mode(path, backing_path)
             info[ACTIVE] = name
             info[snapshot.id] = name
             self._write_snap_info(volume, info)
+
+    @staticmethod
+    def _same_mode(path, backing_path):
+        # Whoever opens the chain (QEMU under libvirt) reads it with the
+        # same rights as the volume's other files.
+        os.chmod(path, stat.S_IMODE(os.stat(backing_path).st_mode))
 
     def delete_snapshot(self, volume, snapshot):
         """Cinder's offline delete: the snapshot's overlay F is committed
@@ -237,7 +246,13 @@ class SnapshotMixin:
             raise exception.RemoteFSSnapshotChainBroken(
                 volume_id=volume.id,
                 reason='its info file names no snapshot %s' % snapshot.id)
-        backing = self._backing_of(volume, info[snapshot.id])
+        backing = self._backing_of(volume, info[snapshot.id],
+                                   force_share=True)
+        if backing is None:
+            raise exception.RemoteFSSnapshotChainBroken(
+                volume_id=volume.id,
+                reason='the overlay of snapshot %s has no backing file'
+                       % snapshot.id)
         return (os.path.join(self.volume_dir(volume), backing),
                 self._file_format(volume, backing))
 

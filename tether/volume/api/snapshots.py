@@ -4,9 +4,10 @@ delete, their metadata and the administrators' actions.
 A create counts the snapshot against the project's ``snapshots`` and
 ``gigabytes`` (the volume's size, as Cinder counts it) in the transaction
 that inserts it, after a conditional UPDATE that finds the volume still
-``available`` (and holds its row: a delete of the volume that comes at
-the same time either sees the snapshot or makes the create fail). The
-volume's backend makes it (tether.volume.ops.snapshots).
+``available`` or, where allowed, ``in-use`` (and holds its row: a delete
+of the volume that comes at the same time either sees the snapshot or
+makes the create fail). The volume's backend makes it, with the compute
+host of its server if it is attached (tether.volume.ops.snapshots).
 """
 
 from oslo_log import log as logging
@@ -51,16 +52,16 @@ def count(context, all_tenants=False, project_id=None, filters=None):
 
 @db_quotas.retry_on_duplicate
 @session.VOLUME.writer
-def _insert_counted(context, volume, values, metadata, limits):
-    """Hold the volume (still ``available``), count the snapshot against
-    the quota and insert it: one transaction."""
+def _insert_counted(context, volume, values, metadata, limits, statuses):
+    """Hold the volume (still in one of ``statuses``), count the snapshot
+    against the quota and insert it: one transaction."""
     if not db_volumes.conditional_update(
-            context, volume.id, {'updated_at': base.now()}, [VS.AVAILABLE],
+            context, volume.id, {'updated_at': base.now()}, statuses,
             context.project_scope):
         current = db_volumes.get(context, volume.id, context.project_scope)
         raise exception.InvalidVolumeStatus(
             volume_id=volume.id, status=current.status,
-            expected=VS.AVAILABLE)
+            expected=', '.join(statuses))
     db_quotas.consume_in_transaction(context, values['project_id'],
                                      snapshot_state.quota_of(values),
                                      limits)
@@ -68,18 +69,21 @@ def _insert_counted(context, volume, values, metadata, limits):
 
 
 def create(context, volume_id, name=None, description=None, metadata=None,
-           force=False):
+           allow_in_use=False):
+    """A snapshot of an ``available`` volume, or, with ``allow_in_use``
+    (force below 3.66, always from it), of an ``in-use`` one: the
+    compute host of its server takes it (tether.volume.ops.
+    assisted_snapshots)."""
     volume = db_volumes.get(context, volume_id, context.project_scope)
-    if volume.status == VS.IN_USE:
-        # A snapshot of an attached file-backed volume is the
-        # hypervisor's to take (QEMU holds the file): not served yet.
+    statuses = [VS.AVAILABLE, VS.IN_USE] if allow_in_use else [VS.AVAILABLE]
+    if volume.status == VS.IN_USE and not allow_in_use:
         raise exception.InvalidVolume(
-            reason='volume %s is attached (in-use): tether takes snapshots '
-                   'of detached volumes only for now; detach it first'
-                   % volume_id)
-    if volume.status != VS.AVAILABLE:
+            reason='volume %s is attached (in-use): a snapshot of it needs '
+                   '"force": true below microversion 3.66' % volume_id)
+    if volume.status not in statuses:
         raise exception.InvalidVolumeStatus(
-            volume_id=volume_id, status=volume.status, expected=VS.AVAILABLE)
+            volume_id=volume_id, status=volume.status,
+            expected=', '.join(statuses))
     rpcapi.get().check_snapshot_calls('taking a snapshot')
     values = {
         'id': uuidutils.generate_uuid(),
@@ -91,7 +95,7 @@ def create(context, volume_id, name=None, description=None, metadata=None,
     }
     limits = quota.get_limits(context, volume.project_id)
     snapshot = _insert_counted(context, volume, values, metadata or {},
-                               limits)
+                               limits, statuses)
     try:
         rpcapi.get().create_snapshot(context, volume, snapshot)
     except Exception:
@@ -124,13 +128,6 @@ def delete(context, snapshot_id, force=False):
     rpcapi.get().check_snapshot_calls('deleting a snapshot')
     snapshot = get(context, snapshot_id)
     volume = db_volumes.get(context, snapshot.volume_id)
-    if volume.status == VS.IN_USE:
-        # The guest's QEMU holds the chain: merging a snapshot's overlay
-        # is the hypervisor's to do (a live block commit), not done yet.
-        raise exception.InvalidVolume(
-            reason='volume %s of snapshot %s is attached (in-use): tether '
-                   'deletes snapshots of detached volumes only for now; '
-                   'detach it first' % (volume.id, snapshot_id))
     snapshot = _claim_delete(context, snapshot_id,
                              S.ALL if force else S.DELETABLE)
     rpcapi.get().delete_snapshot(context, volume, snapshot)

@@ -1,5 +1,7 @@
 """What the volume manager does for a snapshot (the API claimed it:
-``creating`` or ``deleting``), as plain functions.
+``creating`` or ``deleting``), as plain functions. A snapshot of a volume
+attached to a server is the server's compute host's to take and merge
+(assisted_snapshots.py).
 
 Each acts only if the snapshot is still in the state its claim left it
 in, so a redelivered message, or the reconciliation after a restart,
@@ -13,6 +15,7 @@ from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import exception
+from tether.volume.ops import assisted_snapshots
 from tether.volume import snapshot_state
 
 LOG = logging.getLogger(__name__)
@@ -39,7 +42,10 @@ def create_snapshot(context, driver, snapshot_id):
         return
     try:
         volume = db_volumes.get(context, snapshot.volume_id)
-        driver.create_snapshot(volume, snapshot)
+        if assisted_snapshots.needs_compute(context, volume):
+            assisted_snapshots.take(context, driver, volume, snapshot)
+        else:
+            driver.create_snapshot(volume, snapshot)
     except Exception:
         LOG.exception('Creating snapshot %s of volume %s failed',
                       snapshot_id, snapshot.volume_id)
@@ -63,7 +69,10 @@ def delete_snapshot(context, driver, snapshot_id):
         return
     try:
         volume = db_volumes.get(context, snapshot.volume_id)
-        driver.delete_snapshot(volume, snapshot)
+        if assisted_snapshots.needs_compute(context, volume):
+            assisted_snapshots.delete(context, driver, volume, snapshot)
+        else:
+            driver.delete_snapshot(volume, snapshot)
     except Exception:
         LOG.exception('Deleting snapshot %s of volume %s failed',
                       snapshot_id, snapshot.volume_id)

@@ -38,7 +38,7 @@ NEW_SIZE = extend_state.NEW_SIZE
 RESERVATIONS = extend_state.RESERVATIONS
 
 
-def _instances(context, volume_id):
+def attached_servers(context, volume_id):
     """The servers the volume is attached to (attachments with one)."""
     return sorted({a.instance_uuid
                    for a in db_attachments.get_for_volume(context, volume_id)
@@ -70,7 +70,7 @@ def extend_volume(context, driver, host, volume_id, new_size, reservations):
     if extend_state.finish(context, volume_id, False, new_size,
                            reservations, waiting=False, host=host):
         # Guests see the new size once their hypervisor is told.
-        for instance_uuid in _instances(context, volume_id):
+        for instance_uuid in attached_servers(context, volume_id):
             _post_event(context, instance_uuid, volume_id)
 
 
@@ -97,7 +97,7 @@ def _record_waiting(context, volume_id, new_size, reservations):
     volume = db_attachments.lock_volume(context, volume_id)
     if volume.status != S.EXTENDING:
         return None
-    instances = _instances(context, volume_id)
+    instances = attached_servers(context, volume_id)
     if len(instances) == 1:
         db_volumes.admin_metadata_set(context, volume_id, {
             NEW_SIZE: str(new_size),

@@ -47,6 +47,24 @@ def _name_and_description(body):
     return values
 
 
+# Cinder's words for a false force from 3.66.
+_FORCE_FALSE = ('Since microversion %s the \'force\' flag is invalid for '
+                'this request. For backward compatibility, however, when '
+                'the \'force\' flag is passed with a value evaluating to '
+                'True, it is silently ignored.' % versions.SNAPSHOT_IN_USE)
+
+
+def _allow_in_use(req, body):
+    """Whether an attached volume may be snapshotted: with ``force``
+    below 3.66, always from it (where a false ``force`` is refused)."""
+    force = strutils.bool_from_string(body.get('force', False), strict=True)
+    if microversion.at_least(req, versions.SNAPSHOT_IN_USE):
+        if 'force' in body and not force:
+            raise exception.InvalidInput(reason=_FORCE_FALSE)
+        return True
+    return force
+
+
 @rt.declare_each(schema.CREATE_RESPONSES, 202)
 @validation.body(schema.CREATE)
 def create_snapshot(req):
@@ -58,7 +76,7 @@ def create_snapshot(req):
         raise exception.VolumeNotFound(volume_id=None)
     snapshot = snapshot_api.create(
         ctx, body['volume_id'], metadata=body.get('metadata'),
-        force=strutils.bool_from_string(body.get('force', False)),
+        allow_in_use=_allow_in_use(req, body),
         **_name_and_description(body))
     return wsgi.json_response(
         {'snapshot': views.SnapshotView(req).detail(snapshot, False)},
