@@ -198,6 +198,13 @@ SPECS = {
     'compute POST /os-server-external-events': Spec(
         body=lambda ids: {'events': [{'name': 'network-changed',
                                       'server_uuid': ids['server_id']}]}),
+    # A volume on no server: refused (400) once the policy let it
+    # through; the delete has no delete_info (400 after the policy).
+    'compute POST /os-assisted-volume-snapshots': Spec(
+        body={'snapshot': {'volume_id': str(uuid.UUID(int=11)),
+                           'create_info': {
+                               'snapshot_id': str(uuid.UUID(int=12)),
+                               'type': 'qcow2', 'new_file': 'pm'}}}),
     'compute POST /flavors': Spec(
         body=lambda ids: {'flavor': {'name': _new_name('pm-f')(ids),
                                      'ram': 64, 'vcpus': 1, 'disk': 1}},

@@ -214,6 +214,9 @@ class SnapshotMixin:
             del info[snapshot.id]
             self._write_snap_info(volume, info)
             _unlink(os.path.join(self.volume_dir(volume), top))
+            # The plan an online delete that failed left (the volume was
+            # attached then; remotefs_assisted.py).
+            _unlink(self._plan_path(volume, snapshot))
 
     def _merge_down(self, volume, info, chain, top):
         index = chain.index(top)

@@ -28,6 +28,9 @@ def create(req):
 
 
 def _delete_info(text):
+    if text is None:
+        raise exception.InvalidDeleteInfo(
+            reason='the query parameter delete_info is required')
     try:
         info = jsonutils.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -44,6 +47,6 @@ def _delete_info(text):
 def delete(req):
     ctx = req.context
     ctx.can(policy.DELETE, {})
-    info = _delete_info(req.validated_query['delete_info'])
+    info = _delete_info(req.validated_query.get('delete_info'))
     avs_api.delete(ctx, req.urlvars['snapshot_id'], info)
     return wsgi.empty_response(204)
