@@ -101,6 +101,26 @@ def wait_until_status(http, volume_id, status, wait_for):
     return wait_for(_check, what='volume %s %s' % (volume_id, status))
 
 
+def extend_waiting(volume_id, new_size):
+    """The volume as an extend waiting for its compute host leaves it
+    (``extending``, the gigabytes reserved, ``extend_new_size`` and
+    ``extend_reservations`` in its admin metadata), through the quota and
+    volume database layers, so that no compute host answers first."""
+    from tether.volume import quota
+    ctx = admin_context()
+    row = db_volume(volume_id)
+    reservations = quota.reserve(ctx, row.project_id,
+                                 {'gigabytes': new_size - row.size},
+                                 resource_id=volume_id)
+    assert db_volumes.conditional_update(
+        ctx, volume_id, {'status': 'extending',
+                         'previous_status': row.status}, [row.status])
+    db_volumes.admin_metadata_set(ctx, volume_id, {
+        'extend_new_size': str(new_size),
+        'extend_reservations': '["%s"]' % '","'.join(reservations)})
+    assert db_quotas.get_reservations_for(ctx, volume_id) == reservations
+
+
 def race(calls):
     """Run every zero-argument callable at once (a barrier); return results.
 

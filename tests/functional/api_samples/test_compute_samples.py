@@ -29,3 +29,5 @@ def test_the_flavors_story(aio):
     story.subs['flavor_id'] = first['id']
     story.exchange('flavor-show', 'GET', '/flavors/%s' % first['id'],
                    version='2.75')
+    story.exchange('flavors-list-detail', 'GET', '/flavors/detail',
+                   version='2.75')

@@ -38,6 +38,10 @@ def test_the_server_ips_and_password_story(cloud):
     _user, story, server_id = servers.boot(cloud)
     path = '/servers/%s' % server_id
     story.exchange('server-ips-list', 'GET', path + '/ips', version=VERSION)
+    # tether has no network service: a server is on no network, and the
+    # addresses of one are Nova's 404 for a network it is not on.
+    story.exchange('server-ips-show', 'GET', path + '/ips/private',
+                   version=VERSION)
     story.exchange('server-password-show', 'GET',
                    path + '/os-server-password', version=VERSION)
     story.exchange('server-password-clear', 'DELETE',
@@ -57,6 +61,14 @@ def test_the_volume_attachments_story(cloud):
     story.exchange('volume-attachments-list', 'GET', path, version=VERSION)
     story.exchange('volume-attachment-show', 'GET',
                    '%s/%s' % (path, second['id']), version=VERSION)
+    # From 2.85 a PUT of the attachment's own volume changes what may
+    # change of it: delete_on_termination.
+    story.exchange('volume-attachment-update', 'PUT',
+                   '%s/%s' % (path, second['id']), {'volumeAttachment': {
+                       'volumeId': second['id'],
+                       'delete_on_termination': True}}, version=VERSION)
+    shown = story.http.get('%s/%s' % (path, second['id'])).json()
+    assert shown['volumeAttachment']['delete_on_termination'] is True
     story.exchange('volume-attachment-delete', 'DELETE',
                    '%s/%s' % (path, second['id']), version=VERSION)
     user.wait_volume(second['id'], 'available')

@@ -8,6 +8,8 @@ import pytest
 
 from tests.functional.api_samples import servers
 from tests.functional.compute import server_helpers as sh
+from tests.functional import helpers
+from tests.functional import image_helpers
 
 VERSION = servers.VERSION
 
@@ -67,3 +69,42 @@ def test_the_server_actions_story(cloud):
     story.exchange('instance-action-show', 'GET',
                    '/servers/%s/os-instance-actions/%s' % (
                        server_id, create['request_id']), version=VERSION)
+
+
+def _image(user, name, **properties):
+    """An image (with no operating system) of the user's project."""
+    return image_helpers.upload(user.conn, helpers.disk_bytes(
+        name.encode()), name=name, **properties)
+
+
+def test_the_server_rescue_and_suspend_story(cloud):
+    user, story, server_id = servers.boot(cloud)
+    # A volume-backed server is rescued (from 2.87) from an image that
+    # says how to attach it.
+    rescue = _image(user, 'rescue', hw_rescue_bus='scsi',
+                    hw_rescue_device='disk')
+    story.subs['image_id'] = rescue.id
+    _act(story, 'server-action-rescue', server_id, {'rescue': {
+        'adminPass': 'Rescue-pass-1', 'rescue_image_ref': rescue.id}})
+    user.wait_server(server_id, 'RESCUE')
+    _act(story, 'server-action-unrescue', server_id, {'unrescue': None})
+    user.wait_server(server_id)
+    _act(story, 'server-action-suspend', server_id, {'suspend': None})
+    user.wait_server(server_id, 'SUSPENDED')
+    _act(story, 'server-action-resume', server_id, {'resume': None})
+    user.wait_server(server_id)
+
+
+def test_the_server_rebuild_story(cloud):
+    """A volume-backed server rebuilt with another image (from 2.93): its
+    root volume is re-imaged."""
+    user, story, server_id = servers.boot(cloud)
+    image = _image(user, 'debian-12')
+    story.subs['image_id'] = image.id
+    _act(story, 'server-action-rebuild', server_id, {'rebuild': {
+        'imageRef': image.id, 'name': 'web-2',
+        'adminPass': 'Rebuild-pass-1', 'metadata': {'role': 'backend'},
+        'description': 'rebuilt with Debian 12'}})
+    user.wait_server(server_id)
+    volume = user.show_volume(story.subs['volume_id'])
+    assert volume['volume_image_metadata']['image_id'] == image.id

@@ -60,3 +60,33 @@ def test_the_snapshots_story(aio, wait):
     wait(lambda: http.get(path).status_code == 404, what='the snapshot gone')
     resp = http.delete('/volumes/%s' % volume['id'])
     assert resp.status_code == 202, resp.text
+
+
+def test_the_snapshot_status_report_story(aio, wait):
+    """The compute service reports the progress of a snapshot it takes
+    for the volume service (with the user's token, as Nova does); the
+    snapshot is being taken (``creating``), here by an administrator's
+    reset."""
+    http = aio.http(version=VERSION)
+    volume = helpers.create_volume(http, wait_for=wait)
+    snapshot = _snapshot(http, volume['id'], wait)
+    path = '/snapshots/%s' % snapshot['id']
+    admin = aio.http('operator', 'ops-' + uuid.uuid4().hex[:8],
+                     roles=['admin'], version=VERSION)
+    resp = admin.post(path + '/action', json={
+        'os-reset_status': {'status': 'creating'}})
+    assert resp.status_code == 202, resp.text
+    story = samples.Samples('volume', http, volume_id=volume['id'],
+                            snapshot_id=snapshot['id'])
+    report = {'os-update_snapshot_status': {'status': 'available',
+                                            'progress': '100%'}}
+    story.exchange('snapshot-update-status', 'POST', path + '/action',
+                   report, version=VERSION)
+    shown = http.get(path).json()['snapshot']
+    assert (shown['status'],
+            shown['os-extended-snapshot-attributes:progress']) == (
+        'available', '100%')
+    assert http.delete(path).status_code == 202
+    wait(lambda: http.get(path).status_code == 404, what='the snapshot gone')
+    resp = http.delete('/volumes/%s' % volume['id'])
+    assert resp.status_code == 202, resp.text

@@ -20,7 +20,6 @@ from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 from tests import qemu_guest
 from tether.db.compute import service as db_services
-from tether.db.volume import volume as db_volumes
 
 CONF = cfg.CONF
 GiB = sh.GiB
@@ -253,25 +252,6 @@ def test_a_compute_host_too_old_is_answered_by_the_api(cloud):
 
 # The completion action -------------------------------------------------------
 
-def _waiting(user, volume_id, new_size):
-    """The volume as a waiting extend leaves it, through the quota and
-    volume database layers (so that no compute host answers first)."""
-    from tether.db.volume import quota as db_quotas
-    from tether.volume import quota
-    ctx = helpers.admin_context()
-    row = helpers.db_volume(volume_id)
-    reservations = quota.reserve(ctx, row.project_id,
-                                 {'gigabytes': new_size - row.size},
-                                 resource_id=volume_id)
-    assert db_volumes.conditional_update(
-        ctx, volume_id, {'status': 'extending',
-                         'previous_status': row.status}, [row.status])
-    db_volumes.admin_metadata_set(ctx, volume_id, {
-        'extend_new_size': str(new_size),
-        'extend_reservations': '["%s"]' % '","'.join(reservations)})
-    assert db_quotas.get_reservations_for(ctx, volume_id) == reservations
-
-
 def test_completion_codes(cloud):
     user = cloud.project()
     admin = cloud.admin()
@@ -282,7 +262,7 @@ def test_completion_codes(cloud):
     assert resp.status_code == 400, resp.text
     assert 'available' in sh.message(resp)
 
-    _waiting(user, vid, 3)
+    helpers.extend_waiting(vid, 3)
     used = _gigabytes(user)
     assert used[1] == 2
     # Readers see the target size; users cannot set it.
@@ -328,7 +308,7 @@ def test_completion_codes(cloud):
     assert _complete(service, vid, {'error': False}).status_code == 400
 
     # An error rolls back.
-    _waiting(user, vid, 4)
+    helpers.extend_waiting(vid, 4)
     assert _complete(admin, vid, {'error': True}).status_code == 202
     shown = user.show_volume(vid)
     assert (shown['status'], shown['size']) == ('error_extending', 3)
@@ -342,7 +322,7 @@ def test_completion_refused_changes_nothing(cloud):
     user = cloud.project()
     other = cloud.project()
     vid = user.volume(size=1)['id']
-    _waiting(user, vid, 2)
+    helpers.extend_waiting(vid, 2)
     used = _gigabytes(user)
     # Another project's member does not see the volume (404), its own
     # project's member may not complete it (403).
@@ -367,7 +347,7 @@ def test_reset_status_from_extending_rolls_the_extend_back(cloud):
     admin = cloud.admin()
     volume = user.volume(size=1)
     used = _gigabytes(user)
-    _waiting(user, volume['id'], 2)
+    helpers.extend_waiting(volume['id'], 2)
     resp = admin.volumes('3.0').post(
         '/volumes/%s/action' % volume['id'],
         json={'os-reset_status': {'status': 'available'}})

@@ -3,7 +3,9 @@
 It runs as root (PostgreSQL, RabbitMQ and the Ceph daemons run as their
 own users or need root's view of /dev/fuse); what it needs is installed
 first by ``tools/install-deps.sh manila`` (the bindep profile manila and
-Manila's virtualenv; fast when everything is there).
+Manila's virtualenv; fast when everything is there). The tests of
+servers' shares take the aio pointed at it (``shares_aio``) and a user's
+shares (``shares``).
 """
 
 import functools
@@ -14,6 +16,7 @@ import sys
 import tempfile
 import time
 
+from oslo_config import cfg
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -21,7 +24,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
 
 from manila_ceph import deployment as manila_deployment  # noqa: E402
-from tests.functional.share import manila_helpers  # noqa: E402
+from tests.functional import helpers  # noqa: E402
+from tests.functional.share import manila_helpers as mh  # noqa: E402
+from tether.compute import share_client  # noqa: E402
+from tether.db.compute import service as db_compute_services  # noqa: E402
+
+CONF = cfg.CONF
 
 
 def _cannot_run():
@@ -65,4 +73,36 @@ def sdk(manila):
     """sdk(token) -> openstacksdk's shared file system proxy at 2.82,
     acting with a noauthv2 token ``<user>:<project>`` (resource locks
     need both UUID-shaped: their response schemas say so)."""
-    return functools.partial(manila_helpers.proxy, manila)
+    return functools.partial(mh.proxy, manila)
+
+
+@pytest.fixture(scope='module')
+def shares_aio(aio, manila):
+    """The aio pointed at the real Manila, with file-backed memory; the
+    Manila proxy of the service's own token (which owns the locks)."""
+    service_token = mh.token()
+    overrides = [('endpoint_override', manila.endpoint, 'share'),
+                 ('noauth_token', service_token, 'share'),
+                 ('file_backed_memory', 1024, 'libvirt')]
+    with mh.overridden(CONF, overrides):
+        share_client.PEER.reset()
+        ctx = helpers.admin_context()
+        hosts = functools.partial(db_compute_services.get_all, ctx,
+                                  binary='tether-compute')
+        mh.wait(lambda: all('COMPUTE_MEM_BACKING_FILE' in (s.traits or ())
+                            for s in hosts()),
+                30, 'the host to report file-backed memory')
+        yield mh.proxy(manila, service_token)
+    share_client.PEER.reset()
+
+
+@pytest.fixture
+def shares(shares_aio, manila):
+    """Shares of a Manila user of its own; deleted after the test with
+    the service's token (the locks of tether's rules are the
+    service's)."""
+    made = mh.Shares(mh.proxy(manila))
+    yield made
+    made.sfs, user_sfs = shares_aio, made.sfs
+    made.delete_all()
+    del user_sfs

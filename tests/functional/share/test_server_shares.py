@@ -12,7 +12,6 @@ before it asks Manila anything are in
 tests/functional/compute/test_server_shares_api.py.
 """
 
-import functools
 import io
 import logging
 import os
@@ -33,7 +32,6 @@ from tests.functional import guest_console
 from tests.functional import helpers
 from tests.functional.share import manila_helpers as mh
 from tether.compute import share_client
-from tether.db.compute import service as db_compute_services
 from tether.db.compute import share_mapping as db_shares
 
 pytestmark = pytest.mark.slow
@@ -45,41 +43,9 @@ TINY = 'tether-tiny-a'
 FLAVOR = '2'
 
 
-@pytest.fixture(scope='module')
-def shares_aio(aio, manila):
-    """The aio pointed at the real Manila, with file-backed memory; the
-    Manila proxy of the service's own token (which owns the locks)."""
-    service_token = mh.token()
-    overrides = [('endpoint_override', manila.endpoint, 'share'),
-                 ('noauth_token', service_token, 'share'),
-                 ('file_backed_memory', 1024, 'libvirt')]
-    with mh.overridden(CONF, overrides):
-        share_client.PEER.reset()
-        ctx = helpers.admin_context()
-        hosts = functools.partial(db_compute_services.get_all, ctx,
-                                  binary='tether-compute')
-        mh.wait(lambda: all('COMPUTE_MEM_BACKING_FILE' in (s.traits or ())
-                            for s in hosts()),
-                30, 'the host to report file-backed memory')
-        yield mh.proxy(manila, service_token)
-    share_client.PEER.reset()
-
-
 @pytest.fixture
 def cloud(shares_aio, aio, wait):
     yield from sh.cloud_fixture(aio, wait)
-
-
-@pytest.fixture
-def shares(shares_aio, manila):
-    """Shares of a Manila user of its own; deleted after the test with
-    the service's token (the locks of tether's rules are the
-    service's)."""
-    made = mh.Shares(mh.proxy(manila))
-    yield made
-    made.sfs, user_sfs = shares_aio, made.sfs
-    made.delete_all()
-    del user_sfs
 
 
 @pytest.fixture(scope='module')
