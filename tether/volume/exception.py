@@ -281,4 +281,3 @@ class InvalidAuthKey(exception.Invalid):
     """Cinder's 400 of an accept with the wrong key."""
     msg_fmt = 'Invalid auth key: %(reason)s'
     error_code = 'volume.transfer.invalid_auth_key'
-
