@@ -61,6 +61,7 @@ def _create(req, no_snapshots):
 @rt.declare_each(schema.CREATE_RESPONSES, 202)
 @validation.body(schema.CREATE)
 def create_transfer_legacy(req):
+    """Offer a volume to another project (its snapshots go with it)."""
     return _create(req, no_snapshots=False)
 
 
@@ -68,6 +69,7 @@ def create_transfer_legacy(req):
 @rt.declare_each(_from(NEW_PATH, schema.CREATE_RESPONSES), 202)
 @validation.body(schema.CREATE_V3_55)
 def create_transfer(req):
+    """Offer a volume to another project, with its snapshots or not."""
     return _create(req, strutils.bool_from_string(
         req.validated['transfer'].get('no_snapshots', False)))
 
@@ -90,12 +92,14 @@ def _list(req, detail, newest_first):
 @responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.LIST_QUERY)
 def list_transfers_legacy(req):
+    """List the project's volume transfers."""
     return _list(req, detail=False, newest_first=False)
 
 
 @rt.declare_each(schema.LIST_DETAIL_RESPONSES)
 @validation.query(schema.LIST_QUERY)
 def list_transfers_detail_legacy(req):
+    """List the project's volume transfers with details."""
     return _list(req, detail=True, newest_first=False)
 
 
@@ -103,6 +107,7 @@ def list_transfers_detail_legacy(req):
 @responses.declare(schema.LIST_RESPONSE, 200, NEW_PATH)
 @validation.query(schema.LIST_QUERY)
 def list_transfers(req):
+    """List the project's volume transfers."""
     return _list(req, detail=False, newest_first=microversion.at_least(
         req, versions.TRANSFER_PAGINATION))
 
@@ -111,6 +116,7 @@ def list_transfers(req):
 @rt.declare_each(_from(NEW_PATH, schema.LIST_DETAIL_RESPONSES))
 @validation.query(schema.LIST_QUERY)
 def list_transfers_detail(req):
+    """List the project's volume transfers with details."""
     return _list(req, detail=True, newest_first=microversion.at_least(
         req, versions.TRANSFER_PAGINATION))
 
@@ -124,6 +130,7 @@ def _show(req):
 @rt.declare_each(schema.SHOW_RESPONSES)
 @validation.query(schema.NO_QUERY)
 def show_transfer_legacy(req):
+    """Show a volume transfer."""
     return _show(req)
 
 
@@ -131,6 +138,7 @@ def show_transfer_legacy(req):
 @rt.declare_each(_from(NEW_PATH, schema.SHOW_RESPONSES))
 @validation.query(schema.NO_QUERY)
 def show_transfer(req):
+    """Show a volume transfer."""
     return _show(req)
 
 
@@ -148,6 +156,7 @@ def _accept(req):
 @responses.declare(schema.ACCEPT_RESPONSE, 202)
 @validation.body(schema.ACCEPT)
 def accept_transfer_legacy(req):
+    """Take the volume of a transfer into the caller's project."""
     return _accept(req)
 
 
@@ -155,6 +164,7 @@ def accept_transfer_legacy(req):
 @responses.declare(schema.ACCEPT_RESPONSE, 202, NEW_PATH)
 @validation.body(schema.ACCEPT)
 def accept_transfer(req):
+    """Take the volume of a transfer into the caller's project."""
     return _accept(req)
 
 
@@ -167,6 +177,7 @@ def _delete(req):
 @responses.declare(None, 202)
 @validation.query(schema.NO_QUERY)
 def delete_transfer_legacy(req):
+    """Cancel a volume transfer."""
     return _delete(req)
 
 
@@ -174,4 +185,5 @@ def delete_transfer_legacy(req):
 @responses.declare(None, 202, NEW_PATH)
 @validation.query(schema.NO_QUERY)
 def delete_transfer(req):
+    """Cancel a volume transfer."""
     return _delete(req)
