@@ -120,7 +120,8 @@ def test_only_an_available_volume_is_offered(aio, wait):
         'os-reset_status': {'status': 'error'}}).status_code == 202
     assert 'error' in th.error(th.offer(http, broken['id'], status=400),
                                400)
-    # Offered already: not twice, nor deleted, extended or snapshotted.
+    # Offered already: not twice, nor deleted, extended, snapshotted or
+    # attached.
     offered = helpers.create_volume(http, wait_for=wait)
     transfer = th.offer(http, offered['id'])
     assert 'awaiting-transfer' in th.error(
@@ -129,7 +130,10 @@ def test_only_an_available_volume_is_offered(aio, wait):
                  http.post('/volumes/%s/action' % offered['id'],
                            json={'os-extend': {'new_size': 2}}),
                  http.post('/snapshots', json={'snapshot': {
-                     'volume_id': offered['id']}})):
+                     'volume_id': offered['id']}}),
+                 http.post('/attachments', json={'attachment': {
+                     'volume_uuid': offered['id'],
+                     'instance_uuid': str(uuid.uuid4())}})):
         assert 'awaiting-transfer' in th.error(resp, 400)
     assert http.get('/volume-transfers').json()['transfers'][0]['id'] == \
         transfer['id']
