@@ -273,3 +273,19 @@ class VolumeBeingCopied(InvalidVolume):
 class SnapshotMarkerNotFound(exception.NotFound):
     msg_fmt = 'Marker %(marker)s could not be found among the snapshots.'
     error_code = 'volume.snapshot.marker_not_found'
+
+
+class TransferNotFound(exception.NotFound):
+    msg_fmt = 'Transfer %(transfer_id)s could not be found.'
+    error_code = 'volume.transfer.not_found'
+
+
+class TransferMarkerNotFound(exception.NotFound):
+    msg_fmt = 'Marker %(marker)s could not be found among the transfers.'
+    error_code = 'volume.transfer.marker_not_found'
+
+
+class InvalidAuthKey(exception.Invalid):
+    """Cinder's 400 of an accept with the wrong key."""
+    msg_fmt = 'Invalid auth key: %(reason)s'
+    error_code = 'volume.transfer.invalid_auth_key'

@@ -25,6 +25,7 @@ _META = {'server_id': 'metadata_server_id'}
 # has access to.
 _SPECS = {'flavor_id': 'specs_flavor_id'}
 _ACCESS = {'flavor_id': 'access_flavor_id'}
+_TRANSFERS = ('/os-volume-transfer', '/volume-transfers')
 _SPEC_KEY = ('compute %s /flavors/{flavor_id}/os-extra_specs/'
              '{flavor_extra_spec_key}')
 
@@ -121,6 +122,16 @@ SPECS = {
         body=lambda ids: {'removeProjectAccess': {
             'project': ids['target_project_id']}},
         use={'type_id': 'private_type_id'}, fresh='private_type'),
+    # A transfer with a key no one has: refused (400) once the policy
+    # let the accept through.
+    **{'volume POST %s/{transfer_id}/accept' % path: Spec(
+        body={'accept': {'auth_key': 'not-the-key'}})
+       for path in _TRANSFERS},
+    **{'volume POST %s' % path: Spec(
+        body=lambda ids: {'transfer': {'volume_id': ids['volume_id']}},
+        fresh='volume') for path in _TRANSFERS},
+    **{'volume DELETE %s/{transfer_id}' % path: Spec(fresh='transfer')
+       for path in _TRANSFERS},
     'volume POST /attachments': Spec(
         body=lambda ids: {'attachment': {
             'volume_uuid': ids['volume_id'],

@@ -87,6 +87,8 @@ class World:
         assert resp.status_code == 204, resp.text
         # A volume with a snapshot (k=v), which snapshot creates name too.
         self.ids['snapshot_id'] = self.snapshot()['snapshot_id']
+        # A volume offered for transfer.
+        self.ids['transfer_id'] = self.transfer()['transfer_id']
         self.ids['type_id'] = self.volume_type()['type_id']
         self.ids['private_type_id'] = self.private_type()['type_id']
         server = self.server(task_state='rebooting')
@@ -178,6 +180,14 @@ class World:
                   ['snapshot']['status'] == 'available',
                   what='snapshot %s available' % snapshot_id)
         return {'snapshot_id': snapshot_id}
+
+    def transfer(self):
+        """A transfer of a new volume of project A."""
+        volume_id = self.volume()['volume_id']
+        resp = self.http('mA').post('/volume-transfers', json={
+            'transfer': {'volume_id': volume_id}})
+        assert resp.status_code == 202, resp.text
+        return {'transfer_id': resp.json()['transfer']['id']}
 
     def _attachment(self, http, volume_id):
         resp = http.post('/attachments', json={'attachment': {
@@ -299,6 +309,12 @@ class World:
         what allowed calls created)."""
         admin, cadmin = self.http('aA'), self.http('aA', 'compute')
         self.aio.admin().image.delete_image(self.image.id)
+        # The transfers of project A's volumes first: an offered volume
+        # is not deleted.
+        resp = admin.get('/volume-transfers?all_tenants=1&project_id=%s'
+                         % self.projects['A'])
+        for transfer in resp.json().get('transfers', []):
+            admin.delete('/volume-transfers/%s' % transfer['id'])
         volumes = [v for _c, v in self.volumes] + [
             i for api, kind, i in created if kind == 'volume']
         for volume_id in volumes:

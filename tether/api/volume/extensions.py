@@ -32,6 +32,8 @@ EXTENSIONS = (
     ('VolumeTenantAttribute', 'os-vol-tenant-attr',
      'Expose the internal project_id as an attribute of a volume.',
      '2011-11-03T00:00:00+00:00'),
+    ('VolumeTransfer', 'os-volume-transfer',
+     'Volume transfer management support.', '2013-05-29T00:00:00+00:00'),
     ('VolumeTypeAccess', 'os-volume-type-access',
      'Volume type access support.', '2014-06-26T00:00:00+00:00'),
 )

@@ -8,6 +8,7 @@ from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
 from tether.api.volume.handlers import snapshots
+from tether.api.volume.handlers import transfers
 from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
@@ -85,6 +86,26 @@ RESOURCES = [
         'GET': snapshots.show_metadata_item,
         'PUT': snapshots.update_metadata_item,
         'DELETE': snapshots.delete_metadata_item}),
+    ('/os-volume-transfer', {'GET': transfers.list_transfers_legacy,
+                             'POST': transfers.create_transfer_legacy}),
+    # Before /os-volume-transfer/{transfer_id}: the first route that
+    # matches wins.
+    ('/os-volume-transfer/detail', {
+        'GET': transfers.list_transfers_detail_legacy}),
+    ('/os-volume-transfer/{transfer_id}', {
+        'GET': transfers.show_transfer_legacy,
+        'DELETE': transfers.delete_transfer_legacy}),
+    ('/os-volume-transfer/{transfer_id}/accept', {
+        'POST': transfers.accept_transfer_legacy}),
+    ('/volume-transfers', {'GET': transfers.list_transfers,
+                           'POST': transfers.create_transfer}),
+    ('/volume-transfers/detail', {
+        'GET': transfers.list_transfers_detail}),
+    ('/volume-transfers/{transfer_id}', {
+        'GET': transfers.show_transfer,
+        'DELETE': transfers.delete_transfer}),
+    ('/volume-transfers/{transfer_id}/accept', {
+        'POST': transfers.accept_transfer}),
     ('/attachments', {'GET': attachments.list_attachments,
                       'POST': attachments.create_attachment}),
     # Before /attachments/{attachment_id}: the first route that matches wins.

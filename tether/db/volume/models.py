@@ -309,3 +309,35 @@ class SnapshotMetadata(_KeyValueMixin, Base):
     snapshot_id = sa.Column(sa.String(36),
                             sa.ForeignKey('snapshots.id', ondelete='CASCADE'),
                             nullable=False)
+
+
+class Transfer(base.TimestampMixin, Base):
+    """An offer of a volume to whoever holds its key (Cinder's
+    transfers): the volume is ``awaiting-transfer`` while it exists. The
+    row goes when the offer is accepted or cancelled (Cinder keeps it
+    soft-deleted, where no API call shows it again)."""
+    __tablename__ = 'transfers'
+    __table_args__ = (
+        # The order of a list (oldest first, id breaking ties), of every
+        # project's and of one project's.
+        sa.Index('transfers_created_idx', 'created_at', 'id'),
+        sa.Index('transfers_project_created_idx', 'source_project_id',
+                 'created_at', 'id'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    # One offer per volume (only an available volume is offered); the
+    # offer goes with its volume.
+    volume_id = sa.Column(
+        sa.String(36), sa.ForeignKey('volumes.id', ondelete='CASCADE'),
+        nullable=False, unique=True)
+    # The volume's project when it was offered (which it keeps until the
+    # offer is accepted).
+    source_project_id = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(sa.String(255))
+    # The key is never stored: a random salt and the HMAC-SHA256 of the
+    # key under it, both hex.
+    salt = sa.Column(sa.String(64), nullable=False)
+    crypt_hash = sa.Column(sa.String(64), nullable=False)
+    no_snapshots = sa.Column(sa.Boolean, nullable=False, default=False,
+                             server_default=sa.false())

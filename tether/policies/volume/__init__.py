@@ -8,6 +8,7 @@ from tether.policies.volume import limits
 from tether.policies.volume import quota_sets
 from tether.policies.volume import services
 from tether.policies.volume import snapshots
+from tether.policies.volume import transfers
 from tether.policies.volume import type_access
 from tether.policies.volume import type_extra_specs
 from tether.policies.volume import types
@@ -17,7 +18,7 @@ from tether.policies.volume import volumes
 
 _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             types, type_extra_specs, type_access, services, availability_zones,
-            attachments, snapshots]
+            attachments, snapshots, transfers]
 
 
 def list_rules():

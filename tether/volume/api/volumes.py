@@ -206,6 +206,14 @@ def _claim_delete(context, volume_id, cascade):
     if snapshots and not cascade:
         raise exception.VolumeHasSnapshots(volume_id=volume_id,
                                            count=len(snapshots))
+    others = [s for s in snapshots if s.project_id != volume.project_id]
+    if others and not context.is_admin:
+        # As Cinder: snapshots left in another project by a transfer
+        # without them are that project's to delete.
+        raise exception.InvalidVolume(
+            reason='volume %s has snapshot %s of project %s (a transfer '
+                   'left it there); that project deletes it first'
+                   % (volume_id, others[0].id, others[0].project_id))
     for snapshot in snapshots:
         db_snapshots.transition_in_transaction(
             context, snapshot.id, {'status': SS.DELETING},
