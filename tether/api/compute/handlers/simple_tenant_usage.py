@@ -5,6 +5,7 @@ import dataclasses
 import datetime
 
 from oslo_config import cfg
+from oslo_utils import strutils
 from oslo_utils import timeutils
 
 from tether.api.compute.schemas import simple_tenant_usage as schema
@@ -99,7 +100,9 @@ def list_simple_tenant_usage(req):
     req.context.can(policy.LIST, {})
     params = req.validated_query
     start, stop = _period(params)
-    detailed = _first(params, 'detailed', '0') == '1'
+    # Nova reads only "1"; openstacksdk (and so "openstack usage list")
+    # sends "True", which Nova takes for no: tether reads any boolean.
+    detailed = strutils.bool_from_string(_first(params, 'detailed', '0'))
     limit, marker = _page(req)
     usages, servers = usage_api.report(req.context, start, stop,
                                        limit=limit, marker=marker)

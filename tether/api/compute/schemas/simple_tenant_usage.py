@@ -12,7 +12,8 @@ _text = {'type': ['string', 'array'], 'items': {'type': 'string'},
          'description': 'a time as %Y-%m-%dT%H:%M:%S, with or without '
                         'fractions of a second'}
 _flag = {'type': ['string', 'array'], 'items': {'type': 'string'},
-         'description': '"1" for the usage of each server'}
+         'description': '"1" (or another true boolean) for the usage of '
+                        'each server'}
 _paging = {
     'limit': {'anyOf': [validation.non_negative_integer_string,
                         {'type': 'array', 'minItems': 1,
