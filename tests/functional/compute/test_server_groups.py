@@ -153,6 +153,7 @@ def test_paging_with_limit_and_offset(aio):
     assert page('limit=2&offset=2') == ids[2:]
     assert page('offset=3') == ids[3:]
     assert page('offset=9') == []
+    assert page('limit=0') == ids
     for query in ('limit=-1', 'offset=x'):
         assert http.get('/os-server-groups?' + query).status_code == 400
     # Before 2.75 an unknown parameter is ignored, from 2.75 refused.

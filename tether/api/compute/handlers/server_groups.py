@@ -32,8 +32,10 @@ def list_server_groups(req):
     if 'all_projects' in params and ctx.is_admin:
         ctx.can(policy.INDEX_ALL_PROJECTS, {'project_id': ctx.project_id})
         project_id = None
+    # As Nova pages them: a limit of 0 is the largest page.
     limit = listing.page_size(
-        {'limit': _first(params['limit'])} if 'limit' in params else {})
+        {'limit': _first(params['limit'])} if 'limit' in params else {}
+    ) or listing.page_size({})
     groups = groups_api.get_all(ctx, project_id, limit=limit,
                                 offset=int(_first(params.get('offset',
                                                              0))))
