@@ -240,3 +240,27 @@ def test_the_openstack_cli_and_the_sdk(cloud, tmp_path):
             name='sdk-web-3', flavor_id='1', networks='none',
             block_device_mapping=[sh.root_bdm(user.volume()['id'])],
             scheduler_hints={'group': str(uuid.uuid4())})
+
+
+def test_a_create_racing_the_group_delete(cloud):
+    """Either the server joins the group before it goes (and is then in
+    none), or it finds the group gone (400, nothing made)."""
+    user = cloud.project()
+    group = _group(user, 'affinity')
+    volume = user.volume()
+    body = sh.server_body(volume['id'])
+    body['os:scheduler_hints'] = {'group': group['id']}
+    created, deleted = helpers.race([
+        lambda: user.compute().post('/servers', json=body),
+        lambda: user.compute().delete('/os-server-groups/' + group['id'])])
+    assert deleted.status_code == 204, deleted.text
+    if created.status_code == 202:
+        server_id = created.json()['server']['id']
+        user.track(server_id)
+        user.wait_server(server_id)
+        assert user.server(server_id, '2.71')['server_groups'] == []
+    else:
+        assert created.status_code == 400, created.text
+        assert 'could not be found' in sh.message(created)
+        assert list(user.conn.compute.servers()) == []
+        user.assert_free(volume['id'])
