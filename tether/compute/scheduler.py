@@ -8,6 +8,8 @@ instance is inserted (tether.db.compute.instance.create_on_host), so
 concurrent boots never overcommit a host.
 """
 
+import collections
+
 from oslo_config import cfg
 
 from tether.db.compute import service as db_services
@@ -28,10 +30,16 @@ def _usable(context, availability_zone):
         yield service
 
 
+class Candidate(collections.namedtuple(
+        'Candidate', 'service_id host node memory_mb vcpus zone')):
+    """A host that may take a server: its service record, node, usable
+    capacity and availability zone."""
+
+
 def candidates(context, availability_zone=None, min_service_version=0):
-    """``(service_id, host, node, memory_mb, vcpus)``, most memory first,
-    of the hosts whose tether-compute is at ``min_service_version`` or
-    newer (what the server needs them to know)."""
+    """The Candidates whose tether-compute is at ``min_service_version``
+    or newer (what the server needs them to know), most memory free
+    first."""
     found = []
     for service in _usable(context, availability_zone):
         if (service.version or 0) < min_service_version:
@@ -42,11 +50,71 @@ def candidates(context, availability_zone=None, min_service_version=0):
                         CONF.reserved_host_memory_mb)
         vcpus = int(stats.get('vcpus', 0) * CONF.cpu_allocation_ratio)
         free = memory_mb - stats.get('memory_mb_used', 0)
-        found.append((free, (service.id, service.host,
-                             service.hypervisor_hostname, memory_mb,
-                             vcpus)))
+        found.append((free, Candidate(
+            service.id, service.host, service.hypervisor_hostname,
+            memory_mb, vcpus,
+            service.availability_zone or CONF.default_availability_zone)))
     found.sort(key=lambda item: -item[0])
     return [candidate for _free, candidate in found]
+
+
+class GroupRule:
+    """The policy of a server group a new server joins, applied to the
+    candidate hosts in the transaction that places the server
+    (tether.db.compute.instance.create_on_host), with the group's row
+    locked and its members' hosts counted there.
+
+    ``affinity``: the host of the members, if they have one.
+    ``anti-affinity``: hosts with fewer than ``max_server_per_host``
+    members (1 unless the group's rules say). The soft policies exclude
+    no host: they try the hosts with the most (soft-affinity) or fewest
+    (soft-anti-affinity) members first. ``excluded`` keeps the hosts the
+    hard policies left out, for the fault of a server that found none.
+    """
+
+    def __init__(self, group, member_limit):
+        self.group = group
+        self.member_limit = member_limit
+        self.excluded = []
+
+    @property
+    def max_per_host(self):
+        return int(self.group.rules.get('max_server_per_host', 1))
+
+    def order(self, candidates, members_by_host):
+        policy = self.group.policy
+        Policy = fields.ServerGroupPolicy
+        self.excluded = []
+        if policy == Policy.AFFINITY and members_by_host:
+            kept = [c for c in candidates if c.host in members_by_host]
+        elif policy == Policy.ANTI_AFFINITY:
+            kept = [c for c in candidates
+                    if members_by_host.get(c.host, 0) < self.max_per_host]
+        elif policy == Policy.SOFT_AFFINITY:
+            kept = sorted(candidates,
+                          key=lambda c: -members_by_host.get(c.host, 0))
+        elif policy == Policy.SOFT_ANTI_AFFINITY:
+            kept = sorted(candidates,
+                          key=lambda c: members_by_host.get(c.host, 0))
+        else:
+            kept = list(candidates)
+        self.excluded = [c.host for c in candidates if c not in kept]
+        return kept
+
+    def why_none(self):
+        """Why no host was found, if the policy left hosts out: words for
+        the server's NoValidHost fault (None: the hosts were full)."""
+        if not self.excluded:
+            return None
+        hosts = ', '.join(sorted(self.excluded))
+        if self.group.policy == fields.ServerGroupPolicy.AFFINITY:
+            return ('the affinity policy of server group %s keeps its '
+                    'servers on the host of its members, which has no '
+                    'room (hosts left out: %s)' % (self.group.uuid, hosts))
+        return ('the anti-affinity policy of server group %s allows %d of '
+                'its servers per host, and every host that could take it '
+                'has as many (%s)' % (self.group.uuid, self.max_per_host,
+                                      hosts))
 
 
 def _service(context, host):

@@ -11,6 +11,13 @@ quota_opts = [
     cfg.IntOpt('key_pairs', default=100, min=-1,
                help='Key pairs per user (/os-keypairs): a create beyond '
                     'it is refused with 403.'),
+    cfg.IntOpt('server_groups', default=10, min=-1,
+               help='Server groups per project (/os-server-groups): a '
+                    'create beyond it is refused with 403.'),
+    cfg.IntOpt('server_group_members', default=10, min=-1,
+               help='Servers per server group: a server create that '
+                    'would add one more to a full group is refused with '
+                    '403.'),
     cfg.IntOpt('metadata_items', default=128, min=-1,
                help='Metadata items per server: a server create or a '
                     'metadata change that would pass it is refused with '

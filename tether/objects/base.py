@@ -56,9 +56,13 @@ class Record:
     JSON_FIELDS = {}
 
     @classmethod
-    def from_db(cls, row):
-        values = {}
+    def from_db(cls, row, **extra):
+        """The record of ``row``; ``extra`` gives the fields that are not
+        its columns (what the query module read beside it)."""
+        values = dict(extra)
         for field in dataclasses.fields(cls):
+            if field.name in extra:
+                continue
             value = getattr(row, field.name)
             if field.name in cls.JSON_FIELDS:
                 empty = cls.JSON_FIELDS[field.name]

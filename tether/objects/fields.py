@@ -210,6 +210,19 @@ class KeyPairType:
     ALL = (SSH, X509)
 
 
+class ServerGroupPolicy:
+    """How a server group places its members (``/os-server-groups``):
+    on one host, each on another host (at most ``max_server_per_host``
+    per host), or preferably so (the soft policies, from 2.15)."""
+    AFFINITY = 'affinity'
+    ANTI_AFFINITY = 'anti-affinity'
+    SOFT_AFFINITY = 'soft-affinity'
+    SOFT_ANTI_AFFINITY = 'soft-anti-affinity'
+
+    HARD = (AFFINITY, ANTI_AFFINITY)
+    ALL = HARD + (SOFT_AFFINITY, SOFT_ANTI_AFFINITY)
+
+
 class ShareMappingStatus:
     """A share attached to a server (``/servers/{id}/shares``): attaching
     until its host was granted access, then inactive while the server is

@@ -122,10 +122,12 @@ def templated(value, subs):
     value = re.sub(KINDS['host'], '%(host)s', value)
     # A value given, where it is a whole word of the text ("2" in
     # ".../flavors/2", not in "127.0.0.1" or "v2.1").
+    # A number given (an aggregate's id) is not the digits of "v2.1".
     for name, given in sorted(subs.items(), key=lambda i: -len(str(i[1]))):
         if str(given):
-            value = re.sub(r'(?<![\w-])%s(?![\w-])' % re.escape(str(given)),
-                           '%%(%s)s' % name, value)
+            edge = r'\w.-' if str(given).isdigit() else r'\w-'
+            value = re.sub(r'(?<![%s])%s(?![%s])' % (
+                edge, re.escape(str(given)), edge), '%%(%s)s' % name, value)
     for kind in ('isotime', 'uuid'):
         value = re.sub(KINDS[kind], '%%(%s)s' % kind, value)
     return value

@@ -240,6 +240,28 @@ SPECS = {
     _SPEC_KEY % 'PUT': Spec(body={'k': 'v'}, use=_SPECS,
                             fresh='specs_flavor'),
     _SPEC_KEY % 'DELETE': Spec(use=_SPECS, fresh='specs_flavor'),
+    'compute POST /os-server-groups': Spec(
+        body={'server_group': {'name': 'pm-new',
+                               'policy': 'anti-affinity'}},
+        creates='server_group'),
+    'compute DELETE /os-server-groups/{server_group_id}': Spec(
+        fresh='server_group'),
+    'compute POST /os-aggregates': Spec(
+        body=lambda ids: {'aggregate': {'name': ids['aggregate_name'] +
+                                        '-' + uuid.uuid4().hex[:6]}},
+        creates='aggregate'),
+    # Its own name again: nothing changes.
+    'compute PUT /os-aggregates/{aggregate_id}': Spec(
+        body=lambda ids: {'aggregate': {'name': ids['aggregate_name']}}),
+    'compute DELETE /os-aggregates/{aggregate_id}': Spec(fresh='aggregate'),
+    'compute POST /os-aggregates/{aggregate_id}/action add_host': Spec(
+        body=lambda ids: {'add_host': {'host': ids['aggregate_host']}},
+        fresh='aggregate'),
+    'compute POST /os-aggregates/{aggregate_id}/action remove_host': Spec(
+        body=lambda ids: {'remove_host': {'host': ids['aggregate_host']}},
+        fresh='aggregate_with_host'),
+    'compute POST /os-aggregates/{aggregate_id}/action set_metadata': Spec(
+        body={'set_metadata': {'metadata': {'k': 'v'}}}),
     'compute PUT /os-services/{service_id}': Spec(
         body={'status': 'enabled'}),
     'compute DELETE /os-services/{service_id}': Spec(
@@ -321,4 +343,6 @@ def created(name, resp):
     body = resp.json()
     return kind, {'volume': lambda: body['volume']['id'],
                   'type': lambda: body['volume_type']['id'],
-                  'flavor': lambda: body['flavor']['id']}[kind]()
+                  'flavor': lambda: body['flavor']['id'],
+                  'server_group': lambda: body['server_group']['id'],
+                  'aggregate': lambda: body['aggregate']['id']}[kind]()

@@ -84,6 +84,14 @@ def snapshot(world):
                              % ids['access_flavor_id'], 'flavor_access'),
         'services': sorted((s['id'], s['status']) for s in get(
             cadmin, '/os-services', 'services')),
+        'server groups': sorted(
+            (g['id'], tuple(g['members'])) for g in get(
+                cadmin, '/os-server-groups?all_projects=1', 'server_groups')
+            if g['project_id'] == project),
+        'aggregate': get(cadmin, '/os-aggregates/%s' % ids['aggregate_id'],
+                         'aggregate'),
+        'aggregates': sorted(a['id'] for a in get(cadmin, '/os-aggregates',
+                                                  'aggregates')),
     }
 
 

@@ -125,6 +125,15 @@ class World:
         self.ids['specs_flavor_id'] = self.specs_flavor()['flavor_id']
         self.ids['access_project_id'] = 'pm-o-' + self.tag
         self.ids['access_flavor_id'] = self.shared_flavor()['flavor_id']
+        # A server group of project A's member; an aggregate, and a
+        # compute host for its add_host and remove_host.
+        self.ids['server_group_id'] = self.server_group()['server_group_id']
+        self.ids['aggregate_host'] = self.compute_host()
+        self.ids['aggregate_name'] = 'pm-agg-%s' % self.tag
+        self.ids['aggregate_id'] = self.aggregate(
+            self.ids['aggregate_name'])['aggregate_id']
+        self.ids['tenant_id'] = self.projects['A']
+        self.ids['alias'] = 'os-server-groups'
         resp = self.http('aA', 'compute').get('/os-hypervisors')
         assert resp.status_code == 200, resp.text
         self.ids['hypervisor_id'] = resp.json()['hypervisors'][0]['id']
@@ -143,7 +152,8 @@ class World:
                                'flavor_extra_spec_key', 'specs_flavor_id',
                                'access_flavor_id', 'access_project_id',
                                'hypervisor_id', 'hypervisor_hostname_pattern',
-                               'network_label',
+                               'network_label', 'aggregate_id',
+                               'aggregate_name', 'aggregate_host', 'alias',
                                'service_id', 'type_id')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)
@@ -302,6 +312,36 @@ class World:
         self.services.append(row.id)
         return {'service_id': row.uuid}
 
+    def server_group(self):
+        resp = self.http('mA', 'compute').post('/os-server-groups', json={
+            'server_group': {'name': 'pm-sg', 'policy': 'affinity'}})
+        assert resp.status_code == 200, resp.text
+        return {'server_group_id': resp.json()['server_group']['id']}
+
+    def compute_host(self):
+        """The host name of a new compute service record."""
+        host = 'pm-host-%s' % uuid.uuid4().hex[:8]
+        row = db_services.register(_admin(), host, 'tether-compute',
+                                   'tether-compute', None, 1, '1.0',
+                                   hypervisor_hostname=host)
+        self.services.append(row.id)
+        return host
+
+    def aggregate(self, name=None):
+        resp = self.http('aA', 'compute').post('/os-aggregates', json={
+            'aggregate': {'name': name or 'pm-agg-%s-%s' % (
+                self.tag, uuid.uuid4().hex[:6])}})
+        assert resp.status_code == 200, resp.text
+        return {'aggregate_id': str(resp.json()['aggregate']['id'])}
+
+    def aggregate_with_host(self):
+        made = self.aggregate()
+        resp = self.http('aA', 'compute').post(
+            '/os-aggregates/%s/action' % made['aggregate_id'],
+            json={'add_host': {'host': self.ids['aggregate_host']}})
+        assert resp.status_code == 200, resp.text
+        return made
+
     # What is left afterwards ------------------------------------------------
 
     def cleanup(self, created):
@@ -338,8 +378,19 @@ class World:
             for keypair in resp.json().get('keypairs', []):
                 cadmin.delete('/os-keypairs/%s%s'
                               % (keypair['keypair']['name'], query))
+        resp = cadmin.get('/os-server-groups?all_projects=1')
+        for group in resp.json().get('server_groups', []):
+            if group['project_id'] in self.projects.values():
+                cadmin.delete('/os-server-groups/%s' % group['id'])
         ctx = _admin()
         with session.COMPUTE.writing(ctx):
+            aggregates = sa.select(models.Aggregate.id).where(
+                models.Aggregate.name.like('pm-agg-%s%%' % self.tag))
+            for model in (models.AggregateHost, models.AggregateMetadata):
+                ctx.session.execute(sa.delete(model).where(
+                    model.aggregate_id.in_(aggregates)))
+            ctx.session.execute(sa.delete(models.Aggregate).where(
+                models.Aggregate.id.in_(aggregates)))
             ids = sa.select(models.InstanceAction.id).where(
                 models.InstanceAction.instance_uuid.in_(self.servers))
             for model, column in (

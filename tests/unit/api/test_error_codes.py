@@ -7,10 +7,12 @@ import re
 from tether.api import actions
 from tether.api import fault
 from tether.api import responses
+from tether.compute import aggregate_exception
 from tether.compute import exception as compute_exception
 from tether.compute import flavor_exception
 from tether.compute import image_exception
 from tether.compute import keypair_exception
+from tether.compute import server_group_exception
 from tether.compute import share_exception
 from tether import exception
 from tether.volume import exception as volume_exception
@@ -21,7 +23,8 @@ DOC = ROOT / 'doc' / 'source' / 'errors.rst'
 MODULES = {exception: 'tether.', volume_exception: 'volume.',
            compute_exception: 'compute.', share_exception: 'compute.',
            keypair_exception: 'compute.', flavor_exception: 'compute.',
-           image_exception: 'compute.'}
+           image_exception: 'compute.', server_group_exception: 'compute.',
+           aggregate_exception: 'compute.'}
 CODE = re.compile(r'^[a-z]+(\.[a-z_]+)+$')
 
 

@@ -150,7 +150,7 @@ def test_the_legacy_v2_endpoint_drops_what_the_schema_does_not_know():
                                      'uuid': UUID, 'boot_index': 0,
                                      'colour': 'red'}],
         'security_groups': [{'name': 'default'}]},
-        'os:scheduler_hints': {}}
+        'os:unknown-extension': {}}
     validator = validation._Validator(server_schemas.CREATE)
     with pytest.raises(fault.HTTPError):
         validator.validate(dict(body), 'body')

@@ -1,9 +1,11 @@
 """The route table of the compute API: path -> {method: handler}."""
 
 from tether.api import actions
+from tether.api.compute.handlers import aggregates
 from tether.api.compute.handlers import assisted_volume_snapshots
 from tether.api.compute.handlers import availability_zones
 from tether.api.compute.handlers import console_output
+from tether.api.compute.handlers import extensions
 from tether.api.compute.handlers import flavor_access
 from tether.api.compute.handlers import flavor_extra_specs
 from tether.api.compute.handlers import flavors
@@ -16,10 +18,12 @@ from tether.api.compute.handlers import rescue
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_addresses
 from tether.api.compute.handlers import server_external_events
+from tether.api.compute.handlers import server_groups
 from tether.api.compute.handlers import server_metadata
 from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
 from tether.api.compute.handlers import services
+from tether.api.compute.handlers import simple_tenant_usage
 from tether.api.compute.handlers import snapshots
 from tether.api.compute.handlers import suspend_server
 from tether.api.compute.handlers import volume_attachments
@@ -126,6 +130,25 @@ RESOURCES = _servers('/servers') + [
         'GET': hypervisors.search_hypervisors}),
     ('/os-hypervisors/{hypervisor_hostname_pattern}/servers', {
         'GET': hypervisors.list_hypervisor_servers}),
+    ('/os-server-groups', {'GET': server_groups.list_server_groups,
+                           'POST': server_groups.create_server_group}),
+    ('/os-server-groups/{server_group_id}', {
+        'GET': server_groups.show_server_group,
+        'DELETE': server_groups.delete_server_group}),
+    ('/os-aggregates', {'GET': aggregates.list_aggregates,
+                        'POST': aggregates.create_aggregate}),
+    ('/os-aggregates/{aggregate_id}', {
+        'GET': aggregates.show_aggregate,
+        'PUT': aggregates.update_aggregate,
+        'DELETE': aggregates.delete_aggregate}),
+    ('/os-aggregates/{aggregate_id}/action', {
+        'POST': actions.Dispatcher('aggregate', aggregates.ACTIONS)}),
+    ('/os-simple-tenant-usage', {
+        'GET': simple_tenant_usage.list_simple_tenant_usage}),
+    ('/os-simple-tenant-usage/{tenant_id}', {
+        'GET': simple_tenant_usage.show_simple_tenant_usage}),
+    ('/extensions', {'GET': extensions.list_extensions}),
+    ('/extensions/{alias}', {'GET': extensions.show_extension}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),
     ('/os-availability-zone/detail', {

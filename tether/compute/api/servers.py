@@ -14,6 +14,7 @@ from oslo_utils import excutils
 from oslo_utils import uuidutils
 
 from tether.compute.api import block_device_mapping
+from tether.compute.api import server_groups
 from tether.compute.api import server_metadata
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
@@ -184,7 +185,7 @@ def _volume_rows(client, boot, instance_uuid, attachments):
 def create(context, name, flavor_ref, devices, image_ref=None,
            availability_zone=None, metadata=None, description=None,
            hostname=None, zero_disk_allowed=False, key_name=None,
-           given=None):
+           given=None, group_uuid=None):
     """Check the images, reserve the volumes, claim a host, record the
     server, build it.
 
@@ -196,13 +197,17 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     ``key_name``: a key pair of the caller's (KeypairNotFound if there is
     none), recorded with its public key. ``given``: columns the request
     sets as it gave them (``user_data``, ``access_ip_v4``,
-    ``access_ip_v6``).
+    ``access_ip_v6``). ``group_uuid``: the server group it joins (the
+    scheduler hint ``group``; ServerGroupNotFound for none of the
+    caller's), whose policy the host is chosen by.
     Anything refused is refused before anything is made.
     """
     server_metadata.check_quota(metadata)
     flavor = _flavor(context, flavor_ref)
     key_pair = (db_key_pairs.get(context, context.user_id, key_name)
                 if key_name is not None else None)
+    group = (server_groups.rule_for(context, group_uuid)
+             if group_uuid is not None else None)
     boot = block_device_mapping.plan(image_ref, devices)
     candidates = _candidates(context, availability_zone, boot)
     if boot.needs_images:
@@ -237,7 +242,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
         values.update(given or {})
         instance = db_instances.create_on_host(
             context, values, rows, candidates,
-            db_actions.action_values(context, instance_uuid, Action.CREATE))
+            db_actions.action_values(context, instance_uuid, Action.CREATE),
+            group=group)
     except Exception:
         with excutils.save_and_reraise_exception():
             _release(client, attachments)
@@ -245,19 +251,26 @@ def create(context, name, flavor_ref, devices, image_ref=None,
         _release(client, attachments)
         for bdm in db_bdms.get_all_by_instance(context, instance_uuid):
             db_bdms.destroy(context, bdm.id)
-        exc = exception.NoValidHost(
-            reason='There are not enough hosts available: no compute '
-                   'service that is up and enabled%s has %d MiB and %d '
-                   'vCPUs free.' % (
-                       ' in zone %s' % availability_zone
-                       if availability_zone else '',
-                       flavor.memory_mb, flavor.vcpus))
+        exc = exception.NoValidHost(reason=_no_host(
+            availability_zone, flavor, group))
         return db_instances.update(
             context, instance_uuid,
             {'vm_state': VmState.ERROR, 'task_state': None,
              'fault': instance_obj.fault_of(exc)})
     compute_rpcapi.get().build_and_run_instance(context, instance)
     return instance
+
+
+def _no_host(availability_zone, flavor, group):
+    """Why a server found no host (its fault's NoValidHost)."""
+    why = group.why_none() if group is not None else None
+    if why is not None:
+        return 'There are not enough hosts available: %s.' % why
+    return ('There are not enough hosts available: no compute service '
+            'that is up and enabled%s has %d MiB and %d vCPUs free.' % (
+                ' in zone %s' % availability_zone
+                if availability_zone else '',
+                flavor.memory_mb, flavor.vcpus))
 
 
 def _hostname(name):

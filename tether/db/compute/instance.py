@@ -1,17 +1,21 @@
 """Queries on instances; every state change is a conditional UPDATE.
 Instances leave this module as Instance objects."""
 
+from oslo_config import cfg
 from oslo_serialization import jsonutils
 import sqlalchemy as sa
 
 from tether.compute import exception
 from tether.db import base
 from tether.db import cas
+from tether.db.compute import aggregate
 from tether.db.compute import models
+from tether.db.compute import server_group
 from tether.db import keyset
 from tether.db import session
 from tether.objects.compute import instance as instance_obj
 
+CONF = cfg.CONF
 db = session.COMPUTE
 
 Instance = instance_obj.Instance
@@ -53,38 +57,70 @@ def host_usage(context, host):
         return tuple(_used_on(context, host))
 
 
+def _zone_now(context, host, registered):
+    """The zone of ``host`` as the transaction sees it (its aggregates',
+    else the one its service registered in, else the default)."""
+    return (aggregate.zone_of_host(context, host) or registered or
+            CONF.default_availability_zone)
+
+
 @db.writer
-def create_on_host(context, values, bdms, candidates, action):
+def create_on_host(context, values, bdms, candidates, action, group=None):
     """Insert an instance on the first of ``candidates`` with room for it.
 
-    ``candidates`` are ``(service_id, host, node, memory_mb, vcpus)``
-    tuples with the usable capacity of each host, best first. The service
-    row of a host is locked while its free room is counted and the
-    instance inserted, so concurrent boots never overcommit a host (on
-    SQLite the writer lock serializes them anyway). ``values['host']``
-    stays None, and the instance is inserted all the same, when none has
-    room: the caller puts it in ERROR. Returns the instance object.
+    ``candidates`` are tether.compute.scheduler.Candidate tuples with the
+    usable capacity and zone of each host, best first. The service row of
+    a host is locked while its zone is read again, its free room counted
+    and the instance inserted, so concurrent boots never overcommit a
+    host nor land in a zone the host left meanwhile (on SQLite the writer
+    lock serializes them anyway). The instance takes the zone of its host
+    unless it was asked for one.
+
+    ``group`` (a tether.compute.scheduler.GroupRule) is the server group
+    the instance joins: its row is locked, the hosts of its members
+    counted and the candidates ordered and filtered by its policy, and
+    the instance added as a member within the group's
+    ``server_group_members`` quota (ServerGroupMemberLimitExceeded: then
+    nothing is inserted).
+
+    ``values['host']`` stays None, and the instance is inserted all the
+    same, when no host is left with room: the caller puts it in ERROR.
+    Returns the instance object.
     """
+    group_id = None
+    if group is not None:
+        group_id = server_group.lock(context, group.group.uuid)
+        candidates = group.order(
+            candidates, server_group.hosts_of_members(context, group_id))
     chosen = None
-    for service_id, host, node, memory_mb, vcpus in candidates:
+    for candidate in candidates:
         locked = context.session.execute(
-            sa.select(models.ComputeService.id)
-            .where(models.ComputeService.id == service_id,
+            sa.select(models.ComputeService.availability_zone)
+            .where(models.ComputeService.id == candidate.service_id,
                    models.ComputeService.disabled.is_(False))
             .with_for_update()).first()
         if locked is None:
             # Deleted or disabled since the candidates were listed.
             continue
-        used_mb, used_vcpus, _count = _used_on(context, host)
-        if (used_mb + values['memory_mb'] <= memory_mb and
-                used_vcpus + values['vcpus'] <= vcpus):
-            chosen = (host, node)
+        if _zone_now(context, candidate.host,
+                     locked.availability_zone) != candidate.zone:
+            # Its aggregates moved it to another zone meanwhile.
+            continue
+        used_mb, used_vcpus, _count = _used_on(context, candidate.host)
+        if (used_mb + values['memory_mb'] <= candidate.memory_mb and
+                used_vcpus + values['vcpus'] <= candidate.vcpus):
+            chosen = candidate
             break
     if chosen is not None:
-        values = dict(values, host=chosen[0], node=chosen[1])
+        values = dict(values, host=chosen.host, node=chosen.node)
+        if not values.get('pinned_availability_zone'):
+            values['availability_zone'] = chosen.zone
     row = models.Instance(**Instance.row_values(values))
     context.session.add(row)
     context.session.flush()
+    if group is not None:
+        server_group.add_member(context, group_id, group.group.uuid,
+                                row.uuid, group.member_limit)
     for bdm in bdms:
         context.session.add(models.BlockDeviceMapping(
             instance_uuid=row.uuid, **bdm))
@@ -194,7 +230,8 @@ def _reread(context, instance_uuid):
 
 @db.writer
 def soft_delete(context, instance_uuid):
-    """Mark the instance deleted; its volume rows go with it."""
+    """Mark the instance deleted; its volume rows go with it, and it
+    leaves its server groups."""
     now = base.now()
     context.session.execute(
         sa.update(models.Instance)
@@ -205,6 +242,7 @@ def soft_delete(context, instance_uuid):
     context.session.execute(
         sa.delete(models.BlockDeviceMapping)
         .where(models.BlockDeviceMapping.instance_uuid == instance_uuid))
+    server_group.remove_instance(context, instance_uuid)
 
 
 @db.writer

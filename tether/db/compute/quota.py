@@ -58,3 +58,12 @@ def in_use(context, resource, scope):
     return context.session.scalar(
         sa.select(Usage.in_use).where(Usage.resource == resource,
                                       Usage.scope == scope)) or 0
+
+
+def drop(context, resource, scope):
+    """Forget the counter of ``resource`` for ``scope`` (a scope that is
+    gone: a deleted server group's members)."""
+    context.session.execute(
+        sa.delete(Usage)
+        .where(Usage.resource == resource, Usage.scope == scope)
+        .execution_options(synchronize_session=False))

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from tether.compute import exception
 from tether.db import base
+from tether.db.compute import aggregate
 from tether.db.compute import models
 from tether.db import session
 from tether.objects.compute import service as service_obj
@@ -17,8 +18,14 @@ db = session.COMPUTE
 Service = models.ComputeService
 
 
-def _obj(row):
-    return service_obj.ComputeService.from_db(row)
+def _obj(context, row, zones=None):
+    """The record of a service row, in the zone its host's aggregates
+    put it in (``zones``: {host: zone} of every host, else read for this
+    one), or else in the zone it registered in."""
+    zone = (zones.get(row.host) if zones is not None
+            else aggregate.zone_of_host(context, row.host))
+    return service_obj.ComputeService.from_db(
+        row, availability_zone=zone or row.availability_zone)
 
 
 @db.writer
@@ -43,7 +50,7 @@ def register(context, host, binary, topic, availability_zone, version,
                     report_count=0, **values))
         except db_exc.DBDuplicateEntry:
             pass
-    return _obj(context.session.scalars(
+    return _obj(context, context.session.scalars(
         sa.select(Service).where(Service.host == host,
                                  Service.binary == binary)).one())
 
@@ -68,7 +75,8 @@ def get_all(context, binary=None, host=None):
         q = q.where(Service.binary == binary)
     if host:
         q = q.where(Service.host == host)
-    return [_obj(row) for row in context.session.scalars(q)]
+    zones = aggregate.zones_by_host(context)
+    return [_obj(context, row, zones) for row in context.session.scalars(q)]
 
 
 def _get(context, service_id):
@@ -89,7 +97,7 @@ def _get(context, service_id):
 @db.reader
 def get(context, service_id):
     """By integer id or UUID; ComputeServiceNotFound if there is none."""
-    return _obj(_get(context, service_id))
+    return _obj(context, _get(context, service_id))
 
 
 @db.reader
@@ -99,7 +107,7 @@ def get_by_host(context, host, binary):
                                  Service.binary == binary)).first()
     if row is None:
         raise exception.ComputeServiceNotFound(service_id=host)
-    return _obj(row)
+    return _obj(context, row)
 
 
 @db.writer
@@ -108,7 +116,7 @@ def update(context, service_id, values):
     for key, value in values.items():
         setattr(row, key, value)
     context.session.flush()
-    return _obj(row)
+    return _obj(context, row)
 
 
 @db.writer
@@ -136,4 +144,7 @@ def destroy_unused(context, service_id):
     if count:
         raise exception.ComputeServiceInUse(service_id=service_id,
                                             host=row.host, count=count)
+    # As Nova: the host leaves its aggregates.
+    context.session.execute(sa.delete(models.AggregateHost).where(
+        models.AggregateHost.host == row.host))
     context.session.delete(row)

@@ -2,10 +2,12 @@
 
 import itertools
 
+from tether.policies.compute import aggregates
 from tether.policies.compute import assisted_volume_snapshots
 from tether.policies.compute import availability_zones
 from tether.policies.compute import base
 from tether.policies.compute import console_output
+from tether.policies.compute import extensions
 from tether.policies.compute import flavor_access
 from tether.policies.compute import flavor_extra_specs
 from tether.policies.compute import flavors
@@ -18,10 +20,12 @@ from tether.policies.compute import rescue
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_addresses
 from tether.policies.compute import server_external_events
+from tether.policies.compute import server_groups
 from tether.policies.compute import server_metadata
 from tether.policies.compute import server_shares
 from tether.policies.compute import servers
 from tether.policies.compute import services
+from tether.policies.compute import simple_tenant_usage
 from tether.policies.compute import snapshots
 from tether.policies.compute import suspend_server
 from tether.policies.compute import volume_attachments
@@ -34,7 +38,8 @@ _MODULES = [base, servers, server_actions, lock_server, pause_server,
             instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata,
-            volumes, snapshots, server_addresses]
+            volumes, snapshots, server_addresses, server_groups,
+            aggregates, simple_tenant_usage, extensions]
 
 
 def list_rules():

@@ -20,8 +20,10 @@ from tether.api import wsgi
 from tether.compute.api import admin_password
 from tether.compute.api import block_device_mapping
 from tether.compute.api import personality
+from tether.compute.api import server_groups as server_groups_api
 from tether.compute.api import servers as servers_api
 from tether.compute import keypair_exception
+from tether.compute import server_group_exception as sg_exception
 from tether.objects import fields
 from tether.policies.compute import servers as policy
 
@@ -39,8 +41,11 @@ def load_server(req, action):
 
 
 def _view(req):
-    return views.ServerView(req, host_statuses=functools.partial(
-        servers_api.host_statuses, req.context))
+    return views.ServerView(
+        req, host_statuses=functools.partial(servers_api.host_statuses,
+                                             req.context),
+        server_groups=functools.partial(server_groups_api.groups_of,
+                                        req.context))
 
 
 def declare_views(build, status, *starts):
@@ -125,11 +130,15 @@ def create_server(req):
                  'host; give a zone name.' % zone)
     personality.check(body.get('personality'))
     try:
-        instance = _create(ctx, body, devices, image_ref, zone, target)
+        instance = _create(ctx, body, devices, image_ref, zone, target,
+                           _group_hint(req.validated))
     except keypair_exception.KeypairNotFound:
         raise fault.HTTPError(
             400, 'Invalid key_name provided: you have no key pair %s.'
                  % body['key_name'])
+    except sg_exception.ServerGroupNotFound as exc:
+        # Nova's 400: the hint names no group of the caller's.
+        raise fault.HTTPError(400, str(exc))
     view = _view(req)
     server = {'id': instance.uuid,
               'links': view.links('servers', instance.uuid,
@@ -149,14 +158,27 @@ _GIVEN = {'user_data': 'user_data', 'accessIPv4': 'access_ip_v4',
           'accessIPv6': 'access_ip_v6'}
 
 
-def _create(ctx, body, devices, image_ref, zone, target):
+def _group_hint(validated):
+    """The server group of the scheduler hint ``group`` (a UUID, or a
+    list of one), as Nova reads the hints: ``os:scheduler_hints``, else
+    ``OS-SCH-HNT:scheduler_hints``."""
+    hints = validated.get('os:scheduler_hints')
+    if hints is None:
+        hints = validated.get('OS-SCH-HNT:scheduler_hints') or {}
+    group = hints.get('group')
+    if isinstance(group, list):
+        group = group[0]
+    return _uuid(group) if group else None
+
+
+def _create(ctx, body, devices, image_ref, zone, target, group_uuid):
     return servers_api.create(
         ctx, body['name'], body['flavorRef'], devices, image_ref=image_ref,
         availability_zone=zone, metadata=body.get('metadata'),
         description=body.get('description'),
         hostname=body.get('hostname'), key_name=body.get('key_name'),
         given={column: body[key] for key, column in _GIVEN.items()
-               if key in body},
+               if key in body}, group_uuid=group_uuid,
         zero_disk_allowed=ctx.can(policy.CREATE_ZERO_DISK_FLAVOR, target,
                                   fatal=False))
 

@@ -123,8 +123,40 @@ _server = {
 }
 
 
+# Scheduler hints (Nova's types). tether applies "group" (the server
+# group the server joins); the others are those of Nova's scheduler
+# filters that are not enabled by default, and are accepted and ignored
+# as such a Nova ignores them, as are hints Nova does not know.
+_group_uuid = dict(uuid, pattern=validation.uuid['pattern'])
+scheduler_hints = {
+    'type': 'object',
+    'properties': {
+        'group': {'oneOf': [
+            _group_uuid,
+            {'type': 'array', 'items': _group_uuid, 'minItems': 1,
+             'maxItems': 1}],
+            'description': 'the UUID of a server group (a server joins one '
+                           'group at most)'},
+        'different_host': {'oneOf': [
+            uuid, {'type': 'array', 'items': uuid}]},
+        'same_host': {'type': ['string', 'array'], 'items': uuid},
+        'query': {'type': ['string', 'object']},
+        'target_cell': name,
+        'different_cell': {'type': ['string', 'array'],
+                           'items': {'type': 'string'}},
+        'build_near_host_ip': {'type': 'string', 'oneOf': [
+            {'format': 'ipv4'}, {'format': 'ipv6'}]},
+        'cidr': {'type': 'string', 'pattern': '^/[0-9a-f.:]+$'},
+    },
+    'additionalProperties': True,
+}
+
+
 def _create(server):
-    return {'type': 'object', 'properties': {'server': server},
+    return {'type': 'object',
+            'properties': {'server': server,
+                           'os:scheduler_hints': scheduler_hints,
+                           'OS-SCH-HNT:scheduler_hints': scheduler_hints},
             'required': ['server'], 'additionalProperties': False}
 
 

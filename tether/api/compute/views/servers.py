@@ -39,16 +39,18 @@ class ServerView:
 
     ``host_statuses`` returns {host: status} of the compute hosts; it is
     called once, and only if a server's ``host_status`` is shown (2.16,
-    by policy).
+    by policy). ``server_groups(instance_uuid)`` returns the UUIDs of the
+    groups a server is in (2.71, of one server shown).
     """
 
-    def __init__(self, req, host_statuses=None):
+    def __init__(self, req, host_statuses=None, server_groups=None):
         self.req = req
         self.ctx = req.context
         self.base = versions.endpoint(req)
         self.version = microversion.get(req)
         self._checks = {}
         self._read_host_statuses = host_statuses
+        self._server_groups = server_groups
         self._host_statuses = None
 
     def _allowed(self, rule, instance):
@@ -202,7 +204,9 @@ class ServerView:
     def show(self, instance, devices):
         out = self.detail(instance, devices)
         if self._at(versions.SERVER_GROUPS):
-            out['server_groups'] = []
+            out['server_groups'] = (
+                self._server_groups(instance.uuid)
+                if self._server_groups is not None else [])
         return out
 
     def changed(self, instance, devices, rebuilt=False):
