@@ -233,9 +233,13 @@ class ShareProtocol:
 
 
 class BdmSourceType:
-    """What a server's disk is made of (Nova's ``source_type``)."""
+    """What a server's disk is made of (Nova's ``source_type``): a
+    volume of the user's, an image, a volume snapshot, or nothing (a new
+    empty volume)."""
     VOLUME = 'volume'
     IMAGE = 'image'
+    SNAPSHOT = 'snapshot'
+    BLANK = 'blank'
 
 
 class BdmDestinationType:

@@ -11,10 +11,12 @@ A server boots from one of:
 * a volume of the user (``volume -> volume``, ``boot_index`` 0);
 * a new volume the compute host makes of an image (``image -> volume``,
   ``boot_index`` 0, with a ``volume_size``; ``openstack server create
-  --image IMG --boot-from-volume N``).
+  --image IMG --boot-from-volume N``) or of a volume snapshot
+  (``snapshot -> volume``; its size is the snapshot's unless given).
 
-Further entries are data volumes, given (``volume -> volume``) or made of
-images (``image -> volume``).
+Further entries are data volumes, given (``volume -> volume``), made of
+images or snapshots, or new and empty (``blank -> volume``, with a
+``volume_size``).
 """
 
 import dataclasses
@@ -36,7 +38,7 @@ class Device:
     """One entry of ``block_device_mapping_v2``, as the handler read it."""
     source_type: str
     destination_type: str
-    uuid: str
+    uuid: str | None
     boot_index: int | None = None
     delete_on_termination: bool = False
     tag: str | None = None
@@ -49,6 +51,13 @@ class Device:
     @property
     def made_of_image(self):
         return (self.source_type == SOURCE.IMAGE and
+                self.destination_type == DESTINATION.VOLUME)
+
+    @property
+    def made_by_host(self):
+        """A volume the compute host makes: of an image, of a snapshot,
+        or empty."""
+        return (self.source_type != SOURCE.VOLUME and
                 self.destination_type == DESTINATION.VOLUME)
 
 
@@ -66,6 +75,13 @@ class Plan:
         return self.image_id is not None or any(
             d.made_of_image for d in self.volumes)
 
+    @property
+    def needs_snapshots(self):
+        """Whether the compute host must know how to make volumes of
+        snapshots and empty ones (RPC 1.9, service version 11)."""
+        return any(d.made_by_host and not d.made_of_image
+                   for d in self.volumes)
+
 
 def _invalid(reason):
     return exception.InvalidBDM(reason=reason)
@@ -75,6 +91,17 @@ def plan(image_id, devices):
     """The :class:`Plan` of ``imageRef`` (``image_id``, None when empty)
     and the :class:`Device` entries; InvalidBDM when they do not make
     one server."""
+    for device in devices:
+        if device.source_type != SOURCE.BLANK and not device.uuid:
+            raise _invalid('Missing device UUID.')
+        if (device.source_type in (SOURCE.SNAPSHOT, SOURCE.BLANK) and
+                device.destination_type != DESTINATION.VOLUME):
+            # Nova's ephemeral and swap disks (blank -> local) are not
+            # made by tether's hosts.
+            raise _invalid('a %s can only become a volume '
+                           "(destination_type 'volume'); tether makes no "
+                           'local ephemeral or swap disks'
+                           % device.source_type)
     roots = [d for d in devices if d.is_root]
     if len(roots) > 1:
         raise _invalid('only one block_device_mapping_v2 entry may have '
@@ -102,10 +129,13 @@ def plan(image_id, devices):
                        'block_device_mapping_v2 entry is the root disk')
     seen = set()
     for device in volumes:
-        if device.made_of_image:
+        if device.source_type in (SOURCE.IMAGE, SOURCE.BLANK):
             if not device.volume_size:
-                raise _invalid("Images with destination_type 'volume' need "
-                               "to have a non-zero size specified")
+                raise _invalid("%ss with destination_type 'volume' need "
+                               "to have a non-zero size specified"
+                               % device.source_type.capitalize())
+            continue
+        if device.source_type == SOURCE.SNAPSHOT:
             continue
         if device.uuid in seen:
             raise _invalid('volume %s is given twice.' % device.uuid)

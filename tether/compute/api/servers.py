@@ -125,12 +125,18 @@ def _release(client, attachments):
 
 def _candidates(context, availability_zone, boot):
     """The hosts that may take the server; ComputeHostsTooOld when a
-    server from images finds only hosts too old to build it (nothing is
-    made then)."""
-    if not boot.needs_images:
+    server from images or snapshots finds only hosts too old to build it
+    (nothing is made then)."""
+    if boot.needs_snapshots:
+        compute_rpcapi.get().check_snapshot_builds()
+        needed = compute_version.SNAPSHOT_BUILD_SERVICE_VERSION
+        what = 'a server with volumes made of snapshots or empty'
+    elif boot.needs_images:
+        compute_rpcapi.get().check_image_builds()
+        needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
+        what = 'a server from an image'
+    else:
         return scheduler.candidates(context, availability_zone)
-    compute_rpcapi.get().check_image_builds()
-    needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
     found = scheduler.candidates(context, availability_zone,
                                  min_service_version=needed)
     if not found:
@@ -139,7 +145,7 @@ def _candidates(context, availability_zone, boot):
             raise exception.ComputeHostsTooOld(
                 zone=(' in zone %s' % availability_zone
                       if availability_zone else ''),
-                what='a server from an image', needed=needed,
+                what=what, needed=needed,
                 found=', '.join('%s (%s)' % item
                                 for item in sorted(old.items())))
     return found
@@ -155,10 +161,34 @@ def _local_root_row(image_id):
         status=fields.BdmStatus.ATTACHING)
 
 
+def _snapshot_size(client, device):
+    """The size of the volume of a ``snapshot -> volume`` entry: the one
+    given, else the snapshot's (read with the caller's token: a snapshot
+    the caller cannot see is refused here, before anything is made)."""
+    try:
+        snapshot = client.get_snapshot(device.uuid)
+    except exception.SnapshotNotFound:
+        raise exception.InvalidBDM(
+            reason='failed to get snapshot %s: it does not exist or '
+                   'belongs to another project.' % device.uuid)
+    if snapshot['status'] != 'available':
+        raise exception.InvalidBDM(
+            reason='snapshot %s is %s; a volume is made of an available '
+                   'snapshot.' % (device.uuid, snapshot['status']))
+    if device.volume_size is None:
+        return snapshot['size']
+    if device.volume_size < snapshot['size']:
+        raise exception.InvalidBDM(
+            reason='the volume of snapshot %s would be %d GiB, smaller '
+                   'than the snapshot (%d GiB).' % (
+                       device.uuid, device.volume_size, snapshot['size']))
+    return device.volume_size
+
+
 def _volume_rows(client, boot, instance_uuid, attachments):
     """The rows of the volumes of ``boot``: each volume given is reserved
     now (its attachment appended to ``attachments``); a volume made of an
-    image is made by the compute host."""
+    image or a snapshot, or empty, is made by the compute host."""
     rows = []
     for device in boot.volumes:
         values = dict(
@@ -171,6 +201,15 @@ def _volume_rows(client, boot, instance_uuid, attachments):
             rows.append(db_bdms.new_values(
                 None, image_id=device.uuid, volume_size=device.volume_size,
                 **values))
+            continue
+        if device.source_type == fields.BdmSourceType.SNAPSHOT:
+            rows.append(db_bdms.new_values(
+                None, snapshot_id=device.uuid,
+                volume_size=_snapshot_size(client, device), **values))
+            continue
+        if device.source_type == fields.BdmSourceType.BLANK:
+            rows.append(db_bdms.new_values(
+                None, volume_size=device.volume_size, **values))
             continue
         volume, attachment = _reserve_volume(client, device.uuid,
                                              instance_uuid)
