@@ -96,11 +96,14 @@ class ComputeAPI:
         self._require('1.9', 'a snapshot of a server with a local root '
                              'disk')
 
-    def snapshot_instance(self, ctxt, instance, image_id):
+    def snapshot_instance(self, ctxt, instance, image_id, rotation=None):
         """Snapshot the local root disk of ``instance`` into the image
-        ``image_id`` (queued; the host uploads its data)."""
+        ``image_id`` (queued; the host uploads its data); for a backup
+        (``rotation`` not None), then keep the newest ``rotation`` backups
+        of its type."""
         self._prepare(instance.host, '1.9').cast(
-            ctxt, 'snapshot_instance', instance=instance, image_id=image_id)
+            ctxt, 'snapshot_instance', instance=instance, image_id=image_id,
+            rotation=rotation)
 
     def build_and_run_instance(self, ctxt, instance):
         # 1.2 for a server from images (the API checked the pin first);

@@ -34,7 +34,8 @@ RPC_API_VERSION = '1.9'
 # * 1.8 - volume_snapshot_create, volume_snapshot_delete; Instance 1.6
 # * 1.9 - snapshot_instance (createImage of a server with a local root
 #         disk); build_and_run_instance of servers with volumes made of
-#         snapshots or empty; Instance 1.6
+#         snapshots or empty; Instance 1.7 (the task states of a
+#         snapshot into an image)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -45,7 +46,7 @@ RPC_OBJECT_VERSIONS = {
     '1.6': {'Instance': '1.5'},
     '1.7': {'Instance': '1.6'},
     '1.8': {'Instance': '1.6'},
-    '1.9': {'Instance': '1.6'},
+    '1.9': {'Instance': '1.7'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded

@@ -20,12 +20,16 @@ images or snapshots, or new and empty (``blank -> volume``, with a
 """
 
 import dataclasses
+import json
+
+from oslo_log import log as logging
 
 from tether.compute import exception
 from tether.compute import image_exception
 from tether import images
 from tether.objects import fields
 
+LOG = logging.getLogger(__name__)
 GiB = 1024 ** 3
 SOURCE = fields.BdmSourceType
 DESTINATION = fields.BdmDestinationType
@@ -210,20 +214,31 @@ def _check_volume(image, device):
             image_id=image['id'], volume_size=size, image_size=_size(image))
 
 
-def check_images(context, boot, flavor, zero_disk_allowed=False):
+def get_image(context, image_id):
+    """The image a server boots from, read with the caller's token."""
+    try:
+        return images.for_caller(context).get(image_id)
+    except (exception.ImageNotFound, exception.ImageNotAuthorized):
+        raise image_exception.ImageNotFoundForServer(image_id=image_id)
+
+
+def check_images(context, boot, flavor, zero_disk_allowed=False,
+                 known=None):
     """Check every image of ``boot`` (a :class:`Plan`) with the caller's
     token: it exists for the caller, is active, is a bare disk in a disk
     format tether reads, and fits the flavor (the root's memory, the
-    local root disk) or the volume it is made into. Returns {image id:
-    image} of the images checked."""
+    local root disk) or the volume it is made into. ``known``: {image id:
+    image} read already. Returns {image id: image} of the images
+    checked."""
     client = images.for_caller(context)
+    known = known or {}
     found = {}
     if boot.image_id:
-        try:
-            image = client.get(boot.image_id)
-        except (exception.ImageNotFound, exception.ImageNotAuthorized):
-            raise image_exception.ImageNotFoundForServer(
-                image_id=boot.image_id)
+        image = known.get(boot.image_id) or get_image(context, boot.image_id)
+        if maps_volumes(image):
+            raise image_exception.ImageUnacceptable(
+                image_id=image['id'],
+                reason='it maps volumes and has no data of its own')
         check_usable(image)
         check_memory(image, flavor)
         check_local_root(image, flavor, zero_disk_allowed)
@@ -231,7 +246,7 @@ def check_images(context, boot, flavor, zero_disk_allowed=False):
     for device in boot.volumes:
         if not device.made_of_image:
             continue
-        image = found.get(device.uuid)
+        image = found.get(device.uuid) or known.get(device.uuid)
         if image is None:
             try:
                 image = client.get(device.uuid)
@@ -243,3 +258,126 @@ def check_images(context, boot, flavor, zero_disk_allowed=False):
             check_memory(image, flavor)
         _check_volume(image, device)
     return found
+
+
+# Images that map volumes (snapshots of volume-backed servers) ---------------
+
+def _mappings(image):
+    """The ``block_device_mapping`` of an image whose properties map
+    volumes (``bdm_v2``: a snapshot of a volume-backed server, Nova's
+    format), else None."""
+    if str(image.get('bdm_v2', '')).lower() not in ('true', '1', 'yes'):
+        return None
+    value = image.get('block_device_mapping')
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            value = None
+    if not isinstance(value, list) or not all(isinstance(m, dict)
+                                              for m in value):
+        raise image_exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='its block_device_mapping property is not a list of '
+                   'mappings')
+    return value
+
+
+def maps_volumes(image):
+    """Whether the image is one of properties that map volumes (a
+    snapshot of a volume-backed server): it has no data to boot or to
+    write into a volume."""
+    return _mappings(image) is not None
+
+
+def _device_of(image, mapping):
+    source = mapping.get('source_type')
+    uuid = {SOURCE.SNAPSHOT: mapping.get('snapshot_id'),
+            SOURCE.VOLUME: mapping.get('volume_id'),
+            SOURCE.IMAGE: mapping.get('image_id')}.get(source)
+    if source not in (SOURCE.SNAPSHOT, SOURCE.VOLUME, SOURCE.IMAGE,
+                      SOURCE.BLANK) or \
+            mapping.get('destination_type') != DESTINATION.VOLUME:
+        raise image_exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='its block_device_mapping has an entry tether cannot '
+                   'make (source %s, destination %s)'
+                   % (source, mapping.get('destination_type')))
+    index = mapping.get('boot_index')
+    size = mapping.get('volume_size')
+    return Device(source_type=source,
+                  destination_type=DESTINATION.VOLUME, uuid=uuid,
+                  boot_index=None if index is None or int(index) < 0
+                  else int(index),
+                  delete_on_termination=bool(
+                      mapping.get('delete_on_termination')),
+                  tag=mapping.get('tag'),
+                  volume_size=int(size) if size else None)
+
+
+def image_devices(image, devices):
+    """The disks of a server booted from ``image`` when the image maps
+    volumes (Nova's image-defined block device mappings): the image's
+    mappings, with the request's own entries after them (an entry that
+    names a root disk made of an image is dropped: the image's root
+    wins), and no local root disk. None when the image maps no volumes."""
+    mappings = _mappings(image)
+    if mappings is None:
+        return None
+    defined = [_device_of(image, m) for m in mappings]
+    if not any(d.is_root for d in defined):
+        raise image_exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='it maps volumes but no root disk (boot_index 0), and '
+                   'has no data to boot')
+    kept = [d for d in devices
+            if not (d.is_root and d.source_type == SOURCE.IMAGE)]
+    return defined + kept
+
+
+def image_defined(context, image_ref, devices):
+    """(image_ref, devices, {image id: image read}) of a request whose
+    boot image (``imageRef``, or the image of a root volume to be made
+    of one) may map volumes: a snapshot of a volume-backed server boots
+    from volumes made of its snapshots (Nova's image-defined mappings)."""
+    root = next((d for d in devices if d.is_root and d.made_of_image),
+                None)
+    boot_image_id = image_ref or (root.uuid if root else None)
+    if boot_image_id is None:
+        return image_ref, devices, {}
+    if image_ref:
+        image = get_image(context, image_ref)
+    else:
+        try:
+            image = images.for_caller(context).get(boot_image_id)
+        except (exception.ImageNotFound, exception.ImageNotAuthorized):
+            raise _invalid('failed to get image %s.' % boot_image_id)
+    mapped = image_devices(image, devices)
+    if mapped is None:
+        return image_ref, devices, {image['id']: image}
+    LOG.info('Image %s maps volumes: the server boots from volumes made '
+             'of them', image['id'])
+    return None, mapped, {}
+
+
+def snapshot_size(client, device):
+    """The size of the volume of a ``snapshot -> volume`` entry: the one
+    given, else the snapshot's (read with the caller's token: a snapshot
+    the caller cannot see is refused here, before anything is made)."""
+    try:
+        snapshot = client.get_snapshot(device.uuid)
+    except exception.SnapshotNotFound:
+        raise _invalid('failed to get snapshot %s: it does not exist or '
+                       'belongs to another project.' % device.uuid)
+    if snapshot['status'] != 'available':
+        raise _invalid('snapshot %s is %s; a volume is made of an '
+                       'available snapshot.'
+                       % (device.uuid, snapshot['status']))
+    if device.volume_size is None:
+        return snapshot['size']
+    if device.volume_size < snapshot['size']:
+        raise _invalid('the volume of snapshot %s would be %d GiB, '
+                       'smaller than the snapshot (%d GiB).' % (
+                           device.uuid, device.volume_size,
+                           snapshot['size']))
+    return device.volume_size

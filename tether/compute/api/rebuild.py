@@ -58,6 +58,14 @@ def _image(context, image_ref, instance):
         image = images.for_caller(context).get(image_id)
     except (exception.ImageNotFound, exception.ImageNotAuthorized):
         raise exception.RebuildImageNotFound(image_id=image_ref)
+    if block_device_mapping.maps_volumes(image):
+        # Cinder re-images from the snapshot such an image maps
+        # (bug 2062539); tether refuses it, clearly, before anything.
+        raise image_exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='it is a snapshot of a volume-backed server (it maps '
+                   'volume snapshots and has no data); rebuild with an '
+                   'image that has data, or boot a new server from it')
     block_device_mapping.check_usable(image)
     block_device_mapping.check_memory(image, _flavor(instance))
     return image

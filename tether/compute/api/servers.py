@@ -161,30 +161,6 @@ def _local_root_row(image_id):
         status=fields.BdmStatus.ATTACHING)
 
 
-def _snapshot_size(client, device):
-    """The size of the volume of a ``snapshot -> volume`` entry: the one
-    given, else the snapshot's (read with the caller's token: a snapshot
-    the caller cannot see is refused here, before anything is made)."""
-    try:
-        snapshot = client.get_snapshot(device.uuid)
-    except exception.SnapshotNotFound:
-        raise exception.InvalidBDM(
-            reason='failed to get snapshot %s: it does not exist or '
-                   'belongs to another project.' % device.uuid)
-    if snapshot['status'] != 'available':
-        raise exception.InvalidBDM(
-            reason='snapshot %s is %s; a volume is made of an available '
-                   'snapshot.' % (device.uuid, snapshot['status']))
-    if device.volume_size is None:
-        return snapshot['size']
-    if device.volume_size < snapshot['size']:
-        raise exception.InvalidBDM(
-            reason='the volume of snapshot %s would be %d GiB, smaller '
-                   'than the snapshot (%d GiB).' % (
-                       device.uuid, device.volume_size, snapshot['size']))
-    return device.volume_size
-
-
 def _volume_rows(client, boot, instance_uuid, attachments):
     """The rows of the volumes of ``boot``: each volume given is reserved
     now (its attachment appended to ``attachments``); a volume made of an
@@ -205,7 +181,9 @@ def _volume_rows(client, boot, instance_uuid, attachments):
         if device.source_type == fields.BdmSourceType.SNAPSHOT:
             rows.append(db_bdms.new_values(
                 None, snapshot_id=device.uuid,
-                volume_size=_snapshot_size(client, device), **values))
+                volume_size=block_device_mapping.snapshot_size(client,
+                                                               device),
+                **values))
             continue
         if device.source_type == fields.BdmSourceType.BLANK:
             rows.append(db_bdms.new_values(
@@ -242,11 +220,13 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     flavor = _flavor(context, flavor_ref)
     key_pair = (db_key_pairs.get(context, context.user_id, key_name)
                 if key_name is not None else None)
+    image_ref, devices, known = block_device_mapping.image_defined(
+        context, image_ref, devices)
     boot = block_device_mapping.plan(image_ref, devices)
     candidates = _candidates(context, availability_zone, boot)
     if boot.needs_images:
         block_device_mapping.check_images(context, boot, flavor,
-                                          zero_disk_allowed)
+                                          zero_disk_allowed, known)
     instance_uuid = uuidutils.generate_uuid()
     client = volume_client.for_user(context)
     attachments = []
