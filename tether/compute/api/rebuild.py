@@ -97,26 +97,6 @@ def _check_fits(image, volume):
                        '(%sGB)' % (what, needed, volume['id'], size))
 
 
-def _check_volumes(context, client, instance, root, read):
-    """Every volume of the server must be in-use (Nova's check). The root
-    volume of a server in ERROR may also be reserved: a rebuild that
-    failed after it swapped the root attachment left it so, and a new
-    rebuild is how the user repairs the server. ``read``: the volumes
-    this request read already, by id."""
-    for bdm in db_bdms.get_by_instance(context, instance.uuid):
-        volume = (read.get(bdm.volume_id) or
-                  client.get_volume(bdm.volume_id))
-        allowed = {'in-use'}
-        if (root is not None and bdm.volume_id == root.volume_id
-                and instance.vm_state == fields.VmState.ERROR):
-            allowed.add('reserved')
-        if volume['status'] not in allowed:
-            raise exception.InvalidVolume(
-                reason='volume %s of server %s is %s, not %s'
-                       % (bdm.volume_id, instance.uuid, volume['status'],
-                          ' or '.join(sorted(allowed))))
-
-
 def _check_host_reimages(context, instance):
     """The server's host can re-image a root volume."""
     traits = scheduler.host_traits(context, instance.host)
@@ -189,7 +169,14 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
         reimage = _check_root_volume(instance, read[root.volume_id], image,
                                      reimage_boot_volume,
                                      reimage_by_default)
-    _check_volumes(context, client, instance, root, read)
+    # The root volume of a server in ERROR may also be reserved: a
+    # rebuild that failed after it swapped the root attachment left it
+    # so, and a new rebuild is how the user repairs the server.
+    servers.check_volumes_in_use(
+        context, client, instance, read,
+        reserved_root=(root.volume_id if root is not None and
+                       instance.vm_state == fields.VmState.ERROR
+                       else None))
     servers.check_host_version(context, instance,
                                compute_version.REBUILD_SERVICE_VERSION,
                                'rebuild')
