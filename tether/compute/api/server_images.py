@@ -101,28 +101,19 @@ def _image_values(context, instance, name, inherited, properties,
                 disk_format=disk_format, container_format='bare', **sizes)
 
 
-def _check_quota(metadata, check_quota):
-    """Below 2.39 the new image's metadata is held to the
-    ``metadata_items`` quota (403)."""
-    if check_quota:
-        server_metadata.check_quota(metadata)
-
-
-def _is_volume_backed(context, instance):
-    return not instance.is_image_backed
-
-
 # createImage ---------------------------------------------------------------
 
 def create_image(context, instance, name, metadata, check_quota=True,
                  authorize_volume_backed=None):
     """Snapshot the server into a new image named ``name`` with the
     properties ``metadata``; the image (a dict of the image API's).
-    ``authorize_volume_backed()`` checks the policy of snapshots of
-    volume-backed servers, called for those only."""
+    ``check_quota``: the metadata is held to the ``metadata_items`` quota
+    (below 2.39; 403). ``authorize_volume_backed()`` checks the policy of
+    snapshots of volume-backed servers, called for those only."""
     metadata = metadata or {}
-    _check_quota(metadata, check_quota)
-    if _is_volume_backed(context, instance):
+    if check_quota:
+        server_metadata.check_quota(metadata)
+    if not instance.is_image_backed:
         if authorize_volume_backed is not None:
             authorize_volume_backed()
         return _snapshot_volume_backed(context, instance, name, metadata)
@@ -138,7 +129,7 @@ def create_backup(context, instance, name, backup_type, rotation,
     ``rotation`` backups of ``backup_type`` (the host deletes the older
     ones after the upload); the new image. A volume-backed server is not
     backed up (Nova's 400)."""
-    if _is_volume_backed(context, instance):
+    if not instance.is_image_backed:
         raise exception.InvalidInput(
             reason='Backup is not supported for volume-backed instances.')
     properties = dict(metadata or {}, image_type='backup',
