@@ -124,10 +124,9 @@ def plan(image_id, devices):
     volumes = [d for d in devices
                if d.destination_type == DESTINATION.VOLUME]
     if image_id and any(d.is_root for d in volumes):
-        raise _invalid('imageRef names the image of the root disk, and '
-                       'a block_device_mapping_v2 entry with boot_index 0 '
-                       'names another root disk; leave imageRef empty to '
-                       'boot from a volume')
+        # Nova's: a root volume wins over imageRef (which Tempest and
+        # Horizon send beside it); the server boots from the volume.
+        image_id = None
     if not image_id and not roots:
         raise _invalid('no entry has boot_index 0: without imageRef, one '
                        'block_device_mapping_v2 entry is the root disk')
