@@ -106,6 +106,23 @@ class ImageClient:
             raise exception.ImageNotFound(image_id=ref)
         return found[0]
 
+    def list(self, **filters):
+        """The images the caller sees that match ``filters`` (the image
+        API's query: properties, ``sort_key``, ``sort_dir`` ...), every
+        page of them."""
+        found, url = [], '/images'
+        params = dict(filters, limit=100)
+        while url:
+            page = self._request('GET', url, 'images', missing=(),
+                                 params=params).json()
+            found.extend(page['images'])
+            # The next page's URL carries the query (and the marker).
+            url = page.get('next')
+            if url:
+                url = url[len('/v2'):] if url.startswith('/v2/') else url
+                params = None
+        return found
+
     def create(self, values):
         """A new image record (``queued``, no data yet) of ``values``:
         name, disk and container format, visibility, protected and
@@ -122,6 +139,19 @@ class ImageClient:
             self._request('PUT', '/images/%s/file' % image_id, image_id,
                           data=f, headers={
                               'Content-Type': 'application/octet-stream'})
+
+    def upload_data(self, image_id, data):
+        """Store ``data`` (bytes) as the data of the image ``image_id``
+        (queued); ``b''`` makes an image of properties only active."""
+        self._request('PUT', '/images/%s/file' % image_id, image_id,
+                      data=data, headers={
+                          'Content-Type': 'application/octet-stream'})
+
+    def url(self, image_id):
+        """The image's URL at the image API (Nova's Location of a
+        snapshot before 2.45)."""
+        return '%s/images/%s' % (self.proxy.get_endpoint().rstrip('/'),
+                                 image_id)
 
     def delete(self, image_id, protected=False):
         """Delete the image; ImageNotFound if it is gone already. A

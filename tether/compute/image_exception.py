@@ -89,3 +89,24 @@ class UnsupportedRescueImage(exception.Invalid):
     """The rescue image does not exist or cannot be read (Nova's 400)."""
     msg_fmt = 'Requested rescue image %(image)s is not supported: %(reason)s'
     error_code = 'compute.rescue.unsupported_image'
+
+
+# Snapshots of servers into images (createImage, createBackup) ---------------
+
+class SnapshotQuotaExceeded(exception.Forbidden):
+    """Not enough of the volume snapshot quota for the snapshot of every
+    volume of a volume-backed server (Nova's OverQuota, 403)."""
+    msg_fmt = ('Quota exceeded for resources: [\'snapshots\']: %(count)d '
+               'volume snapshots are needed, %(used)d of %(limit)d are '
+               'used.')
+    error_code = 'compute.image.snapshot_quota_exceeded'
+
+
+class QuiesceNotSupported(exception.Conflict):
+    """The server's image asks for a quiesced snapshot
+    (``os_require_quiesce``), which tether cannot take: its guests have no
+    agent (Nova's InstanceQuiesceFailed, 409)."""
+    msg_fmt = ('Failed to quiesce instance %(instance_id)s: its image asks '
+               'for a quiesced snapshot (os_require_quiesce), and tether '
+               'has no guest agent to quiesce it.')
+    error_code = 'compute.image.quiesce_not_supported'

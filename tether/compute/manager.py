@@ -14,6 +14,7 @@ from tether.compute.ops import recovery
 from tether.compute.ops import rescue
 from tether.compute.ops import server_actions
 from tether.compute.ops import server_shares
+from tether.compute.ops import server_images
 from tether.compute.ops import servers
 from tether.compute.ops import volume_attachments
 from tether.compute.ops import volume_snapshots
@@ -125,6 +126,14 @@ class ComputeManager:
     def unrescue_instance(self, context, instance):
         with self._event(context, instance, 'unrescue_instance'):
             rescue.unrescue(context, self, instance)
+
+    @_per_instance
+    def snapshot_instance(self, context, instance, image_id, rotation=None):
+        event = ('snapshot_instance' if rotation is None
+                 else 'backup_instance')
+        with self._event(context, instance, event):
+            server_images.snapshot(context, self, instance, image_id,
+                                   rotation)
 
     @_per_instance
     def attach_volume(self, context, instance, volume_id):

@@ -50,6 +50,10 @@ class ComputeAPI:
             unrescue_instance (casts); Instance 1.6 (rescued)
     * 1.8 - volume_snapshot_create, volume_snapshot_delete (casts: the
             assisted snapshots of a volume attached to the server)
+    * 1.9 - snapshot_instance (cast: createImage of a server with a local
+            root disk); build_and_run_instance makes volumes of snapshots
+            and empty ones (same signature: the API picks a host of
+            service version 11 for such a server)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -79,6 +83,27 @@ class ComputeAPI:
         """ServiceTooOld while the pin holds this client below what a
         build from images needs (call it before anything is made)."""
         self._require('1.2', 'a server from an image')
+
+    def check_snapshot_builds(self):
+        """ServiceTooOld while the pin holds this client below what a
+        build with volumes made of snapshots or empty needs."""
+        self._require('1.9', 'a server with volumes made of snapshots '
+                             'or empty')
+
+    def check_snapshot_calls(self):
+        """ServiceTooOld while the pin holds this client below
+        snapshot_instance (1.9)."""
+        self._require('1.9', 'a snapshot of a server with a local root '
+                             'disk')
+
+    def snapshot_instance(self, ctxt, instance, image_id, rotation=None):
+        """Snapshot the local root disk of ``instance`` into the image
+        ``image_id`` (queued; the host uploads its data); for a backup
+        (``rotation`` not None), then keep the newest ``rotation`` backups
+        of its type."""
+        self._prepare(instance.host, '1.9').cast(
+            ctxt, 'snapshot_instance', instance=instance, image_id=image_id,
+            rotation=rotation)
 
     def build_and_run_instance(self, ctxt, instance):
         # 1.2 for a server from images (the API checked the pin first);

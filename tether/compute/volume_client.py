@@ -227,6 +227,10 @@ class VolumeClient:
                    '/snapshots/%s' % _segment(snapshot_id),
                    not_found=_snapshot_not_found)
 
+    def limits(self):
+        """The caller's project's limits and usage (GET /limits)."""
+        return self._json('limits', 'GET', '/limits')['limits']
+
     def max_version(self):
         """The newest microversion the volume API serves (its version
         discovery, which keystoneauth caches)."""

@@ -34,6 +34,11 @@ libvirt_opts = [
                     'share ID), which guests get over virtio-fs. The '
                     'cephx keyrings of CephFS shares are kept beside them, '
                     'readable by root only.'),
+    cfg.StrOpt('snapshots_directory', default='$instances_path/snapshots',
+               help='Directory where the root disk of a server is copied '
+                    'while it is snapshotted into an image (createImage, '
+                    'createBackup), until the copy is uploaded (Nova\'s '
+                    'option and default).'),
     cfg.IntOpt('wait_soft_reboot_seconds', default=120, min=0,
                help='Seconds a soft reboot gives the guest to power off '
                     'when its operating system is asked to (the ACPI '

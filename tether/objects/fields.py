@@ -174,17 +174,29 @@ class TaskState(Enum):
     RESUMING = 'resuming'
     RESCUING = 'rescuing'
     UNRESCUING = 'unrescuing'
+    # A snapshot of the server into an image (createImage, createBackup):
+    # claimed by the API, taken on the host, then uploaded.
+    IMAGE_SNAPSHOT = 'image_snapshot'
+    IMAGE_SNAPSHOT_PENDING = 'image_snapshot_pending'
+    IMAGE_PENDING_UPLOAD = 'image_pending_upload'
+    IMAGE_UPLOADING = 'image_uploading'
+    IMAGE_BACKUP = 'image_backup'
 
     ALL = (SCHEDULING, BLOCK_DEVICE_MAPPING, SPAWNING, POWERING_ON,
            POWERING_OFF, REBOOTING, REBOOTING_HARD, REBOOT_STARTED_HARD,
            DELETING, REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING,
            REBUILD_SPAWNING, PAUSING, UNPAUSING, SUSPENDING, RESUMING,
-           RESCUING, UNRESCUING)
+           RESCUING, UNRESCUING, IMAGE_SNAPSHOT, IMAGE_SNAPSHOT_PENDING,
+           IMAGE_PENDING_UPLOAD, IMAGE_UPLOADING, IMAGE_BACKUP)
 
     # The task states an Instance before 1.5 cannot hold.
     PAUSES_AND_SUSPENDS = (PAUSING, UNPAUSING, SUSPENDING, RESUMING)
     # The task states an Instance before 1.6 cannot hold.
     RESCUES = (RESCUING, UNRESCUING)
+    # The task states an Instance before 1.7 cannot hold: those of a
+    # snapshot into an image.
+    IMAGE_SNAPSHOTS = (IMAGE_SNAPSHOT, IMAGE_SNAPSHOT_PENDING,
+                       IMAGE_PENDING_UPLOAD, IMAGE_UPLOADING, IMAGE_BACKUP)
 
     def __init__(self):
         super().__init__(valid_values=TaskState.ALL)
@@ -246,9 +258,13 @@ class ShareProtocol:
 
 
 class BdmSourceType:
-    """What a server's disk is made of (Nova's ``source_type``)."""
+    """What a server's disk is made of (Nova's ``source_type``): a
+    volume of the user's, an image, a volume snapshot, or nothing (a new
+    empty volume)."""
     VOLUME = 'volume'
     IMAGE = 'image'
+    SNAPSHOT = 'snapshot'
+    BLANK = 'blank'
 
 
 class BdmDestinationType:
@@ -279,6 +295,8 @@ class InstanceAction:
     RESUME = 'resume'
     RESCUE = 'rescue'
     UNRESCUE = 'unrescue'
+    CREATE_IMAGE = 'createImage'
+    BACKUP = 'createBackup'
 
 
 class LockedBy:

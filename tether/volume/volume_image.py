@@ -45,6 +45,14 @@ def gib(size_bytes):
     return -(-int(size_bytes) // GiB)
 
 
+def maps_volumes(image):
+    """Whether the image is one the compute service made of a
+    volume-backed server (Nova's ``bdm_v2`` and ``block_device_mapping``
+    properties): properties only, no data."""
+    return (str(image.get('bdm_v2', '')).lower() in ('true', '1', 'yes')
+            or bool(image.get('block_device_mapping')))
+
+
 def check_fits(image, size):
     """ImageUnacceptable unless a volume of ``size`` GiB can be made from
     ``image`` (a dict of the image API)."""
@@ -53,6 +61,10 @@ def check_fits(image, size):
                                           reason=reason)
     if image.get('status') != 'active':
         refuse('it is %s, not active' % image.get('status'))
+    if maps_volumes(image):
+        refuse('it is a snapshot of a volume-backed server: it has no data '
+               'of its own and maps volume snapshots '
+               '(block_device_mapping); make the volume of one of them')
     if image.get('container_format') not in CONTAINER_FORMATS:
         refuse('its container format is %s; volumes are made of images '
                'in container format %s'

@@ -150,11 +150,13 @@ metadata_service = False
 # a run of Tempest's rescue tests against the deployment.
 rescue = True
 # Tempest's stable device rescue tests make their rescue image with a
-# server snapshot (createImage), which tether does not serve.
-stable_rescue = False
+# server snapshot (createImage).
+stable_rescue = True
 enable_instance_password = True
 interface_attach = False
-snapshot = False
+# createImage and createBackup (tests/functional/compute/
+# test_server_images.py).
+snapshot = True
 personality = False
 attach_encrypted_volume = False
 config_drive = False

@@ -108,3 +108,24 @@ def test_the_server_rebuild_story(cloud):
     user.wait_server(server_id)
     volume = user.show_volume(story.subs['volume_id'])
     assert volume['volume_image_metadata']['image_id'] == image.id
+
+
+def test_the_server_image_story(cloud):
+    """A volume-backed server snapshotted into an image (an image of its
+    volumes' snapshots), and a server with a local root disk backed up."""
+    user, story, server_id = servers.boot(cloud)
+    answer = _act(story, 'server-action-create-image', server_id, {
+        'createImage': {'name': 'web-snapshot',
+                        'metadata': {'purpose': 'before the upgrade'}}})
+    user.wait(lambda: user.conn.image.get_image(
+        answer['image_id']).status == 'active', what='the snapshot image')
+    base = _image(user, 'debian-12')
+    local = sh.boot_image(user, base)
+    story.subs['server_id'] = local.id
+    answer = _act(story, 'server-action-create-backup', local.id, {
+        'createBackup': {'name': 'web-daily', 'backup_type': 'daily',
+                         'rotation': 7,
+                         'metadata': {'purpose': 'nightly'}}})
+    user.wait_server(local.id)
+    user.wait(lambda: user.conn.image.get_image(
+        answer['image_id']).status == 'active', what='the backup image')

@@ -14,8 +14,10 @@ from oslo_config import cfg
 import pytest
 from tests.functional import cli
 from tests.functional.compute import server_helpers as sh
+from tests.functional import helpers
 
 from tether.compute import rpcapi as compute_rpcapi
+from tether.db.compute import instance as db_instances
 
 CONF = cfg.CONF
 # What a guest printed: a serial console ends its lines with \r\n and
@@ -131,23 +133,37 @@ def _conflict(resp, code, *words):
         assert word in sh.message(resp), (word, resp.text)
 
 
-def test_a_server_that_is_not_running_is_409(cloud):
+def test_a_server_without_a_host_is_409(cloud):
     user = cloud.project()
     lost = user.boot(wait=False, availability_zone='nowhere')
     user.wait_server(lost.id, 'ERROR')
     _conflict(user.action(lost.id, {'os-getConsoleOutput': {}}),
               'compute.server.not_ready', 'no compute host')
 
+
+def test_a_server_that_is_off_shows_its_last_run(cloud):
+    # As Nova (Tempest's test_get_console_output_server_id_in_shutoff_
+    # status): the host keeps the log of the last run, and serves it.
+    user = cloud.project()
     server = user.boot()
-    _print(server.id, PRINTED)
     user.conn.compute.stop_server(server)
     user.wait_server(server.id, 'SHUTOFF')
+    _print(server.id, PRINTED)
+    resp = user.action(server.id, {'os-getConsoleOutput': {}})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()['output'] == SHOWN
+
+
+def test_a_server_being_deleted_is_409(cloud):
+    user = cloud.project()
+    server = user.boot()
+    db_instances.update(helpers.admin_context(), server.id,
+                        {'task_state': 'deleting'})
     _conflict(user.action(server.id, {'os-getConsoleOutput': {}}),
               'compute.server.invalid_state', 'get_console_output',
-              'vm_state stopped')
-    # The host keeps the log of the last run for the operator.
-    with open(_console_log(server.id), 'rb') as f:
-        assert f.read() == PRINTED
+              'task_state deleting')
+    db_instances.update(helpers.admin_context(), server.id,
+                        {'task_state': None})
 
 
 def test_a_host_too_old_for_console_output_is_409(aio, compute_hosts,

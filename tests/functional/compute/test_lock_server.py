@@ -79,6 +79,15 @@ def test_a_locked_server_refuses_its_owner_and_not_an_admin(cloud):
                                    % server.id)
     assert [a['action'] for a in resp.json()['instanceActions']] == [
         'start', 'unlock', 'stop', 'lock', 'create']
+    # The API does a lock and an unlock itself: each action has its one
+    # event, api_lock or api_unlock, done (Nova's).
+    for action in resp.json()['instanceActions']:
+        if action['action'] in ('lock', 'unlock'):
+            shown = user.instance_action(server.id, action['request_id'])
+            assert [(e['event'], e['result'])
+                    for e in shown['events']] == [
+                ('api_%s' % action['action'], 'Success')]
+            assert shown['events'][0]['finish_time'] is not None
 
 
 def test_an_admins_lock_is_unlocked_by_an_admin_only(cloud):

@@ -217,3 +217,24 @@ def test_a_volume_backed_server_on_a_host_without_the_trait(cloud,
         'rescue_image_ref': stable.id}}, version='2.87'),
         'Host unable to rescue a volume-backed instance')
     assert _states(user, server.id) == ('ACTIVE', 'active', None, 1)
+
+
+def test_a_server_whose_volume_is_not_in_use(cloud):
+    # Nova's check: every volume of the server is in-use. An admin reset
+    # one's status behind the server's back: the rescue is a 400 that
+    # names it, and nothing changes.
+    user = cloud.project()
+    server = sh.boot_image(user, _image(user, b'volumes'))
+    volume = user.volume()
+    user.conn.compute.create_volume_attachment(server, volume_id=volume['id'])
+    user.wait_volume(volume['id'], 'in-use')
+    admin = cloud.admin().volumes()
+    resp = admin.post('/volumes/%s/action' % volume['id'],
+                      json={'os-reset_status': {'status': 'available'}})
+    assert resp.status_code == 202, resp.text
+    _bad(user.action(server.id, {'rescue': None}),
+         'volume %s of server %s is available, not in-use'
+         % (volume['id'], server.id))
+    assert _states(user, server.id) == ('ACTIVE', 'active', None, 1)
+    admin.post('/volumes/%s/action' % volume['id'],
+               json={'os-reset_status': {'status': 'in-use'}})

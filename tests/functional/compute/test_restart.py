@@ -147,3 +147,34 @@ def test_restart_settles_interrupted_pauses_and_suspends(cloud):
     user.conn.compute.unpause_server(unpausing)
     user.wait_server(unpausing, 'ACTIVE')
     assert sh.domain_state(unpausing) == 'running'
+
+
+def test_restart_settles_interrupted_snapshots(cloud):
+    # The API claimed a snapshot into an image and tether-compute died
+    # while the guest was paused for the copy of its disk, or after.
+    user = cloud.project()
+    aio = user.aio
+    ids = helpers.race([(lambda: user.boot(wait=False).id)
+                        for _ in range(3)])
+    for server_id in ids:
+        user.wait_server(server_id)
+    copying, uploading, paused_by_user = ids
+    user.conn.compute.pause_server(paused_by_user)
+    user.wait_server(paused_by_user, 'PAUSED')
+
+    def while_down():
+        _simulate_crash(copying, task_state='image_snapshot')
+        sh.virsh('suspend', sh.domain(copying))
+        _simulate_crash(uploading, task_state='image_uploading')
+        _simulate_crash(paused_by_user, task_state='image_snapshot')
+
+    aio.restart_compute_service(while_down)
+
+    for server_id in (copying, uploading):
+        shown = user.wait_server(server_id, 'ACTIVE')
+        assert (shown.vm_state, shown.power_state) == ('active', 1)
+        assert sh.domain_state(server_id) == 'running'
+    # A guest its user paused stays paused.
+    shown = user.wait_server(paused_by_user, 'PAUSED')
+    assert shown.task_state is None
+    assert sh.domain_state(paused_by_user) == 'paused'

@@ -237,19 +237,39 @@ def test_mappings_that_make_no_server_are_refused(cloud, case):
             _image_body('', block_device_mapping_v2=[local]),
             'Mapping image to local is not supported.'),
         'another-local-image': (
-            _image_body(str(uuid.UUID(int=9)),
-                        block_device_mapping_v2=[local]),
+            _image_body(image_helpers.upload(
+                user.conn, helpers.disk_bytes(b'another')).id,
+                block_device_mapping_v2=[local]),
             'must be the image of imageRef'),
         'two-roots': (
-            _image_body(image.id,
-                        block_device_mapping_v2=[sh.root_bdm(volume['id'])]),
-            'names another root disk'),
+            _image_body(image.id, block_device_mapping_v2=[
+                local, sh.root_bdm(volume['id'])]),
+            'only one block_device_mapping_v2 entry may have boot_index 0'),
     }[case]
     fault = _refused(user, body)
     assert fault['error_code'] == \
         'compute.server.invalid_block_device_mapping'
     assert words in fault['message'], fault
     user.assert_free(volume['id'])
+    assert not os.path.exists(sh.cached(image.id))
+
+
+def test_a_root_volume_wins_over_imageref(cloud):
+    # As Nova (and Tempest's stable rescue tests send it): imageRef beside
+    # a root volume entry boots from the volume.
+    user = cloud.project()
+    image = image_helpers.upload(user.conn, helpers.disk_bytes(b'beside'))
+    volume = user.volume()
+    resp = user.compute('2.1').post('/servers', json=_image_body(
+        image.id, block_device_mapping_v2=[sh.root_bdm(volume['id'])]))
+    assert resp.status_code == 202, resp.text
+    server_id = resp.json()['server']['id']
+    user.track(server_id)
+    user.wait_server(server_id)
+    shown = user.server(server_id)
+    assert shown['image'] == ''
+    assert [a['id'] for a in shown['os-extended-volumes:volumes_attached']
+            ] == [volume['id']]
     assert not os.path.exists(sh.cached(image.id))
 
 

@@ -178,6 +178,13 @@ SPECS = {
         body={'rescue': None}),
     'compute POST /servers/{server_id}/action unrescue': Spec(
         body={'unrescue': None}),
+    # The shared server boots from a volume and has a task under way:
+    # createImage 409 once allowed, createBackup 400 (volume-backed).
+    'compute POST /servers/{server_id}/action createImage': Spec(
+        body={'createImage': {'name': 'pm-image'}}),
+    'compute POST /servers/{server_id}/action createBackup': Spec(
+        body={'createBackup': {'name': 'pm-backup', 'backup_type': 'daily',
+                               'rotation': 1}}),
     'compute POST /servers/{server_id}/os-volume_attachments': Spec(
         body=lambda ids: {'volumeAttachment': {
             'volumeId': ids['reserved_id']}}),

@@ -9,6 +9,7 @@ from tether.api.compute.handlers import lock_server
 from tether.api.compute.handlers import pause_server
 from tether.api.compute.handlers import rescue
 from tether.api.compute.handlers import server_actions
+from tether.api.compute.handlers import server_images
 from tether.api.compute.handlers import suspend_server
 from tether.api.compute import routes
 from tether.api import actions
@@ -22,7 +23,8 @@ def test_the_server_action_route_serves_every_modules_actions():
                                       **lock_server.ACTIONS,
                                       **pause_server.ACTIONS,
                                       **suspend_server.ACTIONS,
-                                      **rescue.ACTIONS)
+                                      **rescue.ACTIONS,
+                                      **server_images.ACTIONS)
     assert dispatcher.actions['os-getConsoleOutput'] is \
         console_output.get_console_output
 

@@ -57,20 +57,26 @@ def test_a_volume_made_of_an_image_needs_images():
     assert plan.needs_images
 
 
+@pytest.mark.parametrize('devices', [[volume()], [image_volume()]],
+                         ids=['volume', 'image-volume'])
+def test_a_root_volume_wins_over_imageref(devices):
+    # Nova boots from the volume (Tempest sends imageRef beside it).
+    plan = block_device_mapping.plan(IMAGE, devices)
+    assert plan.image_id is None
+    assert plan.volumes[0].is_root
+
+
 @pytest.mark.parametrize('image_ref, devices, words', [
     (None, [local()], 'Mapping image to local is not supported.'),
     (IMAGE, [local(boot_index=1)],
      'Mapping image to local is not supported.'),
     (IMAGE, [local(OTHER_IMAGE)], 'must be the image of imageRef'),
-    (IMAGE, [volume()], 'names another root disk'),
-    (IMAGE, [image_volume()], 'names another root disk'),
     (None, [volume(), volume(OTHER_VOLUME)], 'only one'),
     (None, [volume(boot_index=1)], 'no entry has boot_index 0'),
     (None, [volume(), volume(boot_index=1)], 'given twice'),
     (None, [image_volume(volume_size=None)], 'non-zero size'),
     (None, [image_volume(volume_size=0)], 'non-zero size'),
 ], ids=['local-no-imageref', 'local-not-root', 'local-other-image',
-        'imageref-and-volume-root', 'imageref-and-image-volume-root',
         'two-roots', 'no-root', 'volume-twice', 'image-no-size',
         'image-size-0'])
 def test_what_makes_no_server(image_ref, devices, words):

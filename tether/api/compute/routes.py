@@ -19,6 +19,7 @@ from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_addresses
 from tether.api.compute.handlers import server_external_events
 from tether.api.compute.handlers import server_groups
+from tether.api.compute.handlers import server_images
 from tether.api.compute.handlers import server_metadata
 from tether.api.compute.handlers import server_shares
 from tether.api.compute.handlers import servers
@@ -34,7 +35,8 @@ _SERVER_ACTIONS = actions.Dispatcher('server', server_actions.ACTIONS,
                                      lock_server.ACTIONS,
                                      pause_server.ACTIONS,
                                      suspend_server.ACTIONS,
-                                     rescue.ACTIONS)
+                                     rescue.ACTIONS,
+                                     server_images.ACTIONS)
 
 
 def _servers(prefix):

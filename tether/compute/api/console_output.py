@@ -11,7 +11,7 @@ from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import version as compute_version
 from tether.objects import fields
 
-VmState = fields.VmState
+TaskState = fields.TaskState
 
 # Control characters a console output loses (all but tab and newline), as
 # Nova strips them: carriage returns, escape sequences, NULs.
@@ -21,18 +21,19 @@ _CONSOLE_OUTPUT = 'get_console_output'
 
 def get(context, instance, lines=None):
     """The last ``lines`` lines (None: all the host keeps, the last 100
-    KiB) of what the guest of a running server wrote to its console.
+    KiB) of what the server's guest wrote to its console: in its current
+    run, or in its last one for a server that is not running (stopped,
+    suspended: the host keeps the log), as Nova serves it; a rescued
+    guest's console is the rescue image's.
 
-    A server that is not running (no host, not ``active`` or
-    ``rescued``: a rescued guest's console is the rescue image's, as in
-    Nova) is refused, and so is a host whose tether-compute is older
-    than console output.
+    A server without a host or being deleted is refused (Nova's 409), and
+    so is a host whose tether-compute is older than console output.
     """
     servers.check_host(instance, _CONSOLE_OUTPUT)
-    if instance.vm_state not in (VmState.ACTIVE, VmState.RESCUED):
+    if instance.task_state == TaskState.DELETING:
         raise exception.InstanceInvalidState(
             action=_CONSOLE_OUTPUT, instance_id=instance.uuid,
-            attr='vm_state', state=instance.vm_state)
+            attr='task_state', state=instance.task_state)
     servers.check_host_version(
         context, instance, compute_version.CONSOLE_OUTPUT_SERVICE_VERSION,
         'console output')

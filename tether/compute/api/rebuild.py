@@ -58,6 +58,14 @@ def _image(context, image_ref, instance):
         image = images.for_caller(context).get(image_id)
     except (exception.ImageNotFound, exception.ImageNotAuthorized):
         raise exception.RebuildImageNotFound(image_id=image_ref)
+    if block_device_mapping.maps_volumes(image):
+        # Cinder re-images from the snapshot such an image maps
+        # (bug 2062539); tether refuses it, clearly, before anything.
+        raise image_exception.ImageUnacceptable(
+            image_id=image['id'],
+            reason='it is a snapshot of a volume-backed server (it maps '
+                   'volume snapshots and has no data); rebuild with an '
+                   'image that has data, or boot a new server from it')
     block_device_mapping.check_usable(image)
     block_device_mapping.check_memory(image, _flavor(instance))
     return image
@@ -87,26 +95,6 @@ def _check_fits(image, volume):
                 image_id=image['id'],
                 reason='its %s, %sGB, is larger than the root volume %s '
                        '(%sGB)' % (what, needed, volume['id'], size))
-
-
-def _check_volumes(context, client, instance, root, read):
-    """Every volume of the server must be in-use (Nova's check). The root
-    volume of a server in ERROR may also be reserved: a rebuild that
-    failed after it swapped the root attachment left it so, and a new
-    rebuild is how the user repairs the server. ``read``: the volumes
-    this request read already, by id."""
-    for bdm in db_bdms.get_by_instance(context, instance.uuid):
-        volume = (read.get(bdm.volume_id) or
-                  client.get_volume(bdm.volume_id))
-        allowed = {'in-use'}
-        if (root is not None and bdm.volume_id == root.volume_id
-                and instance.vm_state == fields.VmState.ERROR):
-            allowed.add('reserved')
-        if volume['status'] not in allowed:
-            raise exception.InvalidVolume(
-                reason='volume %s of server %s is %s, not %s'
-                       % (bdm.volume_id, instance.uuid, volume['status'],
-                          ' or '.join(sorted(allowed))))
 
 
 def _check_host_reimages(context, instance):
@@ -181,7 +169,14 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
         reimage = _check_root_volume(instance, read[root.volume_id], image,
                                      reimage_boot_volume,
                                      reimage_by_default)
-    _check_volumes(context, client, instance, root, read)
+    # The root volume of a server in ERROR may also be reserved: a
+    # rebuild that failed after it swapped the root attachment left it
+    # so, and a new rebuild is how the user repairs the server.
+    servers.check_volumes_in_use(
+        context, client, instance, read,
+        reserved_root=(root.volume_id if root is not None and
+                       instance.vm_state == fields.VmState.ERROR
+                       else None))
     servers.check_host_version(context, instance,
                                compute_version.REBUILD_SERVICE_VERSION,
                                'rebuild')

@@ -24,6 +24,7 @@ from tether.compute import image_exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import version as compute_version
+from tether.compute import volume_client
 from tether.db.compute import instance as db_instances
 from tether.db.compute import instance_action as db_actions
 from tether import images
@@ -111,6 +112,11 @@ def rescue(context, instance, rescue_image_ref=None,
             reason='it boots from a volume and has no image of its own: '
                    'name a rescue_image_ref')
     image = _rescue_image(context, image_ref)
+    # Nova's check: every volume of the server is in-use (a volume the
+    # volume service holds in another state would not follow the guest
+    # into its rescue definition).
+    servers.check_volumes_in_use(context, volume_client.for_user(context),
+                                 instance)
     if not instance.is_image_backed:
         _check_volume_backed(context, instance, image, allow_bfv_rescue)
     # Unlike Nova, a server with shares is not rescued: its shares are

@@ -126,12 +126,18 @@ def _release(client, attachments):
 
 def _candidates(context, availability_zone, boot):
     """The hosts that may take the server; ComputeHostsTooOld when a
-    server from images finds only hosts too old to build it (nothing is
-    made then)."""
-    if not boot.needs_images:
+    server from images or snapshots finds only hosts too old to build it
+    (nothing is made then)."""
+    if boot.needs_snapshots:
+        compute_rpcapi.get().check_snapshot_builds()
+        needed = compute_version.SNAPSHOT_BUILD_SERVICE_VERSION
+        what = 'a server with volumes made of snapshots or empty'
+    elif boot.needs_images:
+        compute_rpcapi.get().check_image_builds()
+        needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
+        what = 'a server from an image'
+    else:
         return scheduler.candidates(context, availability_zone)
-    compute_rpcapi.get().check_image_builds()
-    needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
     found = scheduler.candidates(context, availability_zone,
                                  min_service_version=needed)
     if not found:
@@ -140,7 +146,7 @@ def _candidates(context, availability_zone, boot):
             raise exception.ComputeHostsTooOld(
                 zone=(' in zone %s' % availability_zone
                       if availability_zone else ''),
-                what='a server from an image', needed=needed,
+                what=what, needed=needed,
                 found=', '.join('%s (%s)' % item
                                 for item in sorted(old.items())))
     return found
@@ -159,7 +165,7 @@ def _local_root_row(image_id):
 def _volume_rows(client, boot, instance_uuid, attachments):
     """The rows of the volumes of ``boot``: each volume given is reserved
     now (its attachment appended to ``attachments``); a volume made of an
-    image is made by the compute host."""
+    image or a snapshot, or empty, is made by the compute host."""
     rows = []
     for device in boot.volumes:
         values = dict(
@@ -172,6 +178,17 @@ def _volume_rows(client, boot, instance_uuid, attachments):
             rows.append(db_bdms.new_values(
                 None, image_id=device.uuid, volume_size=device.volume_size,
                 **values))
+            continue
+        if device.source_type == fields.BdmSourceType.SNAPSHOT:
+            rows.append(db_bdms.new_values(
+                None, snapshot_id=device.uuid,
+                volume_size=block_device_mapping.snapshot_size(client,
+                                                               device),
+                **values))
+            continue
+        if device.source_type == fields.BdmSourceType.BLANK:
+            rows.append(db_bdms.new_values(
+                None, volume_size=device.volume_size, **values))
             continue
         volume, attachment = _reserve_volume(client, device.uuid,
                                              instance_uuid)
@@ -208,11 +225,13 @@ def create(context, name, flavor_ref, devices, image_ref=None,
                 if key_name is not None else None)
     group = (server_groups.rule_for(context, group_uuid)
              if group_uuid is not None else None)
+    image_ref, devices, known = block_device_mapping.image_defined(
+        context, image_ref, devices)
     boot = block_device_mapping.plan(image_ref, devices)
     candidates = _candidates(context, availability_zone, boot)
     if boot.needs_images:
         block_device_mapping.check_images(context, boot, flavor,
-                                          zero_disk_allowed)
+                                          zero_disk_allowed, known)
     instance_uuid = uuidutils.generate_uuid()
     client = volume_client.for_user(context)
     attachments = []
@@ -356,3 +375,23 @@ def check_state(instance, action, vm_states):
         raise exception.InstanceInvalidState(
             action=action, instance_id=instance.uuid, attr='task_state',
             state=instance.task_state)
+
+
+def check_volumes_in_use(context, client, instance, read=None,
+                         reserved_root=None):
+    """Every volume of the server is in-use, as the volume API shows it
+    (Nova's check before a rebuild or a rescue; InvalidVolume, 400).
+    ``reserved_root``: a root volume that may be ``reserved`` too;
+    ``read``: the volumes the request read already, by id."""
+    read = read or {}
+    for bdm in db_bdms.get_by_instance(context, instance.uuid):
+        volume = (read.get(bdm.volume_id) or
+                  client.get_volume(bdm.volume_id))
+        allowed = {'in-use'}
+        if bdm.volume_id == reserved_root:
+            allowed.add('reserved')
+        if volume['status'] not in allowed:
+            raise exception.InvalidVolume(
+                reason='volume %s of server %s is %s, not %s'
+                       % (bdm.volume_id, instance.uuid, volume['status'],
+                          ' or '.join(sorted(allowed))))

@@ -1,6 +1,7 @@
 """What the compute manager does with the disks of a server it builds
 (its block device mappings), as Nova does: makes the volume of each
-mapping ``image -> volume`` through the volume API and waits for it,
+mapping ``image -> volume``, ``snapshot -> volume`` and ``blank ->
+volume`` through the volume API and waits for it,
 gives the local root disk the image it is made of, and, when a build
 fails, removes what the build made.
 """
@@ -54,8 +55,9 @@ def _wait_available(client, volume_id, instance_uuid, aborted):
 
 
 def make_volumes(context, instance, aborted):
-    """Make the volume of every mapping ``image -> volume`` of the
-    instance that has none yet, in boot order, and reserve it for the
+    """Make the volume of every mapping ``image``, ``snapshot`` or
+    ``blank -> volume`` of the instance that has none yet, in boot
+    order, and reserve it for the
     instance (an attachment without a connector, as the API reserves a
     volume the user gave).
 
@@ -73,11 +75,14 @@ def make_volumes(context, instance, aborted):
         volume_id = bdm.volume_id
         if volume_id is None:
             volume = client.create_volume(bdm.volume_size,
-                                          image_id=bdm.image_id)
+                                          image_id=bdm.image_id,
+                                          snapshot_id=bdm.snapshot_id)
             volume_id = volume['id']
             db_bdms.update(context, bdm.id, {'volume_id': volume_id})
-            LOG.info('Made volume %s of image %s for instance %s',
-                     volume_id, bdm.image_id, instance.uuid)
+            LOG.info('Made volume %s of %s for instance %s', volume_id,
+                     'image %s' % bdm.image_id if bdm.image_id else
+                     'snapshot %s' % bdm.snapshot_id if bdm.snapshot_id
+                     else 'nothing', instance.uuid)
         _wait_available(client, volume_id, instance.uuid, aborted)
         attachment = client.create_attachment(volume_id, instance.uuid)
         db_bdms.update(context, bdm.id,

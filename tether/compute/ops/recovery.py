@@ -10,6 +10,8 @@ Each instance of this host is compared with what libvirt reports:
   fault (as Nova does); its volumes stay the server's, and rebuilding it
   again is the way out;
 * an interrupted delete is finished;
+* an interrupted snapshot into an image is ended (a guest it paused
+  runs again; the image, left queued, is the user's to delete);
 * an interrupted power action (also a pause or a suspend) is settled
   from the guest's power state: running is ``active``, paused
   ``paused``, off with its memory saved ``suspended``, off ``stopped``;
@@ -155,6 +157,15 @@ def reconcile_instance(context, host, instance):
                  % host.host))},
             expected_task_state=task, action='reconcile')
         return True
+    if (task in TaskState.IMAGE_SNAPSHOTS and
+            instance.vm_state == VmState.ACTIVE and
+            _power_state(host, instance) == PowerState.PAUSED):
+        # The snapshot paused the guest to copy its disk and died before
+        # it ran it again. (Its image stays in the image API as it was:
+        # the user deletes it.)
+        LOG.info('Running the guest of %s again after an interrupted '
+                 'snapshot', instance.uuid)
+        host.driver.unpause(instance.uuid)
     changed = _reconcile_volumes(context, host, instance) > 0
     if instance.vm_state == VmState.ERROR:
         return changed

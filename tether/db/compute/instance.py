@@ -288,11 +288,24 @@ def update_metadata(context, instance_uuid, change, expected_vm_state,
     return new
 
 
+def _record_api_action(context, action):
+    """Add the instance action ``action`` (a dict of its values) and its
+    one event, ``api_<action>``, done now (Nova's event of work the API
+    does itself), to the caller's transaction."""
+    row = models.InstanceAction(**action)
+    context.session.add(row)
+    context.session.flush()
+    context.session.add(models.InstanceActionEvent(
+        action_id=row.id, event='api_%s' % action['action'],
+        start_time=action['start_time'], finish_time=base.now(),
+        result='Success'))
+
+
 @db.writer
 def lock(context, instance_uuid, locked_by, reason, action):
     """Lock the instance for ``locked_by`` with ``reason`` and record the
-    instance action ``action`` (a dict of its values), in one
-    transaction; the instance.
+    instance action ``action`` (a dict of its values) with its event
+    ``api_lock``, in one transaction; the instance.
 
     An owner's lock of a locked instance changes nothing (Nova's lock
     returns at once; an admin's lock stays one), and records no action.
@@ -304,7 +317,7 @@ def lock(context, instance_uuid, locked_by, reason, action):
     if cas.update(context, models.Instance, where,
                   {'locked': True, 'locked_by': locked_by,
                    'locked_reason': reason}):
-        context.session.add(models.InstanceAction(**action))
+        _record_api_action(context, action)
     elif _state_of(context, instance_uuid) is None:
         raise exception.InstanceNotFound(instance_id=instance_uuid)
     return _reread(context, instance_uuid)
@@ -314,9 +327,9 @@ def lock(context, instance_uuid, locked_by, reason, action):
 def unlock(context, instance_uuid, expected_locked_by, action):
     """Unlock the instance if it is still locked by ``expected_locked_by``
     (the lock the caller's policy was checked against; None: unlocked),
-    or unlocked meanwhile, and record the instance action ``action``, in
-    one transaction. A lock of the other kind taken meanwhile is kept:
-    InstanceLockChanged."""
+    or unlocked meanwhile, and record the instance action ``action`` with
+    its event ``api_unlock``, in one transaction. A lock of the other
+    kind taken meanwhile is kept: InstanceLockChanged."""
     where = [models.Instance.uuid == instance_uuid,
              models.Instance.deleted.is_(False),
              cas.one_of(models.Instance.locked_by,
@@ -327,5 +340,5 @@ def unlock(context, instance_uuid, expected_locked_by, action):
         if _state_of(context, instance_uuid) is None:
             raise exception.InstanceNotFound(instance_id=instance_uuid)
         raise exception.InstanceLockChanged(instance_id=instance_uuid)
-    context.session.add(models.InstanceAction(**action))
+    _record_api_action(context, action)
     return _reread(context, instance_uuid)

@@ -277,16 +277,17 @@ class BlockDeviceMapping(base.TimestampMixin, Base):
                                             ondelete='CASCADE'),
                               nullable=False)
     # What the disk is made of and where it lives (Nova's names):
-    # volume -> volume (a volume the user gave), image -> volume (a
-    # volume the compute host makes of the image), image -> local (the
-    # local root disk of a server booted from an image).
+    # volume -> volume (a volume the user gave), image, snapshot or
+    # blank -> volume (a volume the compute host makes of the image, of
+    # the snapshot, or empty), image -> local (the local root disk of a
+    # server booted from an image).
     source_type = sa.Column(sa.String(255), nullable=False,
                             default='volume', server_default='volume')
     destination_type = sa.Column(sa.String(255), nullable=False,
                                  default='volume', server_default='volume')
     image_id = sa.Column(sa.String(36))
-    # None until the compute host made the volume of an image; always
-    # None for a local disk.
+    # None until the compute host made the volume of an image, a
+    # snapshot or nothing; always None for a local disk.
     volume_id = sa.Column(sa.String(36))
     attachment_id = sa.Column(sa.String(36))
     device_name = sa.Column(sa.String(255))
@@ -295,6 +296,8 @@ class BlockDeviceMapping(base.TimestampMixin, Base):
                                       default=False)
     tag = sa.Column(sa.String(255))
     volume_size = sa.Column(sa.Integer)
+    # The volume snapshot a volume is made of (source_type snapshot).
+    snapshot_id = sa.Column(sa.String(36))
     # attaching -> attached -> detaching; the row goes when detached.
     status = sa.Column(sa.String(255), nullable=False)
     # JSON from the volume service; admin-only, never logged.

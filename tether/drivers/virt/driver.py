@@ -222,6 +222,14 @@ class ComputeDriver:
         """
         raise NotImplementedError()
 
+    def snapshot(self, instance_uuid, directory):
+        """A context manager: the guest's local root disk as it is now,
+        a new standalone qcow2 file in ``directory`` (its path), which is
+        removed when the block ends. A running guest is paused while its
+        disk is copied (its writes are on the file then), and runs again
+        after."""
+        raise NotImplementedError()
+
     def volume_snapshot_create(self, instance_uuid, volume_id, new_file):
         """Have the guest's disk of the volume write to ``new_file``, a
         qcow2 overlay the volume service made on the disk's file now, in

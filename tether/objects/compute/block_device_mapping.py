@@ -16,13 +16,13 @@ class BlockDeviceMapping(base.Record):
     id: int
     uuid: str
     instance_uuid: str
-    # volume -> volume, image -> volume, image -> local
+    # volume -> volume, image/snapshot/blank -> volume, image -> local
     # (fields.BdmSourceType, fields.BdmDestinationType).
     source_type: str
     destination_type: str
     image_id: str | None
-    # None until the compute host made the volume of an image; None for
-    # a local disk.
+    # None until the compute host made the volume of an image, a
+    # snapshot or nothing; None for a local disk.
     volume_id: str | None
     attachment_id: str | None
     device_name: str | None
@@ -30,6 +30,8 @@ class BlockDeviceMapping(base.Record):
     delete_on_termination: bool
     tag: str | None
     volume_size: int | None
+    # The volume snapshot the volume is made of (source snapshot).
+    snapshot_id: str | None
     # attaching -> attached -> detaching (fields.BdmStatus).
     status: str
     # From the volume service; admin-only, never logged.
@@ -49,7 +51,7 @@ class BlockDeviceMapping(base.Record):
 
     @property
     def made_by_host(self):
-        """A volume the compute host makes of an image (source image,
-        destination volume)."""
+        """A volume the compute host makes of an image, of a snapshot or
+        empty (destination volume, any source but a volume)."""
         return (self.is_volume and
-                self.source_type == fields.BdmSourceType.IMAGE)
+                self.source_type != fields.BdmSourceType.VOLUME)

@@ -43,7 +43,9 @@ class Instance(base.TetherObject):
     #              access_ip_v4, access_ip_v6 (as the create gave them)
     # Version 1.6: vm_state rescued and the task states rescuing,
     #              unrescuing (the rescue server action)
-    VERSION = '1.6'
+    # Version 1.7: the task states of a snapshot into an image
+    #              (createImage, createBackup)
+    VERSION = '1.7'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -141,6 +143,9 @@ class Instance(base.TetherObject):
                     (t_fields.VmState.RESCUED,))
             _refuse(primitive, target_version, 'task_state',
                     t_fields.TaskState.RESCUES)
+        if target < (1, 7):
+            _refuse(primitive, target_version, 'task_state',
+                    t_fields.TaskState.IMAGE_SNAPSHOTS)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

@@ -21,6 +21,7 @@ from tether.policies.compute import server_actions
 from tether.policies.compute import server_addresses
 from tether.policies.compute import server_external_events
 from tether.policies.compute import server_groups
+from tether.policies.compute import server_images
 from tether.policies.compute import server_metadata
 from tether.policies.compute import server_shares
 from tether.policies.compute import servers
@@ -32,7 +33,7 @@ from tether.policies.compute import volume_attachments
 from tether.policies.compute import volumes
 
 _MODULES = [base, servers, server_actions, lock_server, pause_server,
-            suspend_server, rescue, console_output,
+            suspend_server, rescue, console_output, server_images,
             volume_attachments, server_shares,
             server_external_events, assisted_volume_snapshots,
             instance_actions, flavors,

@@ -89,7 +89,8 @@ def _device(entry):
     return block_device_mapping.Device(
         source_type=source,
         destination_type=entry.get('destination_type') or source,
-        uuid=_uuid(entry['uuid']) if source == 'image' else entry['uuid'],
+        uuid=(_uuid(entry['uuid']) if source == 'image'
+              else entry.get('uuid')),
         boot_index=index,
         delete_on_termination=strutils.bool_from_string(
             entry.get('delete_on_termination', False)),

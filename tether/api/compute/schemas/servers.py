@@ -50,10 +50,10 @@ metadata = {
 block_device_mapping_v2 = {
     'type': 'object',
     'properties': {
-        'source_type': {'type': 'string', 'enum': ['volume', 'image'],
-                        'description': '"volume" or "image" (tether has no '
-                                       'snapshots and makes no blank '
-                                       'volumes)'},
+        'source_type': {'type': 'string',
+                        'enum': ['volume', 'image', 'snapshot', 'blank'],
+                        'description': '"volume", "image", "snapshot" or '
+                                       '"blank"'},
         'destination_type': {'type': 'string', 'enum': ['volume', 'local'],
                              'description': '"volume" or "local"'},
         'uuid': uuid,
@@ -69,7 +69,9 @@ block_device_mapping_v2 = {
         'device_type': {'type': ['string', 'null'], 'maxLength': 255},
         'guest_format': {'type': ['string', 'null'], 'maxLength': 255},
     },
-    'required': ['source_type', 'uuid'],
+    # uuid names the source, except of a blank volume (checked in
+    # tether.compute.api.block_device_mapping.plan, as Nova does).
+    'required': ['source_type'],
     'additionalProperties': False,
 }
 block_device_mapping_v2_v242 = copy.deepcopy(block_device_mapping_v2)

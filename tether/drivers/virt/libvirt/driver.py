@@ -20,6 +20,7 @@ from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import driver_power
 from tether.drivers.virt.libvirt import driver_rescue
 from tether.drivers.virt.libvirt import driver_shares
+from tether.drivers.virt.libvirt import driver_snapshot
 from tether.drivers.virt.libvirt import driver_volume_snapshots
 from tether.drivers.virt.libvirt import host as libvirt_host
 from tether.drivers.virt.libvirt import imagebackend
@@ -52,7 +53,7 @@ def _target(device):
 
 
 class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
-                    driver_shares.SharesMixin,
+                    driver_shares.SharesMixin, driver_snapshot.SnapshotMixin,
                     driver_volume_snapshots.VolumeSnapshotsMixin,
                     driver.ComputeDriver):
     """Guests on the libvirt at ``[libvirt]connection_uri``.
@@ -66,7 +67,8 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
     subdirectory_name``). Its share methods are SharesMixin's
     (driver_shares.py), its power methods PowerMixin's (driver_power.py),
     its rescue methods RescueMixin's (driver_rescue.py), its assisted
-    volume snapshots VolumeSnapshotsMixin's (driver_volume_snapshots.py).
+    volume snapshots VolumeSnapshotsMixin's (driver_volume_snapshots.py),
+    the snapshot of a root disk SnapshotMixin's (driver_snapshot.py).
     """
 
     capabilities = {
