@@ -1,7 +1,8 @@
 """What the fuzzing job makes before it fuzzes and checks after: the
 resources whose IDs the fuzzer is given (project A's), the resources no
 persona may touch (project B's), and the books that must balance after
-(every project's volume quota usage against what it owns)."""
+(every project's volume and compute quota usage against what it
+owns)."""
 
 import time
 
@@ -171,7 +172,45 @@ def books(admin):
     usages = {project: admin.volume(
         'GET', '/os-quota-sets/%s?usage=true' % project)['quota_set']
         for project in PROJECTS}
-    return imbalances(volumes, snapshots, usages)
+    return imbalances(volumes, snapshots, usages) + compute_books(admin)
+
+
+def compute_books(admin):
+    """What does not balance in each project's compute quota usage
+    (instances, cores, ram), read once no server is being deleted (a
+    delete gives the quota back as the server leaves the list)."""
+    def settled():
+        servers = admin.compute('GET', '/servers/detail?all_tenants=1'
+                                '&limit=1000')['servers']
+        busy = [s['id'] for s in servers
+                if s.get('OS-EXT-STS:task_state') == 'deleting']
+        return None if busy else servers
+    servers = wait_for(settled, 'every server to settle', timeout=300)
+    usages = {project: admin.compute(
+        'GET', '/os-quota-sets/%s/detail' % project)['quota_set']
+        for project in PROJECTS}
+    return compute_imbalances(servers, usages)
+
+
+def compute_imbalances(servers, usages):
+    """For each project of ``usages`` (project -> its compute quota set
+    detail), each of instances, cores and ram whose usage is not what
+    the project's ``servers`` (as an administrator lists them in detail,
+    their flavors embedded: 2.47 or later) have."""
+    problems = []
+    for project, usage in sorted(usages.items()):
+        owned = [s for s in servers if s['tenant_id'] == project]
+        expected = {
+            'instances': len(owned),
+            'cores': sum(s['flavor']['vcpus'] for s in owned),
+            'ram': sum(s['flavor']['ram'] for s in owned),
+        }
+        for resource, count in expected.items():
+            got = usage[resource]['in_use']
+            if got != count:
+                problems.append('%s %s: in_use %s; its servers have %d'
+                                % (project, resource, got, count))
+    return problems
 
 
 def imbalances(volumes, snapshots, usages):

@@ -1,6 +1,7 @@
 """The fuzzing job's last check (tools/fuzz/world.py): each project's
-volume quota usage is what it owns, nothing reserved; shown to catch
-the books that do not balance."""
+volume quota usage is what it owns, nothing reserved, and its compute
+quota usage what its servers have; shown to catch the books that do not
+balance."""
 
 import importlib.util
 import pathlib
@@ -42,3 +43,30 @@ def test_books_that_do_not():
         'a gigabytes: in_use 4, reserved 0; it has 5',
         'b volumes: in_use 1, reserved 1; it has 1',
         'c snapshots: in_use 1, reserved 0; it has 0']
+
+
+SERVERS = [
+    {'tenant_id': 'a', 'flavor': {'vcpus': 1, 'ram': 64}},
+    {'tenant_id': 'a', 'flavor': {'vcpus': 2, 'ram': 128}},
+    {'tenant_id': 'b', 'flavor': {'vcpus': 1, 'ram': 64}},
+]
+
+
+def _compute(instances, cores, ram):
+    return {'instances': {'in_use': instances}, 'cores': {'in_use': cores},
+            'ram': {'in_use': ram}}
+
+
+def test_compute_books_that_balance():
+    assert world.compute_imbalances(SERVERS, {
+        'a': _compute(2, 3, 192), 'b': _compute(1, 1, 64),
+        'c': _compute(0, 0, 0)}) == []
+
+
+def test_compute_books_that_do_not():
+    assert world.compute_imbalances(SERVERS, {
+        'a': _compute(3, 3, 192), 'b': _compute(1, 1, 0),
+        'c': _compute(0, 1, 0)}) == [
+        'a instances: in_use 3; its servers have 2',
+        'b ram: in_use 0; its servers have 64',
+        'c cores: in_use 1; its servers have 0']
