@@ -53,7 +53,11 @@ class World:
         self.tag = tag
         self.ids = {'key': 'k', 'spec_key': 'multiattach',
                     'target_project_id': self.projects['A'],
-                    'flavor_id': '1'}
+                    'flavor_id': '1',
+                    # A quota class of the matrix's own (the default
+                    # class's limits are every project's defaults).
+                    'quota_class': 'pm-class-' + tag,
+                    'class_name': 'pm-class-' + tag}
         self.volumes, self.types, self.servers = [], [], []
         self.flavors, self.services = [], []
         # (api, kind, id) of what the allowed calls created.

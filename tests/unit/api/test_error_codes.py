@@ -11,6 +11,7 @@ from tether.compute import exception as compute_exception
 from tether.compute import flavor_exception
 from tether.compute import image_exception
 from tether.compute import keypair_exception
+from tether.compute import quota_exception
 from tether.compute import share_exception
 from tether import exception
 from tether.volume import exception as volume_exception
@@ -21,7 +22,7 @@ DOC = ROOT / 'doc' / 'source' / 'errors.rst'
 MODULES = {exception: 'tether.', volume_exception: 'volume.',
            compute_exception: 'compute.', share_exception: 'compute.',
            keypair_exception: 'compute.', flavor_exception: 'compute.',
-           image_exception: 'compute.'}
+           image_exception: 'compute.', quota_exception: 'compute.'}
 CODE = re.compile(r'^[a-z]+(\.[a-z_]+)+$')
 
 
