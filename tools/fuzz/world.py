@@ -234,6 +234,7 @@ def imbalances(volumes, snapshots, usages):
             'gigabytes': sum(v['size'] for v in owned) +
             sum(s['size'] for s in snaps),
         }
+        expected.update(_per_type(usage, volumes, owned, snaps))
         for resource, count in expected.items():
             got = usage[resource]
             if got['in_use'] != count or got['reserved'] != 0:
@@ -242,6 +243,31 @@ def imbalances(volumes, snapshots, usages):
                         project, resource, got['in_use'], got['reserved'],
                         count))
     return problems
+
+
+_KINDS = ('volumes_', 'gigabytes_', 'snapshots_')
+
+
+def _per_type(usage, volumes, owned, snaps):
+    """What each volume type's resources of ``usage`` (volumes_<type>,
+    gigabytes_<type>, snapshots_<type>) must be: the project's volumes
+    of the type, and its snapshots of volumes of the type."""
+    type_of = {v['id']: v['volume_type'] for v in volumes}
+    expected = {}
+    for resource in usage:
+        kind = next((k for k in _KINDS if resource.startswith(k)), None)
+        if kind is None:
+            continue
+        name = resource[len(kind):]
+        mine = [v for v in owned if v['volume_type'] == name]
+        its = [s for s in snaps if type_of.get(s['volume_id']) == name]
+        expected[resource] = {
+            'volumes_': len(mine),
+            'snapshots_': len(its),
+            'gigabytes_': sum(v['size'] for v in mine) +
+            sum(s['size'] for s in its),
+        }[kind]
+    return expected
 
 
 _PUBLIC_KEY = (

@@ -13,15 +13,18 @@ world = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(world)
 
 VOLUMES = [
-    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 1, 'consumes_quota': True},
-    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 3, 'consumes_quota': True},
-    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 2, 'consumes_quota': True},
+    {'id': 'v1', 'os-vol-tenant-attr:tenant_id': 'a', 'size': 1,
+     'consumes_quota': True, 'volume_type': 'gold'},
+    {'id': 'v2', 'os-vol-tenant-attr:tenant_id': 'a', 'size': 3,
+     'consumes_quota': True, 'volume_type': '__DEFAULT__'},
+    {'id': 'v3', 'os-vol-tenant-attr:tenant_id': 'b', 'size': 2,
+     'consumes_quota': True, 'volume_type': 'gold'},
     # A create that failed: its quota was given back.
-    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 900,
-     'consumes_quota': False},
+    {'id': 'v4', 'os-vol-tenant-attr:tenant_id': 'b', 'size': 900,
+     'consumes_quota': False, 'volume_type': 'gold'},
 ]
 SNAPSHOTS = [{'os-extended-snapshot-attributes:project_id': 'a', 'size': 1,
-              'consumes_quota': True}]
+              'consumes_quota': True, 'volume_id': 'v1'}]
 
 
 def _usage(volumes, snapshots, gigabytes, reserved=0):
@@ -34,6 +37,26 @@ def test_books_that_balance():
     assert world.imbalances(VOLUMES, SNAPSHOTS, {
         'a': _usage(2, 1, 5), 'b': _usage(1, 0, 2),
         'c': _usage(0, 0, 0)}) == []
+
+
+def _typed(usage, **per_type):
+    usage = dict(usage)
+    for resource, in_use in per_type.items():
+        usage[resource] = {'in_use': in_use, 'reserved': 0}
+    return usage
+
+
+def test_the_books_of_each_volume_type():
+    a = _typed(_usage(2, 1, 5), volumes_gold=1, gigabytes_gold=2,
+               snapshots_gold=1, volumes___DEFAULT__=1,
+               gigabytes___DEFAULT__=3, snapshots___DEFAULT__=0)
+    b = _typed(_usage(1, 0, 2), volumes_gold=1, gigabytes_gold=2)
+    assert world.imbalances(VOLUMES, SNAPSHOTS, {'a': a, 'b': b}) == []
+    a['gigabytes_gold'] = {'in_use': 1, 'reserved': 0}
+    b['volumes_gold'] = {'in_use': 2, 'reserved': 0}
+    assert world.imbalances(VOLUMES, SNAPSHOTS, {'a': a, 'b': b}) == [
+        'a gigabytes_gold: in_use 1, reserved 0; it has 2',
+        'b volumes_gold: in_use 2, reserved 0; it has 1']
 
 
 def test_books_that_do_not():
