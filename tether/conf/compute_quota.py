@@ -1,5 +1,6 @@
 """Configuration (oslo.config): the [quota] options of the compute API,
-Nova's names and defaults of the limits it enforces."""
+Nova's names and defaults of its limits: the default of every project
+unless the ``default`` quota class or the project has its own."""
 
 from oslo_config import cfg
 
@@ -8,6 +9,19 @@ quota_group = cfg.OptGroup(
     help='The default limits of the compute API (-1: unlimited).')
 
 quota_opts = [
+    cfg.IntOpt('instances', default=10, min=-1,
+               help='Servers per project: a server create beyond it is '
+                    'refused with 403. A project\'s own limit, or the '
+                    'default quota class\'s (/os-quota-sets, '
+                    '/os-quota-class-sets/default), comes first.'),
+    cfg.IntOpt('cores', default=20, min=-1,
+               help='vCPUs of the servers of a project (their flavors\' '
+                    'vcpus): a server create beyond it is refused with '
+                    '403.'),
+    cfg.IntOpt('ram', default=50 * 1024, min=-1,
+               help='MiB of memory of the servers of a project (their '
+                    'flavors\' ram): a server create beyond it is refused '
+                    'with 403.'),
     cfg.IntOpt('key_pairs', default=100, min=-1,
                help='Key pairs per user (/os-keypairs): a create beyond '
                     'it is refused with 403.'),

@@ -5,17 +5,23 @@ tether-volume."""
 from tether.db import session
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
+from tether.db.volume import volume_type as db_types
 from tether.objects import fields
+from tether.volume import quota
 
 S = fields.SnapshotStatus
 
 
-def quota_of(snapshot):
+def quota_of(context, snapshot):
     """What a snapshot (an object or the values of one) counts: one
-    snapshot, and its volume's size in gigabytes, as Cinder counts it."""
-    size = (snapshot['volume_size'] if isinstance(snapshot, dict)
-            else snapshot.volume_size)
-    return {'snapshots': 1, 'gigabytes': size}
+    snapshot, and its volume's size in gigabytes, as Cinder counts it,
+    for the project and for its volume's type."""
+    if isinstance(snapshot, dict):
+        size, volume_id = snapshot['volume_size'], snapshot['volume_id']
+    else:
+        size, volume_id = snapshot.volume_size, snapshot.volume_id
+    return quota.with_type({'snapshots': 1, 'gigabytes': size},
+                           db_types.name_of_volume(context, volume_id))
 
 
 @session.VOLUME.writer
@@ -26,7 +32,7 @@ def fail_create(context, snapshot):
     a second time."""
     if db_snapshots.fail_create_in_transaction(context, snapshot.id):
         db_quotas.release_in_transaction(context, snapshot.project_id,
-                                         quota_of(snapshot))
+                                         quota_of(context, snapshot))
         return True
     return False
 
@@ -38,7 +44,7 @@ def destroy_in_transaction(context, snapshot, expected_statuses):
                                            expected_statuses):
         if snapshot.use_quota:
             db_quotas.release_in_transaction(context, snapshot.project_id,
-                                             quota_of(snapshot))
+                                             quota_of(context, snapshot))
         return True
     return False
 
@@ -59,5 +65,5 @@ def update_status(context, snapshot_id, values, expected, project_id=None):
         db_snapshots.update_in_transaction(context, snapshot_id,
                                            {'use_quota': False})
         db_quotas.release_in_transaction(context, snapshot.project_id,
-                                         quota_of(snapshot))
+                                         quota_of(context, snapshot))
     return snapshot

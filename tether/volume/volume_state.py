@@ -7,13 +7,16 @@ from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
+from tether.volume import quota
 from tether.volume import snapshot_state
 
 S = fields.VolumeStatus
 
 
-def _quota(volume):
-    return {'volumes': 1, 'gigabytes': volume.size}
+def _quota(context, volume):
+    """What a volume counts, for its project and for its type."""
+    return quota.with_type({'volumes': 1, 'gigabytes': volume.size},
+                           quota.volume_type_name(context, volume))
 
 
 @session.VOLUME.writer
@@ -26,7 +29,7 @@ def fail_create(context, volume, expected_statuses):
     if db_volumes.fail_create_in_transaction(context, volume.id,
                                              expected_statuses):
         db_quotas.release_in_transaction(context, volume.project_id,
-                                         _quota(volume))
+                                         _quota(context, volume))
         return True
     return False
 
@@ -44,9 +47,10 @@ def finish_delete(context, volume):
                                                               volume.id):
             snapshot_state.destroy_in_transaction(
                 context, snapshot, fields.SnapshotStatus.ALL)
+    counted = _quota(context, volume)   # read while the row is there
     if db_volumes.destroy_in_transaction(context, volume.id, [S.DELETING]):
         if volume.use_quota:
             db_quotas.release_in_transaction(context, volume.project_id,
-                                             _quota(volume))
+                                             counted)
         db_quotas.rollback(context, db_quotas.get_reservations_for(
             context, volume.id))

@@ -1,7 +1,8 @@
 """What the fuzzing job makes before it fuzzes and checks after: the
 resources whose IDs the fuzzer is given (project A's), the resources no
 persona may touch (project B's), and the books that must balance after
-(every project's volume quota usage against what it owns)."""
+(every project's volume and compute quota usage against what it
+owns)."""
 
 import time
 
@@ -171,7 +172,45 @@ def books(admin):
     usages = {project: admin.volume(
         'GET', '/os-quota-sets/%s?usage=true' % project)['quota_set']
         for project in PROJECTS}
-    return imbalances(volumes, snapshots, usages)
+    return imbalances(volumes, snapshots, usages) + compute_books(admin)
+
+
+def compute_books(admin):
+    """What does not balance in each project's compute quota usage
+    (instances, cores, ram), read once no server is being deleted (a
+    delete gives the quota back as the server leaves the list)."""
+    def settled():
+        servers = admin.compute('GET', '/servers/detail?all_tenants=1'
+                                '&limit=1000')['servers']
+        busy = [s['id'] for s in servers
+                if s.get('OS-EXT-STS:task_state') == 'deleting']
+        return None if busy else servers
+    servers = wait_for(settled, 'every server to settle', timeout=300)
+    usages = {project: admin.compute(
+        'GET', '/os-quota-sets/%s/detail' % project)['quota_set']
+        for project in PROJECTS}
+    return compute_imbalances(servers, usages)
+
+
+def compute_imbalances(servers, usages):
+    """For each project of ``usages`` (project -> its compute quota set
+    detail), each of instances, cores and ram whose usage is not what
+    the project's ``servers`` (as an administrator lists them in detail,
+    their flavors embedded: 2.47 or later) have."""
+    problems = []
+    for project, usage in sorted(usages.items()):
+        owned = [s for s in servers if s['tenant_id'] == project]
+        expected = {
+            'instances': len(owned),
+            'cores': sum(s['flavor']['vcpus'] for s in owned),
+            'ram': sum(s['flavor']['ram'] for s in owned),
+        }
+        for resource, count in expected.items():
+            got = usage[resource]['in_use']
+            if got != count:
+                problems.append('%s %s: in_use %s; its servers have %d'
+                                % (project, resource, got, count))
+    return problems
 
 
 def imbalances(volumes, snapshots, usages):
@@ -195,6 +234,7 @@ def imbalances(volumes, snapshots, usages):
             'gigabytes': sum(v['size'] for v in owned) +
             sum(s['size'] for s in snaps),
         }
+        expected.update(_per_type(usage, volumes, owned, snaps))
         for resource, count in expected.items():
             got = usage[resource]
             if got['in_use'] != count or got['reserved'] != 0:
@@ -203,6 +243,31 @@ def imbalances(volumes, snapshots, usages):
                         project, resource, got['in_use'], got['reserved'],
                         count))
     return problems
+
+
+_KINDS = ('volumes_', 'gigabytes_', 'snapshots_')
+
+
+def _per_type(usage, volumes, owned, snaps):
+    """What each volume type's resources of ``usage`` (volumes_<type>,
+    gigabytes_<type>, snapshots_<type>) must be: the project's volumes
+    of the type, and its snapshots of volumes of the type."""
+    type_of = {v['id']: v['volume_type'] for v in volumes}
+    expected = {}
+    for resource in usage:
+        kind = next((k for k in _KINDS if resource.startswith(k)), None)
+        if kind is None:
+            continue
+        name = resource[len(kind):]
+        mine = [v for v in owned if v['volume_type'] == name]
+        its = [s for s in snaps if type_of.get(s['volume_id']) == name]
+        expected[resource] = {
+            'volumes_': len(mine),
+            'snapshots_': len(its),
+            'gigabytes_': sum(v['size'] for v in mine) +
+            sum(s['size'] for s in its),
+        }[kind]
+    return expected
 
 
 _PUBLIC_KEY = (

@@ -14,9 +14,13 @@ answer must match the sample's response: the same keys everywhere, the
 same values, except that a placeholder in a string matches what it names:
 a value of ``subs`` exactly, or any value of its kind (``%(uuid)s``,
 ``%(isotime)s``, ``%(host)s``, ``%(text)s``, ``%(int)s`` for a whole
-value). ``TETHER_REGENERATE_SAMPLES=1`` writes the samples from the answers
-instead (values of ``subs``, UUIDs, times and the host's address made
-placeholders); read the diff before committing it.
+value). A key with ``%(each)s`` stands for every key of the answer it
+matches, none or many, each value matching the sample's (the quotas of
+each volume type: ``volumes_%(each)s``, as many as the types the
+session's tests made). ``TETHER_REGENERATE_SAMPLES=1`` writes the
+samples from the answers instead (values of ``subs``, UUIDs, times and
+the host's address made placeholders; %(each)s keys kept); read the diff
+before committing it.
 """
 
 import json
@@ -37,6 +41,7 @@ KINDS = {
 }
 PLACEHOLDER = re.compile(r'%\((\w+)\)s')
 WHOLE_INT = '%(int)s'
+EACH = '%(each)s'
 
 
 class Mismatch(AssertionError):
@@ -60,11 +65,24 @@ def _pattern(template, subs):
     return '^%s$' % ''.join(out)
 
 
+def _each(template, value, subs):
+    """{key of the sample with %(each)s: [keys of the answer it stands
+    for]}."""
+    out = {}
+    for key in template:
+        if EACH in key:
+            pattern = _pattern(key.replace(EACH, '%(text)s'), subs)
+            out[key] = [c for c in value if re.match(pattern, c, re.S)]
+    return out
+
+
 def _keys(template, value, subs):
     """{key of the sample: key of the answer}: a key with a placeholder
     (a host's name, as in os-availability-zone/detail) is a pattern."""
     keys = {}
     for key in template:
+        if EACH in key:
+            continue
         if key in value and not PLACEHOLDER.search(key):
             keys[key] = key
             continue
@@ -87,13 +105,19 @@ def match(template, value, subs, where='body'):
         if not isinstance(value, dict):
             raise Mismatch('%s: %r is no object' % (where, value))
         keys = _keys(template, value, subs)
-        missing = sorted(set(template) - set(keys))
-        extra = sorted(set(value) - set(keys.values()))
+        each = _each(template, value, subs)
+        missing = sorted(set(template) - set(keys) - set(each))
+        extra = sorted(set(value) - set(keys.values()) -
+                       {c for found in each.values() for c in found})
         if missing or extra:
             raise Mismatch('%s: keys %s missing, %s not in the sample' % (
                 where, missing, extra))
         for key, found in keys.items():
             match(template[key], value[found], subs, '%s/%s' % (where, found))
+        for key, found in each.items():
+            for candidate in found:
+                match(template[key], value[candidate], subs,
+                      '%s/%s' % (where, candidate))
     elif isinstance(template, list):
         if not isinstance(value, list) or len(value) != len(template):
             raise Mismatch('%s: %r is not a list of %d' % (
@@ -144,8 +168,14 @@ def kept(old, new):
             return new
         return old
     if isinstance(old, dict) and isinstance(new, dict):
-        return {k: kept(old[k], v) if k in old else v
-                for k, v in new.items()}
+        each = _each(old, new, {})
+        folded = {c for found in each.values() for c in found}
+        out = {k: kept(old[k], v) if k in old else v
+               for k, v in new.items() if k not in folded}
+        for key, found in each.items():
+            if found:
+                out[key] = kept(old[key], new[found[0]])
+        return out
     if (isinstance(old, list) and isinstance(new, list) and
             len(old) == len(new)):
         return [kept(o, n) for o, n in zip(old, new)]

@@ -37,3 +37,16 @@ def test_the_volume_services_story(aio):
     story.exchange('extensions-list', 'GET', '/extensions', version=VERSION)
     story.exchange('availability-zones-list', 'GET', '/os-availability-zone',
                    version=VERSION)
+
+
+def test_the_quota_class_sets_story(aio):
+    admin = aio.http('operator', 'ops-' + uuid.uuid4().hex[:8],
+                     roles=['admin'], version=VERSION)
+    story = samples.Samples('volume', admin)
+    name = 'gold-' + uuid.uuid4().hex[:6]
+    story.subs['class_name'] = name
+    path = '/os-quota-class-sets/%s' % name
+    story.exchange('quota-class-set-update', 'PUT', path, {
+        'quota_class_set': {'volumes': 20, 'gigabytes': 500}},
+        version=VERSION)
+    story.exchange('quota-class-set-show', 'GET', path, version=VERSION)

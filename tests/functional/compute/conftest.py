@@ -3,7 +3,7 @@
 tether-aio runs one real tether-compute (named after CONF.host). The
 hosts made here are written with the calls tether-compute makes
 (register, heartbeat) under names of their own, and the servers with the
-call the compute API makes (create_on_host, without candidate hosts):
+call the compute API makes (create_counted, without candidate hosts):
 the rows of a test setup, removed afterwards.
 """
 
@@ -14,6 +14,7 @@ from oslo_utils import timeutils
 import pytest
 import sqlalchemy as sa
 
+from tether.compute import instance_state
 from tether import context as t_context
 from tether.db.compute import instance_action as db_actions
 from tether.db.compute import instance as db_instances
@@ -105,7 +106,8 @@ class Servers:
             'task_state': None, 'power_state': 1, 'locked': False,
             'metadata': {}, 'deleted': False,
         }
-        instance = db_instances.create_on_host(
+        # Counted against the project's quota, as the API counts a server.
+        instance = instance_state.create_counted(
             ctx, values, [], [],
             db_actions.action_values(ctx, instance_uuid, 'create'))
         self.uuids.append(instance_uuid)
@@ -124,6 +126,9 @@ class Servers:
 
     def remove(self):
         ctx = admin_context()
+        for instance_uuid in self.uuids:
+            # Its quota given back, as a delete gives it.
+            instance_state.soft_delete_counted(ctx, instance_uuid)
         with session.COMPUTE.writing(ctx):
             ids = sa.select(models.InstanceAction.id).where(
                 models.InstanceAction.instance_uuid.in_(self.uuids))

@@ -10,9 +10,9 @@ import uuid
 import openstack
 import pytest
 
+from tether.compute import instance_state
 from tether import context as t_context
 from tether.db.compute import instance_action as db_actions
-from tether.db.compute import instance as db_instances
 
 ADMIN = ('admin', 'admin')
 ACTION = {'action', 'instance_uuid', 'request_id', 'user_id', 'project_id',
@@ -248,7 +248,8 @@ def test_unknown_server_and_request(aio, servers, project):
 def test_actions_of_deleted_servers_from_2_21(aio, servers, project):
     instance, request_id = servers.add(project, user_id='alice')
     delete_id = servers.action(instance, 'delete')
-    db_instances.soft_delete(t_context.get_admin_context(), instance.uuid)
+    instance_state.soft_delete_counted(t_context.get_admin_context(),
+                                       instance.uuid)
     path = '/servers/%s/os-instance-actions' % instance.uuid
     for who in (ADMIN, ('alice', project)):
         old = aio.compute_http(*who, version='2.20')

@@ -145,3 +145,44 @@ def test_attachments_take_the_project_of_their_volume(tmp_path):
     columns = {c['name']: c for c in
                sa.inspect(engine).get_columns('volume_attachment')}
     assert columns['project_id']['nullable'] is False
+
+
+def test_the_servers_and_key_pairs_are_counted(tmp_path):
+    """Compute migration 0010 counts the instances, cores and ram of the
+    servers not deleted, per project and per user of it, and keeps the
+    key pair counts of their users."""
+    engine = _engine(tmp_path)
+    migration.db_sync('0009', engine=engine, database='compute')
+    servers = [('s1', 'p1', 'u1', 1, 64, False),
+               ('s2', 'p1', 'u1', 2, 128, False),
+               ('s3', 'p1', 'u2', 1, 64, False),
+               ('s4', 'p1', 'u2', 4, 512, True),
+               ('s5', 'p2', 'u1', 1, 64, False)]
+    with engine.begin() as conn:
+        for uuid, project, user, vcpus, memory_mb, deleted in servers:
+            conn.exec_driver_sql(
+                "INSERT INTO instances (uuid, project_id, user_id, flavor, "
+                "memory_mb, vcpus, vm_state, power_state, locked, deleted, "
+                "created_at) VALUES (?, ?, ?, '{}', ?, ?, 'active', 1, 0, "
+                "?, '2026-11-27')",
+                (uuid, project, user, memory_mb, vcpus, deleted))
+        conn.exec_driver_sql(
+            "INSERT INTO quota_usages (resource, scope, in_use, created_at) "
+            "VALUES ('key_pairs', 'u1', 3, '2026-11-27')")
+    migration.db_sync(engine=engine, database='compute')
+    with engine.connect() as conn:
+        rows = conn.exec_driver_sql(
+            'SELECT resource, project_id, user_id, in_use '
+            'FROM quota_usages').all()
+    assert sorted(tuple(r) for r in rows) == sorted([
+        ('key_pairs', '', 'u1', 3),
+        ('instances', 'p1', '', 3), ('cores', 'p1', '', 4),
+        ('ram', 'p1', '', 256),
+        ('instances', 'p1', 'u1', 2), ('cores', 'p1', 'u1', 3),
+        ('ram', 'p1', 'u1', 192),
+        ('instances', 'p1', 'u2', 1), ('cores', 'p1', 'u2', 1),
+        ('ram', 'p1', 'u2', 64),
+        ('instances', 'p2', '', 1), ('cores', 'p2', '', 1),
+        ('ram', 'p2', '', 64),
+        ('instances', 'p2', 'u1', 1), ('cores', 'p2', 'u1', 1),
+        ('ram', 'p2', 'u1', 64)])

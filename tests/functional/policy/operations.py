@@ -40,6 +40,14 @@ SPECS = {
     'volume PUT /volumes/{volume_id}': Spec(
         body={'volume': {'name': 'pm-vol'}}),
     'volume DELETE /volumes/{volume_id}': Spec(fresh='volume'),
+    'volume PUT /os-quota-class-sets/{class_name}': Spec(
+        body={'quota_class_set': {'volumes': 100}}),
+    'compute PUT /os-quota-sets/{target_project_id}': Spec(
+        body={'quota_set': {'instances': 10}}),
+    'compute DELETE /os-quota-sets/{target_project_id}': Spec(
+        fresh='quota'),
+    'compute PUT /os-quota-class-sets/{quota_class}': Spec(
+        body={'quota_class_set': {'instances': 10}}),
     'volume POST /volumes/{volume_id}/action os-extend': Spec(
         body={'os-extend': {'new_size': 2}}, fresh='volume'),
     'volume POST /volumes/{volume_id}/action os-extend_volume_completion':

@@ -15,10 +15,10 @@ import sqlalchemy as sa
 
 from tests.functional import helpers
 from tests.functional import image_helpers
+from tether.compute import instance_state
 from tether import context as t_context
 from tether.db.compute import block_device_mapping as db_bdms
 from tether.db.compute import instance_action as db_actions
-from tether.db.compute import instance as db_instances
 from tether.db.compute import models
 from tether.db.compute import service as db_services
 from tether.db import session
@@ -53,7 +53,11 @@ class World:
         self.tag = tag
         self.ids = {'key': 'k', 'spec_key': 'multiattach',
                     'target_project_id': self.projects['A'],
-                    'flavor_id': '1'}
+                    'flavor_id': '1',
+                    # A quota class of the matrix's own (the default
+                    # class's limits are every project's defaults).
+                    'quota_class': 'pm-class-' + tag,
+                    'class_name': 'pm-class-' + tag}
         self.volumes, self.types, self.servers = [], [], []
         self.flavors, self.services = [], []
         # (api, kind, id) of what the allowed calls created.
@@ -255,7 +259,8 @@ class World:
         flavor = {'id': '1', 'name': 'm1.nano', 'memory_mb': 64,
                   'vcpus': 1, 'root_gb': 0, 'ephemeral_gb': 0, 'swap': 0,
                   'extra_specs': {}}
-        db_instances.create_on_host(ctx, {
+        # Counted against project A's quota, as the API counts a server.
+        instance_state.create_counted(ctx, {
             'uuid': server_id, 'project_id': ctx.project_id,
             'user_id': ctx.user_id, 'display_name': 'pm-srv',
             'hostname': 'pm-srv', 'availability_zone': 'nova',

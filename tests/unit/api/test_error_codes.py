@@ -13,6 +13,7 @@ from tether.compute import flavor_exception
 from tether.compute import image_exception
 from tether.compute import keypair_exception
 from tether.compute import server_group_exception
+from tether.compute import quota_exception
 from tether.compute import share_exception
 from tether import exception
 from tether.volume import exception as volume_exception
@@ -24,7 +25,7 @@ MODULES = {exception: 'tether.', volume_exception: 'volume.',
            compute_exception: 'compute.', share_exception: 'compute.',
            keypair_exception: 'compute.', flavor_exception: 'compute.',
            image_exception: 'compute.', server_group_exception: 'compute.',
-           aggregate_exception: 'compute.'}
+           aggregate_exception: 'compute.', quota_exception: 'compute.'}
 CODE = re.compile(r'^[a-z]+(\.[a-z_]+)+$')
 
 

@@ -1,6 +1,7 @@
 """The fuzzing job's last check (tools/fuzz/world.py): each project's
-volume quota usage is what it owns, nothing reserved; shown to catch
-the books that do not balance."""
+volume quota usage is what it owns, nothing reserved, and its compute
+quota usage what its servers have; shown to catch the books that do not
+balance."""
 
 import importlib.util
 import pathlib
@@ -12,15 +13,18 @@ world = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(world)
 
 VOLUMES = [
-    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 1, 'consumes_quota': True},
-    {'os-vol-tenant-attr:tenant_id': 'a', 'size': 3, 'consumes_quota': True},
-    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 2, 'consumes_quota': True},
+    {'id': 'v1', 'os-vol-tenant-attr:tenant_id': 'a', 'size': 1,
+     'consumes_quota': True, 'volume_type': 'gold'},
+    {'id': 'v2', 'os-vol-tenant-attr:tenant_id': 'a', 'size': 3,
+     'consumes_quota': True, 'volume_type': '__DEFAULT__'},
+    {'id': 'v3', 'os-vol-tenant-attr:tenant_id': 'b', 'size': 2,
+     'consumes_quota': True, 'volume_type': 'gold'},
     # A create that failed: its quota was given back.
-    {'os-vol-tenant-attr:tenant_id': 'b', 'size': 900,
-     'consumes_quota': False},
+    {'id': 'v4', 'os-vol-tenant-attr:tenant_id': 'b', 'size': 900,
+     'consumes_quota': False, 'volume_type': 'gold'},
 ]
 SNAPSHOTS = [{'os-extended-snapshot-attributes:project_id': 'a', 'size': 1,
-              'consumes_quota': True}]
+              'consumes_quota': True, 'volume_id': 'v1'}]
 
 
 def _usage(volumes, snapshots, gigabytes, reserved=0):
@@ -35,6 +39,26 @@ def test_books_that_balance():
         'c': _usage(0, 0, 0)}) == []
 
 
+def _typed(usage, **per_type):
+    usage = dict(usage)
+    for resource, in_use in per_type.items():
+        usage[resource] = {'in_use': in_use, 'reserved': 0}
+    return usage
+
+
+def test_the_books_of_each_volume_type():
+    a = _typed(_usage(2, 1, 5), volumes_gold=1, gigabytes_gold=2,
+               snapshots_gold=1, volumes___DEFAULT__=1,
+               gigabytes___DEFAULT__=3, snapshots___DEFAULT__=0)
+    b = _typed(_usage(1, 0, 2), volumes_gold=1, gigabytes_gold=2)
+    assert world.imbalances(VOLUMES, SNAPSHOTS, {'a': a, 'b': b}) == []
+    a['gigabytes_gold'] = {'in_use': 1, 'reserved': 0}
+    b['volumes_gold'] = {'in_use': 2, 'reserved': 0}
+    assert world.imbalances(VOLUMES, SNAPSHOTS, {'a': a, 'b': b}) == [
+        'a gigabytes_gold: in_use 1, reserved 0; it has 2',
+        'b volumes_gold: in_use 2, reserved 0; it has 1']
+
+
 def test_books_that_do_not():
     assert world.imbalances(VOLUMES, SNAPSHOTS, {
         'a': _usage(2, 1, 4), 'b': _usage(1, 0, 2, reserved=1),
@@ -42,3 +66,30 @@ def test_books_that_do_not():
         'a gigabytes: in_use 4, reserved 0; it has 5',
         'b volumes: in_use 1, reserved 1; it has 1',
         'c snapshots: in_use 1, reserved 0; it has 0']
+
+
+SERVERS = [
+    {'tenant_id': 'a', 'flavor': {'vcpus': 1, 'ram': 64}},
+    {'tenant_id': 'a', 'flavor': {'vcpus': 2, 'ram': 128}},
+    {'tenant_id': 'b', 'flavor': {'vcpus': 1, 'ram': 64}},
+]
+
+
+def _compute(instances, cores, ram):
+    return {'instances': {'in_use': instances}, 'cores': {'in_use': cores},
+            'ram': {'in_use': ram}}
+
+
+def test_compute_books_that_balance():
+    assert world.compute_imbalances(SERVERS, {
+        'a': _compute(2, 3, 192), 'b': _compute(1, 1, 64),
+        'c': _compute(0, 0, 0)}) == []
+
+
+def test_compute_books_that_do_not():
+    assert world.compute_imbalances(SERVERS, {
+        'a': _compute(3, 3, 192), 'b': _compute(1, 1, 0),
+        'c': _compute(0, 1, 0)}) == [
+        'a instances: in_use 3; its servers have 2',
+        'b ram: in_use 0; its servers have 64',
+        'c cores: in_use 1; its servers have 0']

@@ -12,8 +12,11 @@ from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
+from tether.api.compute.handlers import limits
 from tether.api.compute.handlers import lock_server
 from tether.api.compute.handlers import pause_server
+from tether.api.compute.handlers import quota_class_sets
+from tether.api.compute.handlers import quota_sets
 from tether.api.compute.handlers import rescue
 from tether.api.compute.handlers import server_actions
 from tether.api.compute.handlers import server_addresses
@@ -116,6 +119,18 @@ RESOURCES = _servers('/servers') + [
     ('/os-keypairs/{keypair_name}', {
         'GET': keypairs.show_keypair,
         'DELETE': keypairs.delete_keypair}),
+    ('/limits', {'GET': limits.show_limits}),
+    ('/os-quota-sets/{target_project_id}', {
+        'GET': quota_sets.show_quota_set,
+        'PUT': quota_sets.update_quota_set,
+        'DELETE': quota_sets.delete_quota_set}),
+    ('/os-quota-sets/{target_project_id}/defaults', {
+        'GET': quota_sets.show_quota_set_defaults}),
+    ('/os-quota-sets/{target_project_id}/detail', {
+        'GET': quota_sets.show_quota_set_detail}),
+    ('/os-quota-class-sets/{quota_class}', {
+        'GET': quota_class_sets.show_quota_class_set,
+        'PUT': quota_class_sets.update_quota_class_set}),
     ('/os-services', {'GET': services.list_services}),
     ('/os-services/{service_id}', {'PUT': services.update_service,
                                    'DELETE': services.delete_service}),

@@ -10,6 +10,8 @@ os-attach, os-reserve ...), of which tether serves parts.
 EXTENSIONS = (
     ('AvailabilityZones', 'os-availability-zone',
      'Describe Availability Zones.', '2013-06-27T00:00:00+00:00'),
+    ('QuotaClasses', 'os-quota-class-sets',
+     'Quota classes management support.', '2012-03-12T00:00:00+00:00'),
     ('Quotas', 'os-quota-sets', 'Quota management support.',
      '2011-08-08T00:00:00+00:00'),
     ('TypesExtraSpecs', 'os-types-extra-specs', 'Type extra specs support.',

@@ -5,6 +5,7 @@ from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
+from tether.api.volume.handlers import quota_class_sets
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
 from tether.api.volume.handlers import snapshots
@@ -46,6 +47,9 @@ RESOURCES = [
         'DELETE': quota_sets.delete_quota_set}),
     ('/os-quota-sets/{target_project_id}/defaults', {
         'GET': quota_sets.show_defaults}),
+    ('/os-quota-class-sets/{class_name}', {
+        'GET': quota_class_sets.show_quota_class_set,
+        'PUT': quota_class_sets.update_quota_class_set}),
     ('/limits', {'GET': limits.show_limits}),
     ('/types', {'GET': types.list_types, 'POST': types.create_type}),
     # Before /types/{type_id}: the first route that matches wins.

@@ -7,12 +7,9 @@ tether.compute.crypto (pyca/cryptography and its OpenSSL bindings, about
 serves no key pair's creation does not load it.
 """
 
-from oslo_config import cfg
-
+from tether.compute import quota
 from tether.db.compute import key_pair as db_key_pairs
 from tether.objects import fields
-
-CONF = cfg.CONF
 
 
 def get(context, user_id, name):
@@ -26,10 +23,14 @@ def get_all(context, user_id, limit=None, marker=None):
 
 
 def _create(context, user_id, name, public_key, key_type, fingerprint):
+    # As Nova: the limit of the user in the caller's project (the user's
+    # own, the project's, or the default).
+    limit = quota.limit_of(context, 'key_pairs', context.project_id,
+                           user_id)
     return db_key_pairs.create(context, {
         'user_id': user_id, 'name': name, 'public_key': public_key,
         'type': key_type, 'fingerprint': fingerprint,
-    }, CONF.quota.key_pairs)
+    }, limit)
 
 
 def import_key_pair(context, user_id, name, public_key,

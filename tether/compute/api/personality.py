@@ -1,5 +1,5 @@
 """Personality files (``personality``, microversions 2.1 to 2.56): what
-Nova checks of them against the ``[quota]`` limits, as it checks them.
+Nova checks of them against the quota limits, as it checks them.
 
 Nova writes them into a server's config drive; tether has no config
 drive or metadata service, so a server create or a rebuild accepts them
@@ -9,26 +9,27 @@ drive or metadata service, so a server create or a rebuild accepts them
 import base64
 
 from tether.compute import exception
-from tether.conf import CONF
+from tether.compute import quota
 
 
 def _over(allowed, value):
     return 0 <= allowed < value
 
 
-def check(files):
+def check(context, files):
     """Raise a Personality*Exceeded (403) if ``files`` (the request's
     ``personality``: path and base64 contents, the schema checked) passes
-    a limit."""
+    a limit of the caller's (its project's, or its own)."""
     if not files:
         return
-    if _over(CONF.quota.injected_files, len(files)):
+    limits = quota.limits(context, context.project_id, context.user_id)
+    if _over(limits['injected_files'], len(files)):
         raise exception.PersonalityFileLimitExceeded()
     for item in files:
-        allowed = CONF.quota.injected_file_path_length
+        allowed = limits['injected_file_path_bytes']
         if _over(allowed, len(item.get('path', ''))):
             raise exception.PersonalityFilePathLimitExceeded(allowed=allowed)
-        allowed = CONF.quota.injected_file_content_bytes
+        allowed = limits['injected_file_content_bytes']
         contents = base64.b64decode(item.get('contents', ''))
         if _over(allowed, len(contents)):
             raise exception.PersonalityFileContentLimitExceeded(

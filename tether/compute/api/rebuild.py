@@ -145,7 +145,7 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
     servers.check_host(instance, 'rebuild')
     _check_state(context, instance)
     if 'metadata' in values:
-        server_metadata.check_quota(values['metadata'])
+        server_metadata.check_quota(context, values['metadata'])
     image = _image(context, image_ref, instance)
     client = volume_client.for_user(context)
     read = {}

@@ -3,21 +3,18 @@ groups, counted against its ``server_groups`` quota; the group a new
 server joins (tether.compute.api.servers) and the groups a server is
 in."""
 
-from oslo_config import cfg
-
+from tether.compute import quota as compute_quota
 from tether.compute import scheduler
 from tether.compute import server_group_exception as sg_exception
 from tether.db.compute import server_group as db_groups
 from tether.objects import fields
 
-CONF = cfg.CONF
-
 
 def quota_limit(context, resource, project_id):
-    """The limit of the counted compute quota ``resource``
-    (``server_groups``, ``server_group_members``) for ``project_id``:
-    the ``[quota]`` option of that name (-1: none)."""
-    return getattr(CONF.quota, resource)
+    """The limit of the compute quota ``resource`` (``server_groups``,
+    ``server_group_members``) for ``project_id``: the project's own, its
+    quota class's, or the ``[quota]`` option (-1: none)."""
+    return compute_quota.limits(context, project_id)[resource]
 
 
 def get(context, group_uuid):

@@ -2,13 +2,10 @@
 replaced, one key set or deleted, within the ``metadata_items`` quota,
 each change one conditional UPDATE of the server."""
 
-from oslo_config import cfg
-
 from tether.compute import exception
+from tether.compute import quota
 from tether.db.compute import instance as db_instances
 from tether.objects.fields import VmState
-
-CONF = cfg.CONF
 
 # Nova changes metadata of a server with no task that is active,
 # stopped, paused or suspended.
@@ -16,10 +13,11 @@ CHANGEABLE = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED,
               VmState.SUSPENDED)
 
 
-def check_quota(metadata):
-    """MetadataLimitExceeded if ``metadata`` has more items than
-    ``[quota] metadata_items`` (-1: no limit)."""
-    allowed = CONF.quota.metadata_items
+def check_quota(context, metadata):
+    """MetadataLimitExceeded if ``metadata`` has more items than the
+    caller's ``metadata_items`` limit (-1: none), as Nova checks it."""
+    allowed = quota.limit_of(context, 'metadata_items', context.project_id,
+                             context.user_id)
     if 0 <= allowed < len(metadata or {}):
         raise exception.MetadataLimitExceeded(allowed=allowed)
 
@@ -31,7 +29,7 @@ def _change(context, instance, change, action='update metadata'):
 
     def checked(old):
         new = change(old)
-        check_quota(new)
+        check_quota(context, new)
         return new
     return db_instances.update_metadata(context, instance.uuid, checked,
                                         CHANGEABLE, action=action)

@@ -17,6 +17,8 @@ from tether.compute.api import block_device_mapping
 from tether.compute.api import server_groups
 from tether.compute.api import server_metadata
 from tether.compute import exception
+from tether.compute import instance_state
+from tether.compute import quota
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
 from tether.compute import version as compute_version
@@ -219,8 +221,11 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     caller's), whose policy the host is chosen by.
     Anything refused is refused before anything is made.
     """
-    server_metadata.check_quota(metadata)
+    server_metadata.check_quota(context, metadata)
     flavor = _flavor(context, flavor_ref)
+    quota.check_instances(context, context.project_id, context.user_id,
+                          quota.instance_deltas(flavor.vcpus,
+                                                flavor.memory_mb))
     key_pair = (db_key_pairs.get(context, context.user_id, key_name)
                 if key_name is not None else None)
     group = (server_groups.rule_for(context, group_uuid)
@@ -259,7 +264,7 @@ def create(context, name, flavor_ref, devices, image_ref=None,
         }
         # user_data and the access addresses, as the request gave them.
         values.update(given or {})
-        instance = db_instances.create_on_host(
+        instance = instance_state.create_counted(
             context, values, rows, candidates,
             db_actions.action_values(context, instance_uuid, Action.CREATE),
             group=group)
@@ -330,7 +335,7 @@ def delete(context, instance):
                  [{'id': bdm.attachment_id}
                   for bdm in db_bdms.get_by_instance(context, instance.uuid)
                   if bdm.attachment_id])
-        db_instances.soft_delete(context, instance.uuid)
+        instance_state.soft_delete_counted(context, instance.uuid)
         return
     compute_rpcapi.get().terminate_instance(context, instance)
 

@@ -17,6 +17,7 @@ from oslo_utils import excutils
 from oslo_utils import timeutils
 
 from tether.compute import exception
+from tether.compute import instance_state
 from tether.compute.ops import block_device_mapping
 from tether.compute.ops import server_shares
 from tether.compute import volume_client
@@ -154,7 +155,7 @@ def terminate(context, host, instance):
               for bdm in db_bdms.get_by_instance(context, instance.uuid)
               if bdm.delete_on_termination and bdm.volume_id]
     block_device_mapping.release_volumes(context, client, instance.uuid)
-    db_instances.soft_delete(context, instance.uuid)
+    instance_state.soft_delete_counted(context, instance.uuid)
     for volume_id in doomed:
         try:
             block_device_mapping.delete_volume(client, volume_id)

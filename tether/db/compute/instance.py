@@ -230,19 +230,32 @@ def _reread(context, instance_uuid):
 
 @db.writer
 def soft_delete(context, instance_uuid):
-    """Mark the instance deleted; its volume rows go with it, and it
-    leaves its server groups."""
-    now = base.now()
-    context.session.execute(
-        sa.update(models.Instance)
-        .where(models.Instance.uuid == instance_uuid)
-        .values(deleted=True, deleted_at=now, terminated_at=now,
-                vm_state='deleted', task_state=None, power_state=0)
-        .execution_options(synchronize_session=False))
+    """Mark the instance deleted, if it is not yet; its volume rows go
+    with it, and it leaves its server groups. Returns the instance as it
+    was if this call deleted it (its quota is to be given back, in the
+    same transaction: see tether.compute.instance_state), else None."""
     context.session.execute(
         sa.delete(models.BlockDeviceMapping)
         .where(models.BlockDeviceMapping.instance_uuid == instance_uuid))
+    row = context.session.scalars(
+        _query(deleted=False)
+        .where(models.Instance.uuid == instance_uuid)).first()
+    if row is None:
+        return None
+    instance = Instance.from_db(row)
+    now = base.now()
+    # The UPDATE names the state it found: of two deletes, one does it.
+    result = context.session.execute(
+        sa.update(models.Instance)
+        .where(models.Instance.uuid == instance_uuid,
+               models.Instance.deleted.is_(False))
+        .values(deleted=True, deleted_at=now, terminated_at=now,
+                vm_state='deleted', task_state=None, power_state=0)
+        .execution_options(synchronize_session=False))
+    if result.rowcount != 1:
+        return None
     server_group.remove_instance(context, instance_uuid)
+    return instance
 
 
 @db.writer

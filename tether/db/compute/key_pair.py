@@ -49,7 +49,7 @@ def get_all(context, user_id, limit=None, marker=None):
 def _is_usage_row(exc):
     # The user's first key pair: two transactions made the usage row.
     return (isinstance(exc, db_exc.DBDuplicateEntry) and
-            'scope' in (exc.columns or ()))
+            'resource' in (exc.columns or ()))
 
 
 @oslo_db_api.wrap_db_retry(max_retries=5, exception_checker=_is_usage_row)
@@ -59,8 +59,9 @@ def create(context, values, limit):
     (``limit``, -1: none): KeypairLimitExceeded at the limit,
     KeyPairExists for a name the user has."""
     user_id = values['user_id']
-    quota.consume(context, RESOURCE, user_id, limit,
-                  keypair_exception.KeypairLimitExceeded)
+    if quota.consume(context, {RESOURCE: 1}, {RESOURCE: limit},
+                     user_id=user_id):
+        raise keypair_exception.KeypairLimitExceeded()
     row = KeyPair(**values)
     try:
         with context.session.begin_nested():
@@ -77,10 +78,10 @@ def destroy(context, user_id, name):
                                  KeyPair.name == name))
     if result.rowcount == 0:
         raise keypair_exception.KeypairNotFound(name=name, user_id=user_id)
-    quota.release(context, RESOURCE, user_id)
+    quota.release(context, {RESOURCE: 1}, user_id=user_id)
 
 
 @db.reader
 def count(context, user_id):
     """How many key pairs the user has (their ``key_pairs`` usage)."""
-    return quota.in_use(context, RESOURCE, user_id)
+    return quota.in_use(context, [RESOURCE], user_id=user_id)[RESOURCE]

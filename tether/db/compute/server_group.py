@@ -1,10 +1,8 @@
 """Queries on server groups and their members; rows leave this module
 as ServerGroup objects. A group's create and delete change its project's
-``server_groups`` usage, and a member's arrival and departure the
-group's ``server_group_members`` usage, in the same transaction."""
+``server_groups`` usage in the same transaction; a group's members are
+counted (its ``server_group_members`` quota) while its row is held."""
 
-from oslo_db import api as oslo_db_api
-from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
@@ -19,7 +17,6 @@ db = session.COMPUTE
 Group = models.ServerGroup
 Member = models.ServerGroupMember
 GROUPS = 'server_groups'
-MEMBERS = 'server_group_members'
 
 
 def _members_of(context, group_ids):
@@ -77,20 +74,15 @@ def get_by_instance(context, instance_uuid):
         .where(Member.instance_uuid == instance_uuid)))
 
 
-def _is_usage_row(exc):
-    # The project's first group: two transactions made the usage row.
-    return (isinstance(exc, db_exc.DBDuplicateEntry) and
-            'scope' in (exc.columns or ()))
-
-
-@oslo_db_api.wrap_db_retry(max_retries=5, exception_checker=_is_usage_row)
+@quota.retry_on_duplicate
 @db.writer
 def create(context, values, limit):
     """Insert a group counted against its project's ``server_groups``
     quota (``limit``, -1: none): ServerGroupLimitExceeded at the
     limit."""
-    quota.consume(context, GROUPS, values['project_id'], limit,
-                  sg_exception.ServerGroupLimitExceeded)
+    if quota.consume(context, {GROUPS: 1}, {GROUPS: limit},
+                     values['project_id']):
+        raise sg_exception.ServerGroupLimitExceeded()
     row = Group(uuid=uuidutils.generate_uuid(),
                 rules=jsonutils.dumps(values.pop('rules', None) or {}),
                 **values)
@@ -109,8 +101,7 @@ def destroy(context, group_uuid):
                                                             row.id))
     if result.rowcount == 0:
         raise sg_exception.ServerGroupNotFound(group_uuid=group_uuid)
-    quota.release(context, GROUPS, row.project_id)
-    quota.drop(context, MEMBERS, row.uuid)
+    quota.release(context, {GROUPS: 1}, row.project_id)
 
 
 # In the transaction of a server's create or delete ----------------------
@@ -141,24 +132,28 @@ def hosts_of_members(context, group_id):
 
 
 def add_member(context, group_id, group_uuid, instance_uuid, limit):
-    """Count one more server in the group's ``server_group_members``
-    quota (ServerGroupMemberLimitExceeded when it is full) and add
-    it."""
-    quota.consume(context, MEMBERS, group_uuid, limit,
-                  lambda: sg_exception.ServerGroupMemberLimitExceeded(
-                      group_uuid=group_uuid))
+    """Add the server to the group, if the group's live members stay
+    within its ``server_group_members`` quota (``limit``, -1: none;
+    ServerGroupMemberLimitExceeded when it is full). The caller holds
+    the group's row (:func:`lock`), so the count is the one the next
+    create sees."""
+    if limit >= 0:
+        members = context.session.scalar(
+            sa.select(sa.func.count())
+            .select_from(Member)
+            .join(models.Instance,
+                  models.Instance.uuid == Member.instance_uuid)
+            .where(Member.group_id == group_id,
+                   models.Instance.deleted.is_(False)))
+        if members + 1 > limit:
+            raise sg_exception.ServerGroupMemberLimitExceeded(
+                group_uuid=group_uuid)
     context.session.add(Member(group_id=group_id,
                                instance_uuid=instance_uuid))
 
 
 def remove_instance(context, instance_uuid):
-    """A deleted server leaves its groups (and their quota)."""
-    rows = context.session.execute(
-        sa.select(Member.id, Group.uuid)
-        .join(Group, Group.id == Member.group_id)
-        .where(Member.instance_uuid == instance_uuid)).all()
-    for member_id, group_uuid in rows:
-        result = context.session.execute(
-            sa.delete(Member).where(Member.id == member_id))
-        if result.rowcount:
-            quota.release(context, MEMBERS, group_uuid)
+    """A deleted server leaves its groups."""
+    context.session.execute(
+        sa.delete(Member).where(Member.instance_uuid == instance_uuid)
+        .execution_options(synchronize_session=False))

@@ -181,7 +181,23 @@ class Quota(base.TimestampMixin, Base):
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
     project_id = sa.Column(sa.String(255), nullable=False)
-    resource = sa.Column(sa.String(255), nullable=False)
+    # A resource, or one of a volume type (gigabytes_<type name>).
+    resource = sa.Column(sa.String(300), nullable=False)
+    hard_limit = sa.Column(sa.Integer, nullable=False)
+
+
+class QuotaClass(base.TimestampMixin, Base):
+    """A limit of a quota class (``/os-quota-class-sets/{id}``); the
+    ``default`` class's are the defaults of every project."""
+    __tablename__ = 'quota_classes'
+    __table_args__ = (
+        sa.UniqueConstraint('class_name', 'resource',
+                            name='uniq_quota_classes0class_name0resource'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    class_name = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(300), nullable=False)
     hard_limit = sa.Column(sa.Integer, nullable=False)
 
 
@@ -194,7 +210,7 @@ class QuotaUsage(base.TimestampMixin, Base):
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
     project_id = sa.Column(sa.String(255), nullable=False)
-    resource = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(300), nullable=False)
     in_use = sa.Column(sa.Integer, nullable=False, default=0)
     reserved = sa.Column(sa.Integer, nullable=False, default=0)
 
@@ -212,7 +228,7 @@ class Reservation(base.TimestampMixin, Base):
                          sa.ForeignKey('quota_usages.id', ondelete='CASCADE'),
                          nullable=False)
     project_id = sa.Column(sa.String(255), nullable=False)
-    resource = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(300), nullable=False)
     delta = sa.Column(sa.Integer, nullable=False)
     expire = sa.Column(sa.DateTime, nullable=False)
     # The volume the reservation is for, so a restarted manager can settle

@@ -134,6 +134,46 @@ def retry_on_duplicate(fn):
         exception_checker=lambda e: isinstance(e, db_exc.DBDuplicateEntry))(fn)
 
 
+@db.reader
+def get_class_limits(context, class_name):
+    """The limits set for a quota class (without defaults)."""
+    rows = context.session.execute(
+        sa.select(models.QuotaClass.resource, models.QuotaClass.hard_limit)
+        .where(models.QuotaClass.class_name == class_name))
+    return dict(rows.all())
+
+
+@retry_on_duplicate
+@db.writer
+def set_class_limits(context, class_name, limits):
+    qc = models.QuotaClass
+    now = base.now()
+    for resource, hard_limit in limits.items():
+        updated = context.session.execute(
+            sa.update(qc).where(qc.class_name == class_name,
+                                qc.resource == resource)
+            .values(hard_limit=hard_limit, updated_at=now)
+            .execution_options(synchronize_session=False)).rowcount
+        if not updated:
+            with context.session.begin_nested():
+                context.session.add(qc(class_name=class_name,
+                                       resource=resource,
+                                       hard_limit=hard_limit))
+
+
+def rename_resources(context, renames):
+    """Rename resources ({old: new}: those of a volume type renamed) in
+    the limits, quota classes, usages and reservations, in the caller's
+    transaction (as Cinder does)."""
+    for model in (models.Quota, models.QuotaClass, models.QuotaUsage,
+                  models.Reservation):
+        for old, new in renames.items():
+            context.session.execute(
+                sa.update(model).where(model.resource == old)
+                .values(resource=new)
+                .execution_options(synchronize_session=False))
+
+
 def consume_in_transaction(context, project_id, deltas, limits):
     """Count ``deltas`` as in use at once, in the caller's transaction.
 

@@ -27,6 +27,24 @@ def get_by_name_or_id(context, name_or_id):
     return volume_type_obj.VolumeType.from_db(row)
 
 
+@db.reader
+def names(context):
+    """The names of every type (public or not): each has quota resources
+    of its own (tether.volume.quota)."""
+    return list(context.session.scalars(
+        sa.select(models.VolumeType.name).order_by(models.VolumeType.name)))
+
+
+@db.reader
+def name_of_volume(context, volume_id):
+    """The name of the type of a volume (None if it is gone)."""
+    return context.session.scalar(
+        sa.select(models.VolumeType.name)
+        .join(models.Volume, models.Volume.volume_type_id ==
+              models.VolumeType.id)
+        .where(models.Volume.id == volume_id))
+
+
 # Writes of the types API -----------------------------------------------------
 
 SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',

@@ -14,8 +14,11 @@ from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
 from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
+from tether.policies.compute import limits
 from tether.policies.compute import lock_server
 from tether.policies.compute import pause_server
+from tether.policies.compute import quota_class_sets
+from tether.policies.compute import quota_sets
 from tether.policies.compute import rescue
 from tether.policies.compute import server_actions
 from tether.policies.compute import server_addresses
@@ -40,7 +43,8 @@ _MODULES = [base, servers, server_actions, lock_server, pause_server,
             flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata,
             volumes, snapshots, server_addresses, server_groups,
-            aggregates, simple_tenant_usage, extensions]
+            aggregates, simple_tenant_usage, extensions, limits,
+            quota_sets, quota_class_sets]
 
 
 def list_rules():

@@ -21,9 +21,9 @@ def get(context, project_id, usage=False):
     return quota.get_limits(context, project_id)
 
 
-def defaults():
+def defaults(context):
     """The limits a project has until it is given its own."""
-    return quota.default_limits()
+    return quota.default_limits(context)
 
 
 def validate_new_limits(context, project_id, new_limits):
@@ -37,13 +37,18 @@ def validate_new_limits(context, project_id, new_limits):
                        % (resource, limit, in_use + reserved))
 
 
-def check_resources(names):
-    """InvalidInput naming every key that is not a resource tether counts."""
-    unknown = sorted(set(names) - set(quota.RESOURCES))
+def check_resources(context, names, what='quota set'):
+    """InvalidInput naming every key that is not a resource tether counts
+    (one of every project's, or of a volume type's)."""
+    known = quota.resources(context)
+    unknown = sorted(set(names) - set(known))
     if unknown:
         raise exception.InvalidInput(
-            reason='bad key(s) in quota set: %s (tether has quotas for %s)'
-                   % (', '.join(unknown), ', '.join(quota.RESOURCES)))
+            reason='bad key(s) in %s: %s (tether has quotas for %s, and '
+                   '%s of each volume type)'
+                   % (what, ', '.join(unknown), ', '.join(quota.RESOURCES),
+                      ', '.join('%s_<type name>' % k
+                                for k in quota.TYPE_KINDS)))
 
 
 @session.VOLUME.writer
@@ -54,7 +59,7 @@ def update(context, project_id, new_limits, skip_validation=False):
     what is in use and reserved is refused, in the same transaction as the
     write.
     """
-    check_resources(new_limits)
+    check_resources(context, new_limits)
     if not skip_validation:
         validate_new_limits(context, project_id, new_limits)
     db_quotas.set_project_limits(context, project_id, new_limits)

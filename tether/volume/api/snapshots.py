@@ -63,7 +63,7 @@ def _insert_counted(context, volume, values, metadata, limits, statuses):
             volume_id=volume.id, status=current.status,
             expected=', '.join(statuses))
     db_quotas.consume_in_transaction(context, values['project_id'],
-                                     snapshot_state.quota_of(values),
+                                     snapshot_state.quota_of(context, values),
                                      limits)
     return db_snapshots.create_in_transaction(context, values, metadata)
 

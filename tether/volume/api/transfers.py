@@ -154,9 +154,11 @@ def delete(context, transfer_id):
     return transfer
 
 
-def _volume_quota(volume):
-    return {'volumes': 1, 'gigabytes': volume.size} if volume.use_quota \
-        else {}
+def _volume_quota(context, volume):
+    if not volume.use_quota:
+        return {}
+    return quota.with_type({'volumes': 1, 'gigabytes': volume.size},
+                           quota.volume_type_name(context, volume))
 
 
 @db_quotas.retry_on_duplicate
@@ -171,12 +173,13 @@ def _take(context, transfer_id, limits):
         {'status': VS.AVAILABLE, 'project_id': destination,
          'user_id': context.user_id},
         [VS.AWAITING_TRANSFER], source)
-    deltas = _volume_quota(volume)
+    deltas = _volume_quota(context, volume)
     if not transfer.no_snapshots:
         for snapshot in _move_snapshots(context, volume.id, source,
                                         destination, context.user_id):
             if snapshot.use_quota:
-                for resource, n in snapshot_state.quota_of(snapshot).items():
+                counted = snapshot_state.quota_of(context, snapshot)
+                for resource, n in counted.items():
                     deltas[resource] = deltas.get(resource, 0) + n
     if source != destination:
         db_quotas.consume_in_transaction(context, destination, deltas,

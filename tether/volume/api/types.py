@@ -3,9 +3,12 @@
 from oslo_config import cfg
 from oslo_utils import uuidutils
 
+from tether.db import session
+from tether.db.volume import quota as db_quotas
 from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume_type_access as db_access
 from tether.volume import exception
+from tether.volume import quota
 
 CONF = cfg.CONF
 
@@ -78,8 +81,21 @@ def update(context, name_or_id, values):
             reason='specify the volume type name, description, is_public '
                    'or a combination of them')
     vtype = _lookup(context, name_or_id)
-    return db_types.update(context, vtype.id, values,
-                           protected_name=CONF.default_volume_type)
+    return _update(context, vtype.id, values)
+
+
+@session.VOLUME.writer
+def _update(context, type_id, values):
+    """The change, and (a type renamed) its quota resources renamed with
+    it (``volumes_<name>`` ...: limits, classes, usages, reservations),
+    in one transaction, as Cinder renames them."""
+    before = db_types.get_by_name_or_id(context, type_id).name
+    vtype = db_types.update(context, type_id, values,
+                            protected_name=CONF.default_volume_type)
+    if vtype.name != before:
+        db_quotas.rename_resources(context, dict(zip(
+            quota.type_resources(before), quota.type_resources(vtype.name))))
+    return vtype
 
 
 def delete(context, name_or_id):

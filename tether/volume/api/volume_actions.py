@@ -71,8 +71,9 @@ def _claim_extend(context, volume, new_size, statuses):
         {'status': S.EXTENDING, 'previous_status': volume.status},
         expected, context.project_scope, expected_size=volume.size,
         read_back=False)
-    return quota.reserve(context, volume.project_id,
-                         {'gigabytes': new_size - volume.size},
+    deltas = quota.with_type({'gigabytes': new_size - volume.size},
+                             quota.volume_type_name(context, volume))
+    return quota.reserve(context, volume.project_id, deltas,
                          limits=limits, resource_id=volume.id)
 
 

@@ -79,7 +79,8 @@ def _insert_counted(context, values, metadata, limits, type_name,
     """
     if source is not None:
         volume_sources.hold_in_transaction(context, source)
-    deltas = {'volumes': 1, 'gigabytes': values['size']}
+    deltas = quota.with_type({'volumes': 1, 'gigabytes': values['size']},
+                             type_name)
     db_quotas.consume_in_transaction(context, values['project_id'], deltas,
                                      limits)
     if not values['use_quota']:

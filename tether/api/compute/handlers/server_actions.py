@@ -78,7 +78,7 @@ _REBUILD_VALUES = {'name': 'display_name', 'metadata': 'metadata',
 def rebuild_server(req):
     instance = servers.load_server(req, policy.REBUILD)
     body = req.validated['rebuild']
-    personality.check(body.get('personality'))
+    personality.check(req.context, body.get('personality'))
     values = {column: body[key] for key, column in _REBUILD_VALUES.items()
               if key in body}
     if 'key_name' in body:

@@ -41,7 +41,7 @@ def create_image(req):
     image = images_api.create_image(
         req.context, instance, body['name'], body.get('metadata'),
         check_quota=not microversion.at_least(
-            req, versions.IMAGE_QUOTA_UNCHECKED),
+            req, versions.IMAGE_META_PROXY_REMOVED),
         authorize_volume_backed=authorize_volume_backed)
     return _answer(req, image)
 

@@ -129,7 +129,7 @@ def create_server(req):
             400, 'Invalid input for field/attribute availability_zone. '
                  'Value: %s. tether does not place servers on a named '
                  'host; give a zone name.' % zone)
-    personality.check(body.get('personality'))
+    personality.check(ctx, body.get('personality'))
     try:
         instance = _create(ctx, body, devices, image_ref, zone, target,
                            _group_hint(req.validated))

@@ -39,7 +39,8 @@ def show_quota_set(req):
 @validation.query(schema.NO_QUERY)
 def show_defaults(req):
     project_id = _target(req, policy.SHOW)
-    return wsgi.json_response(_body(project_id, quota_api.defaults()))
+    return wsgi.json_response(_body(project_id,
+                                    quota_api.defaults(req.context)))
 
 
 def _limits(quota_set):

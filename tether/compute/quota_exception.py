@@ -1,0 +1,26 @@
+"""Exceptions of the compute service about its quotas: a server beyond
+the instances, cores or ram of its project (or user), and limits that
+cannot be set."""
+
+from tether import exception
+
+
+class TooManyInstances(exception.Forbidden):
+    """Nova answers a server create beyond the quota with 403, not 413,
+    and this message: each resource over its limit, what was asked, what
+    is used and the limit, in the same order."""
+    msg_fmt = ('Quota exceeded for %(overs)s: Requested %(req)s, but '
+               'already used %(used)s of %(allowed)s %(overs)s')
+    error_code = 'compute.server.quota_exceeded'
+
+
+class QuotaLimitBelowUsage(exception.Invalid):
+    msg_fmt = ('Quota limit %(limit)s for %(resource)s must be greater '
+               'than or equal to already used and reserved %(minimum)s.')
+    error_code = 'compute.quota.below_usage'
+
+
+class QuotaLimitAboveMaximum(exception.Invalid):
+    msg_fmt = ('Quota limit %(limit)s for %(resource)s must be less than '
+               'or equal to %(maximum)s.')
+    error_code = 'compute.quota.above_maximum'
