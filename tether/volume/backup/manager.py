@@ -2,7 +2,6 @@
 restore, records) with the driver and the connector, on a backup no
 other thread of this process works on."""
 
-import contextlib
 import threading
 
 from oslo_config import cfg
@@ -44,27 +43,34 @@ class BackupManager:
         self.connector = connector.Connector(CONF.backup.mount_point_base,
                                              CONF.backup.work_dir)
         self.stopping = False
+        # The backups a flow of this process works on, and the flow a
+        # message asked for meanwhile.
         self._working = set()
+        self._pending = {}
         self._working_lock = threading.Lock()
 
-    @contextlib.contextmanager
-    def _exclusive(self, backup_id):
+    def _run(self, backup_id, flow, *args):
+        """Run ``flow(*args)`` unless another flow of this backup runs:
+        then after it (the last message that came meanwhile; each flow
+        acts only from the status it expects)."""
         with self._working_lock:
-            taken = backup_id not in self._working
+            if backup_id in self._working:
+                LOG.info('Backup %s is being worked on: %s runs after',
+                         backup_id, flow.__name__)
+                self._pending[backup_id] = (flow, args)
+                return
             self._working.add(backup_id)
         try:
-            yield taken
-        finally:
-            if taken:
-                with self._working_lock:
-                    self._working.discard(backup_id)
-
-    def _run(self, backup_id, flow, *args):
-        with self._exclusive(backup_id) as taken:
-            if taken:
+            while True:
                 flow(*args)
-            else:
-                LOG.info('Backup %s is being worked on already', backup_id)
+                with self._working_lock:
+                    pending = self._pending.pop(backup_id, None)
+                    if pending is None or self.stopping:
+                        return
+                flow, args = pending
+        finally:
+            with self._working_lock:
+                self._working.discard(backup_id)
 
     def keep_going(self, backup_id, status):
         """A check the driver calls between pieces: it raises
