@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from tether.drivers.volume.backup import chunked
+from tether.drivers.volume.backup import data
 from tether.drivers.volume.backup import driver
 from tether.drivers.volume.backup import posix
 from tether.volume import backup_exception
@@ -208,10 +208,10 @@ def test_a_file_size_not_a_multiple_of_the_block_is_refused(tmp_path):
 
 
 def test_changed_extents():
-    assert chunked.changed_extents(['a', 'b', 'c', 'd'],
-                                   ['a', 'x', 'y', 'd', 'e'], 0, 10,
-                                   40) == [(10, 30)]
+    assert data.changed_extents(['a', 'b', 'c', 'd'],
+                                ['a', 'x', 'y', 'd', 'e'], 0, 10,
+                                40) == [(10, 30)]
     # Beyond what the parent had: changed; the last run ends with the
     # piece.
-    assert chunked.changed_extents(['a', 'b'], ['q', 'a'], 1, 10,
-                                   15) == [(10, 15)]
+    assert data.changed_extents(['a', 'b'], ['q', 'a'], 1, 10,
+                                15) == [(10, 15)]

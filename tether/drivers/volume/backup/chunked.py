@@ -19,16 +19,14 @@ Both JSON files have the keys and the version (1.0.0) of Cinder's, so
 either reads the other's backups.
 """
 
-import bz2
-import errno
 import hashlib
-import io
 import json
 import os
 import zlib
 
 from oslo_log import log as logging
 
+from tether.drivers.volume.backup import data as raw
 from tether.drivers.volume.backup import driver
 from tether.volume import backup_exception as exception
 
@@ -39,83 +37,6 @@ VERSION = '1.0.0'
 WRITE_PIECE = 1024 * 1024
 # The suffix of an object being written (a repository may list it).
 PARTIAL = '.tmp'
-
-_COMPRESSORS = {
-    'zlib': (zlib.compress, zlib.decompress),
-    'gzip': (zlib.compress, zlib.decompress),
-    'bz2': (bz2.compress, bz2.decompress),
-    'bzip2': (bz2.compress, bz2.decompress),
-}
-_NONE = ('none', 'off', 'no')
-
-
-def _decompressor(algorithm):
-    if algorithm is None or algorithm.lower() in _NONE:
-        return None
-    try:
-        return _COMPRESSORS[algorithm.lower()][1]
-    except KeyError:
-        raise exception.BackupDriverError(
-            reason='a piece is compressed with %s, which this driver '
-                   'does not read' % algorithm)
-
-
-def _read_full(source, size):
-    """``size`` bytes of ``source`` (fewer only at its end)."""
-    parts = []
-    left = size
-    while left:
-        data = source.read(left)
-        if not data:
-            break
-        parts.append(data)
-        left -= len(data)
-    return parts[0] if len(parts) == 1 else b''.join(parts)
-
-
-def hole_length(f, size):
-    """How many of the next ``size`` bytes of the file object ``f`` are
-    a hole (they read zeros and are not stored: SEEK_DATA finds no data
-    there), from its position; 0 if it cannot tell (not a file, or a
-    filesystem that says every byte is data)."""
-    try:
-        fd = f.fileno()
-    except (AttributeError, OSError, io.UnsupportedOperation):
-        return 0
-    f.flush()
-    position = f.tell()
-    end = min(position + size, os.fstat(fd).st_size)
-    if end <= position:
-        return 0
-    try:
-        data = os.lseek(fd, position, os.SEEK_DATA)
-    except OSError as exc:
-        if exc.errno != errno.ENXIO:
-            return 0
-        data = end            # no data after the position at all
-    finally:
-        f.seek(position)
-    return max(0, min(data, end) - position)
-
-
-def changed_extents(shas, parent_shas, first, block_size, length):
-    """The ``(start, end)`` byte ranges of a piece of ``length`` bytes
-    whose blocks' ``shas`` differ from ``parent_shas`` (the piece's
-    first block is block ``first`` of the volume; a block the parent
-    did not have has changed)."""
-    extents = []
-    start = None
-    for i, sha in enumerate(shas):
-        index = first + i
-        same = index < len(parent_shas) and parent_shas[index] == sha
-        if not same and start is None:
-            start = i * block_size
-        elif same and start is not None:
-            extents.append((start, i * block_size))
-            start = None
-    if start is not None:
-        extents.append((start, length))
-    return extents
 
 
 class ChunkedBackupDriver(driver.BackupDriver):
@@ -130,11 +51,11 @@ class ChunkedBackupDriver(driver.BackupDriver):
                        'sha_block_size (%d)' % (file_size, sha_block_size))
         self.file_size = file_size
         self.sha_block_size = sha_block_size
-        if compression.lower() in _NONE:
+        if compression.lower() in raw.NONE:
             self.compression, self.compress = 'none', None
         else:
             self.compression = compression.lower()
-            self.compress = _COMPRESSORS[self.compression][0]
+            self.compress = raw.COMPRESSORS[self.compression][0]
         self._zeros = bytes(file_size)
         self._zero_block_sha = hashlib.sha256(
             self._zeros[:sha_block_size]).hexdigest()
@@ -213,11 +134,11 @@ class ChunkedBackupDriver(driver.BackupDriver):
 
     def _read_piece(self, source):
         """The next piece of ``source``; a hole is not read."""
-        hole = hole_length(source, self.file_size)
+        hole = raw.hole_length(source, self.file_size)
         if hole == self.file_size:
             source.seek(hole, os.SEEK_CUR)
             return self._zeros
-        return _read_full(source, self.file_size)
+        return raw.read_full(source, self.file_size)
 
     def _put(self, ref, index, data, offset, zero):
         compression, body, md5 = self._stored(data, zero)
@@ -252,7 +173,7 @@ class ChunkedBackupDriver(driver.BackupDriver):
             if parent_shas is None:
                 extents = [(0, len(data))]
             else:
-                extents = changed_extents(
+                extents = raw.changed_extents(
                     block_shas, parent_shas, len(shas),
                     self.sha_block_size, len(data))
             for start, end in extents:
@@ -298,7 +219,7 @@ class ChunkedBackupDriver(driver.BackupDriver):
         while offset < end:
             size = min(WRITE_PIECE, end - offset)
             target.seek(offset)
-            hole = hole_length(target, size)
+            hole = raw.hole_length(target, size)
             if hole:
                 offset += hole
                 continue
@@ -339,7 +260,7 @@ class ChunkedBackupDriver(driver.BackupDriver):
             if self._is_zero_piece(info, body):
                 self._write_zeros(target, info['offset'], info['length'])
                 continue
-            decompress = _decompressor(info.get('compression'))
+            decompress = raw.decompressor(info.get('compression'))
             try:
                 data = decompress(body) if decompress is not None else body
             except (zlib.error, OSError, ValueError):
