@@ -18,6 +18,7 @@ from tether import context as t_context
 from tether.db.compute import instance as db_instances
 from tether.db import session
 from tether.policies import enforcer
+from tether.volume.backup import service as backup_service
 from tether.volume import service
 
 CONF = cfg.CONF
@@ -101,6 +102,24 @@ class AIO:
             before_start()
         self.impl.volume_service = service.VolumeService([aio_cmd.BACKEND])
         self.impl.volume_service.start()
+
+    def restart_backup_service(self, while_down=None):
+        """Stop tether-backup (work under way stops at its next piece),
+        run ``while_down``, start a new one: it takes up what the last
+        one left, as after a crash."""
+        self.impl.backup_service.stop()
+        try:
+            if while_down is not None:
+                while_down()
+        finally:
+            service = backup_service.BackupService()
+            service.start()
+            self.impl.backup_service = service
+
+    @property
+    def backup_dir(self):
+        """[backup] posix_path: the backups' directories."""
+        return CONF.backup.posix_path
 
     def restart_compute_service(self, while_down=None):
         """Stop tether-compute, run ``while_down``, start a new one (its

@@ -17,6 +17,7 @@ from tether.objects import base as objects_base
 from tether.objects.compute import instance as instance_obj
 from tether import rpc
 from tether.volume import rpcapi as volume_rpcapi
+from tether.volume.backup import version as backup_version
 from tether.volume import version as volume_version
 from tests.unit.rpc_samples import Row, sample_volume
 
@@ -170,8 +171,9 @@ def _registered():
             objects_base.TetherObjectRegistry.obj_classes().items()}
 
 
-@pytest.mark.parametrize('module', [volume_version, compute_version],
-                         ids=['volume', 'compute'])
+@pytest.mark.parametrize('module', [volume_version, compute_version,
+                                    backup_version],
+                         ids=['volume', 'compute', 'backup'])
 def test_the_newest_history_row_is_this_tree(module):
     history = module.RPC_OBJECT_VERSIONS
     newest = max(history, key=lambda v: tuple(map(int, v.split('.'))))
@@ -194,6 +196,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
+        'Backup': '1.0-9b529dfcc7b58f2d5c9f14c63f622466',
         'Instance': '1.7-0a58f7488a473605347b36b8163e6118',
         'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
         'Volume': '1.3-724eac70e8b353ecfd0d993425ddc1f0',
@@ -264,6 +267,11 @@ def test_managers_serve_what_the_clients_send():
             compute_rpcapi.ComputeAPI.RPC_API_VERSION ==
             compute_version.RPC_API_VERSION)
     assert compute_manager.SERVICE_VERSION == compute_version.SERVICE_VERSION
+    from tether.volume.backup import manager as backup_manager
+    from tether.volume.backup import rpcapi as backup_rpcapi
+    assert (backup_manager.BackupManager.target.version ==
+            backup_rpcapi.BackupAPI.RPC_API_VERSION ==
+            backup_version.RPC_API_VERSION)
 
 
 # Objects at the pinned version ---------------------------------------------

@@ -8,7 +8,9 @@ managers' memory broker over a Unix socket
 (:mod:`tether.socket_transport`); with ``--api-workers 0`` they run in the
 main process too. The image service is a real Glance, started as a child
 process (with its own virtualenv, SQLite and file store under the state
-directory), unless ``--image-url`` names one that runs already.
+directory), unless ``--image-url`` names one that runs already. The
+backup service (tether-backup) runs in the main process too; its
+backups go to ``backup/`` of the state directory.
 """
 
 import os
@@ -34,6 +36,7 @@ from tether.objects import volume as volume_objects
 from tether import memory_transport
 from tether import rpc
 from tether import socket_transport
+from tether.volume.backup import service as backup_service
 from tether.volume import compute_client
 from tether.volume import service
 
@@ -127,6 +130,7 @@ class AllInOne:
                 CONF.set_override('direct_url_file_dirs',
                                   [self.glance.store_dir], group='image')
         self.volume_service = None
+        self.backup_service = None
         self.volume_api = None
         self.compute_service = None
         self.compute_api = None
@@ -159,6 +163,8 @@ class AllInOne:
                           group='image')
         self.volume_service = service.VolumeService([BACKEND])
         self.volume_service.start()
+        self.backup_service = backup_service.BackupService()
+        self.backup_service.start()
         self.volume_api = common.WSGIServer(
             'volume-api', volume_app.build(CONF), '127.0.0.1',
             self.volume_port, CONF.osapi_volume_threads)
@@ -197,6 +203,8 @@ class AllInOne:
                                      compute_url=self.compute_url)
         self.volume_service = service.VolumeService([BACKEND])
         self.volume_service.start()
+        self.backup_service = backup_service.BackupService()
+        self.backup_service.start()
         self.compute_service = compute_service.ComputeService()
         self.compute_service.start()
         self.workers.start()
@@ -226,6 +234,8 @@ class AllInOne:
             self.compute_service.stop()
         if self.volume_api is not None:
             self.volume_api.stop()
+        if self.backup_service is not None:
+            self.backup_service.stop()
         if self.volume_service is not None:
             self.volume_service.stop()
         if self.glance is not None:

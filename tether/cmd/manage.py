@@ -116,6 +116,7 @@ def _add_commands(subparsers):
     # Not "host" and "binary": [DEFAULT]host is an option already.
     remove.add_argument('service_binary', metavar='binary',
                         choices=[fields.ServiceBinary.VOLUME,
+                                 fields.ServiceBinary.BACKUP,
                                  fields.ServiceBinary.COMPUTE])
     remove.add_argument('service_host', metavar='host',
                         help='its host (host@backend for tether-volume)')

@@ -19,6 +19,7 @@ from tether.db import migration
 from tether.objects import fields
 from tether.policies import registry as policy_registry
 from tether import rpc
+from tether.volume.backup import version as backup_version
 from tether.volume import version as volume_version
 
 CONF = cfg.CONF
@@ -39,15 +40,19 @@ _VOLUME_SERVICES = sa.table('services', sa.column('host'),
                             sa.column('binary'),
                             sa.column('rpc_current_version'))
 
-# The APIs whose RPC clients [upgrade_levels] pins: (option, which is also
-# the database of its services; binary; services table; the column and the
-# RPC version it records; RPC versions and their objects).
+# The APIs whose RPC clients [upgrade_levels] pins: (option; the database
+# of its services; binary; services table; the column and the RPC version
+# it records; RPC versions and their objects).
 _PINNED_APIS = (
-    ('volume', fields.ServiceBinary.VOLUME, _VOLUME_SERVICES,
+    ('volume', 'volume', fields.ServiceBinary.VOLUME, _VOLUME_SERVICES,
      'rpc_current_version', volume_version.rpc_version_of,
      volume_version.RPC_OBJECT_VERSIONS),
-    ('compute', fields.ServiceBinary.COMPUTE, _SERVICES, 'version',
-     compute_version.rpc_version_of, compute_version.RPC_OBJECT_VERSIONS),
+    ('backup', 'volume', fields.ServiceBinary.BACKUP, _VOLUME_SERVICES,
+     'rpc_current_version', backup_version.rpc_version_of,
+     backup_version.RPC_OBJECT_VERSIONS),
+    ('compute', 'compute', fields.ServiceBinary.COMPUTE, _SERVICES,
+     'version', compute_version.rpc_version_of,
+     compute_version.RPC_OBJECT_VERSIONS),
 )
 
 # A reference to another rule inside a check string ("rule:admin_api").
@@ -197,18 +202,18 @@ class Checks(upgradecheck.UpgradeCommands):
 
     def _check_rpc_pins(self):
         reports = []
-        for (option, binary, table, column, rpc_version_of,
+        for (option, database, binary, table, column, rpc_version_of,
              history) in _PINNED_APIS:
             query = (sa.select(table.c.host, table.c[column])
                      .where(table.c.binary == binary))
             try:
-                engine = migration.DATABASES[option].get_engine()
+                engine = migration.DATABASES[database].get_engine()
                 with engine.connect() as connection:
                     rows = connection.execute(query).all()
             except _DB_ERRORS as exc:
                 reports.append((Code.FAILURE, 'The %s services cannot be '
                                 'read from the %s database: %s.'
-                                % (binary, option, _first_line(exc))))
+                                % (binary, database, _first_line(exc))))
                 continue
             reports.append(_pin_report(
                 option, binary, history,

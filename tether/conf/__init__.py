@@ -10,6 +10,7 @@ from oslo_policy import opts as policy_opts
 from tether import clients
 from tether.conf import api
 from tether.conf import backend
+from tether.conf import backup
 from tether.conf import base
 from tether.conf import compute
 from tether.conf import compute_quota
@@ -43,6 +44,7 @@ for _group, _opts in (
         (libvirt.libvirt_group, libvirt.libvirt_opts),
         (image_cache.image_cache_group, image_cache.image_cache_opts),
         (compute_quota.quota_group, compute_quota.quota_opts),
+        (backup.backup_group, backup.backup_opts),
         (upgrade_levels.upgrade_levels_group,
          upgrade_levels.upgrade_levels_opts)):
     CONF.register_group(_group)
@@ -73,6 +75,7 @@ def list_opts():
          compute.compute_opts),
         (api.api_group, api.api_group_opts),
         ('backend', backend.backend_opts),
+        (backup.backup_group, backup.backup_opts),
         (libvirt.libvirt_group, libvirt.libvirt_opts),
         (image_cache.image_cache_group, image_cache.image_cache_opts),
         (compute_quota.quota_group, compute_quota.quota_opts),

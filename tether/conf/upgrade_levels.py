@@ -24,6 +24,10 @@ upgrade_levels_opts = [
     cfg.StrOpt('volume', regex=_UPGRADE_LEVEL,
                help=_UPGRADE_LEVEL_HELP % {
                    'binary': 'tether-volume', 'api': 'volume API'}),
+    cfg.StrOpt('backup', regex=_UPGRADE_LEVEL,
+               help=_UPGRADE_LEVEL_HELP % {
+                   'binary': 'tether-backup',
+                   'api': 'volume API (and tether-volume)'}),
     cfg.StrOpt('compute', regex=_UPGRADE_LEVEL,
                help=_UPGRADE_LEVEL_HELP % {
                    'binary': 'tether-compute', 'api': 'compute API'}),

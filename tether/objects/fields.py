@@ -84,6 +84,28 @@ class SnapshotStatusField(BaseEnumField):
     AUTO_TYPE = SnapshotStatus()
 
 
+class BackupStatus(Enum):
+    """A volume backup (Cinder's statuses; a deleted one is gone)."""
+    CREATING = 'creating'
+    AVAILABLE = 'available'
+    DELETING = 'deleting'
+    ERROR = 'error'
+    ERROR_DELETING = 'error_deleting'
+    RESTORING = 'restoring'
+
+    ALL = (CREATING, AVAILABLE, DELETING, ERROR, ERROR_DELETING, RESTORING)
+    # What an administrator may set with os-reset_status (Cinder's list).
+    RESETTABLE = (AVAILABLE, ERROR)
+    DELETABLE = (AVAILABLE, ERROR)
+
+    def __init__(self):
+        super().__init__(valid_values=BackupStatus.ALL)
+
+
+class BackupStatusField(BaseEnumField):
+    AUTO_TYPE = BackupStatus()
+
+
 class VolumeAttachStatus(Enum):
     ATTACHED = 'attached'
     ATTACHING = 'attaching'
@@ -106,6 +128,7 @@ class VolumeAttachStatusField(BaseEnumField):
 
 class ServiceBinary:
     VOLUME = 'tether-volume'
+    BACKUP = 'tether-backup'
     COMPUTE = 'tether-compute'
 
 

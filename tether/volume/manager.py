@@ -118,6 +118,9 @@ class VolumeManager:
     def delete_snapshot(self, context, volume, snapshot):
         snapshots.delete_snapshot(context, self.driver, snapshot.id)
 
+    def get_backup_device(self, context, volume, snapshot=None):
+        return self.driver.backup_device(volume, snapshot)
+
     def redrive_stale_operations(self, context, timeout=None):
         """Periodic (not RPC): take up again the volumes left
         ``creating``, ``deleting``, ``uploading`` or being re-imaged

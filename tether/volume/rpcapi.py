@@ -44,6 +44,7 @@ class VolumeAPI:
     * 1.5 - create_snapshot, delete_snapshot (casts); create_volume of a
             volume made of a snapshot or a volume; Snapshot 1.0, Volume
             1.3
+    * 1.6 - get_backup_device (a synchronous call, of tether-backup)
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -82,6 +83,12 @@ class VolumeAPI:
         """Raise ServiceTooOld if the pin holds this client below the
         managers that take and delete snapshots (1.5)."""
         self._require('1.5', what)
+
+    def check_backup_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        managers that say where a volume's data is for tether-backup
+        (1.6)."""
+        self._require('1.6', what)
 
     def _require(self, version, what):
         """Raise ServiceTooOld if the pin holds this client below
@@ -142,6 +149,14 @@ class VolumeAPI:
         self._require('1.5', 'deleting a snapshot')
         self._prepare(volume, '1.5').cast(ctxt, 'delete_snapshot',
                                           volume=volume, snapshot=snapshot)
+
+    def get_backup_device(self, ctxt, volume, snapshot=None):
+        """Where the data of the volume (or of its ``snapshot``) is, for
+        tether-backup to read, or to write a restore into: the
+        connection info of the backend (share, file, format)."""
+        self._require('1.6', 'backing up or restoring a volume')
+        return self._prepare(volume, '1.6').call(
+            ctxt, 'get_backup_device', volume=volume, snapshot=snapshot)
 
     def attachment_update(self, ctxt, volume, connector, attachment_id):
         """Connect the attachment; returns the connection info."""

@@ -10,7 +10,7 @@ from oslo_utils import versionutils
 
 # The volume manager's RPC API (tether.volume.rpcapi lists the methods of
 # each version).
-RPC_API_VERSION = '1.5'
+RPC_API_VERSION = '1.6'
 
 # The version of each object a volume manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -35,6 +35,9 @@ RPC_OBJECT_VERSIONS = {
     # create_snapshot, delete_snapshot; create_volume of a volume made of
     # a snapshot or of another volume (its snapshot_id, source_volid)
     '1.5': {'Volume': '1.3', 'Attachment': '1.0', 'Snapshot': '1.0'},
+    # get_backup_device (a call of tether-backup): where the data of a
+    # volume or of its snapshot is
+    '1.6': {'Volume': '1.3', 'Attachment': '1.0', 'Snapshot': '1.0'},
 }
 
 

@@ -3,8 +3,9 @@
 As an operator runs them (etc/systemd/): the two APIs under gunicorn with
 the arguments of their units' ExecStart (gthread workers, the app
 factories of ``tether.api.*.wsgi_app``) but another address and number of
-workers, configured through ``TETHER_CONFIG_FILE``; ``tether-volume`` and
-``tether-compute`` as plain processes with ``--config-file``, and
+workers, configured through ``TETHER_CONFIG_FILE``; ``tether-volume``,
+``tether-backup`` and ``tether-compute`` as plain processes with
+``--config-file``, and
 ``tether-manage db sync`` first. The commands are those of the
 interpreter this runs under (tether's environment).
 """
@@ -176,7 +177,7 @@ class API:
 
 
 class Manager:
-    """``tether-volume`` or ``tether-compute``."""
+    """``tether-volume``, ``tether-backup`` or ``tether-compute``."""
 
     def __init__(self, binary, conf_path, log_dir, env):
         self.binary = binary
@@ -185,10 +186,21 @@ class Manager:
         self.env = env
         self.process = None
 
+    def _command(self):
+        """The console script; or, in an environment installed before
+        the script was added to setup.cfg, its entry point run by this
+        interpreter."""
+        if os.path.exists(script(self.binary)):
+            return [script(self.binary)]
+        module = self.binary.split('-', 1)[1]
+        return [sys.executable, '-c',
+                'import sys; from tether.cmd import %s; '
+                'sys.exit(%s.main())' % (module, module)]
+
     def start(self):
         self.process = Process(
-            self.binary, [script(self.binary), '--config-file',
-                          self.conf_path],
+            self.binary, self._command() + ['--config-file',
+                                            self.conf_path],
             os.path.join(self.log_dir, self.binary + '.log'),
             self.env).start()
         return self

@@ -7,7 +7,8 @@ image service, started as tether-aio starts it, tether/cmd/glance/, but
 with Keystone's auth_token and its database on PostgreSQL) and libvirt,
 then every tether daemon as a process of its own: tether-volume-api and
 tether-compute-api under gunicorn (``api_workers`` workers each),
-tether-volume and tether-compute, all with ``auth_strategy = keystone``
+tether-volume, tether-backup (its backups in ``backup/`` of the state
+directory) and tether-compute, all with ``auth_strategy = keystone``
 and ``transport_url = rabbit://``, finding the volume, compute and image
 APIs in the catalog; and Manila on a one-node Ceph (manila.py,
 tools/manila_ceph/ behind this Keystone), which tether-compute reaches
@@ -117,6 +118,7 @@ class Deployment(identity.IdentityMixin):
         self.host = 'int-' + self.tag
         self.volume_api = self.compute_api = None
         self.volume_manager = self.compute_manager = None
+        self.backup_manager = None
         self.timings = {}
 
     # Start ------------------------------------------------------------------
@@ -192,6 +194,8 @@ class Deployment(identity.IdentityMixin):
     def _start_tether(self):
         self.volume_manager = daemons.Manager(
             'tether-volume', self.conf_path, self.log_dir, self.env).start()
+        self.backup_manager = daemons.Manager(
+            'tether-backup', self.conf_path, self.log_dir, self.env).start()
         self.compute_manager = daemons.Manager(
             'tether-compute', self.conf_path, self.log_dir, self.env).start()
         self.volume_api = daemons.API(
@@ -203,23 +207,28 @@ class Deployment(identity.IdentityMixin):
         self.wait_services_up()
 
     def wait_services_up(self, timeout=90):
-        """Until the volume backend and the compute host report up."""
+        """Until the volume backend, the backup service and the compute
+        host report up."""
         conn = self.connection('admin')
 
         def up():
             volume = conn.block_storage.get(
                 '/os-services?binary=tether-volume').json()['services']
+            backup = conn.block_storage.get(
+                '/os-services?binary=tether-backup').json()['services']
             compute = conn.compute.get(
                 '/os-services?binary=tether-compute').json()['services']
             return (any(s['state'] == 'up' and
                         s['host'] == '%s@%s' % (self.host, daemons.BACKEND)
                         for s in volume) and
                     any(s['state'] == 'up' and s['host'] == self.host
+                        for s in backup) and
+                    any(s['state'] == 'up' and s['host'] == self.host
                         for s in compute))
         try:
             processes.wait_until(up, timeout, interval=0.5,
-                                 what='tether-volume and tether-compute '
-                                      'to report up')
+                                 what='tether-volume, tether-backup and '
+                                      'tether-compute to report up')
         finally:
             conn.close()
 
@@ -282,8 +291,9 @@ class Deployment(identity.IdentityMixin):
             # The guests are gone, and with them tether's use of Manila.
             self.manila.stop_soon()
         for part in (self.volume_api, self.compute_api, self.volume_manager,
-                     self.compute_manager, self.manila, self.glance,
-                     self.keystone, self.rabbit, self.db, self.libvirt):
+                     self.backup_manager, self.compute_manager, self.manila,
+                     self.glance, self.keystone, self.rabbit, self.db,
+                     self.libvirt):
             if part is None:
                 continue
             try:

@@ -94,11 +94,14 @@ min_microversion = {volume_min_version}
 max_microversion = {volume_max_version}
 storage_protocol = nfs
 vendor_name = tether
+backup_driver = posix
 build_interval = 1
 build_timeout = 120
 
 [volume-feature-enabled]
-backup = False
+# The deployment runs tether-backup (deployment.py), with the posix
+# driver.
+backup = True
 snapshot = True
 clone = True
 manage_snapshot = False

@@ -100,6 +100,23 @@ SPECS = {
         body={'meta': {'k': 'v'}}),
     'volume DELETE /snapshots/{snapshot_id}/metadata/{key}': Spec(
         fresh='snapshot'),
+    # A reserved volume: a backup of it, or a restore into it, is
+    # refused (400) once the policy let it through.
+    'volume POST /backups': Spec(
+        body=lambda ids: {'backup': {'volume_id': ids['reserved_id']}}),
+    'volume PUT /backups/{backup_id}': Spec(
+        body={'backup': {'name': 'pm-backup'}}),
+    'volume DELETE /backups/{backup_id}': Spec(fresh='backup'),
+    'volume POST /backups/{backup_id}/action os-reset_status': Spec(
+        body={'os-reset_status': {'status': 'available'}}),
+    'volume POST /backups/{backup_id}/action os-force_delete': Spec(
+        body={'os-force_delete': {}}, fresh='backup'),
+    'volume POST /backups/{backup_id}/restore': Spec(
+        body=lambda ids: {'restore': {'volume_id': ids['reserved_id']}}),
+    # A record of no backup: refused (400) once allowed.
+    'volume POST /backups/import_record': Spec(
+        body={'backup-record': {'backup_service': 'pm',
+                                'backup_url': 'e30='}}),
     'volume PUT /os-quota-sets/{target_project_id}': Spec(
         body={'quota_set': {'volumes': 100}}),
     'volume DELETE /os-quota-sets/{target_project_id}': Spec(

@@ -64,6 +64,10 @@ def snapshot(world):
         'quota': get(admin, '/os-quota-sets/%s' % project, 'quota_set'),
         'compute quota': get(cadmin, '/os-quota-sets/%s' % project,
                              'quota_set'),
+        'backup': sorted((b['id'], b['status'], b['name'])
+                         for b in get(admin, '/backups/detail?all_tenants=1'
+                                      '&project_id=%s' % project, 'backups')
+                         if b['id'] == ids['backup_id']),
         'type': (get(admin, '/types/%s' % ids['type_id'], 'volume_type'),
                  get(admin, '/types/%s/extra_specs' % ids['type_id'],
                      'extra_specs')),

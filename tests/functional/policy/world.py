@@ -93,6 +93,8 @@ class World:
         self.ids['snapshot_id'] = self.snapshot()['snapshot_id']
         # A volume offered for transfer.
         self.ids['transfer_id'] = self.transfer()['transfer_id']
+        # A backup (available).
+        self.ids['backup_id'] = self.backup()['backup_id']
         self.ids['type_id'] = self.volume_type()['type_id']
         self.ids['private_type_id'] = self.private_type()['type_id']
         server = self.server(task_state='rebooting')
@@ -203,6 +205,19 @@ class World:
         assert resp.status_code == 202, resp.text
         return {'transfer_id': resp.json()['transfer']['id']}
 
+    def backup(self):
+        """An available backup of a new volume of project A."""
+        member = self.http('mA')
+        volume_id = self.volume()['volume_id']
+        resp = member.post('/backups', json={'backup': {
+            'volume_id': volume_id, 'name': 'pm-backup'}})
+        assert resp.status_code == 202, resp.text
+        backup_id = resp.json()['backup']['id']
+        self.wait(lambda: member.get('/backups/%s' % backup_id).json()
+                  ['backup']['status'] == 'available', timeout=60,
+                  what='backup %s available' % backup_id)
+        return {'backup_id': backup_id}
+
     def _attachment(self, http, volume_id):
         resp = http.post('/attachments', json={'attachment': {
             'volume_uuid': volume_id, 'instance_uuid': str(uuid.uuid4())}})
@@ -247,7 +262,7 @@ class World:
         project = project or 'pm-q-%s' % uuid.uuid4().hex[:8]
         resp = self.http('aA').put('/os-quota-sets/%s' % project, json={
             'quota_set': {'volumes': 100, 'gigabytes': 1000,
-                          'snapshots': 100}})
+                          'snapshots': 100, 'backups': 100}})
         assert resp.status_code == 200, resp.text
         return {'target_project_id': project}
 
@@ -360,6 +375,12 @@ class World:
                          % self.projects['A'])
         for transfer in resp.json().get('transfers', []):
             admin.delete('/volume-transfers/%s' % transfer['id'])
+        # The backups of project A (they outlive their volumes).
+        resp = admin.get('/backups?all_tenants=1&project_id=%s'
+                         % self.projects['A'])
+        for backup in resp.json().get('backups', []):
+            admin.post('/backups/%s/action' % backup['id'],
+                       json={'os-force_delete': {}})
         volumes = [v for _c, v in self.volumes] + [
             i for api, kind, i in created if kind == 'volume']
         for volume_id in volumes:

@@ -36,8 +36,9 @@ def dead_service():
                      .where(models.Service.id == service_id))
 
 
-def _local(services):
-    return [s for s in services if not s['host'].startswith('ghost-')]
+def _local(services, binary='cinder-volume'):
+    return [s for s in services if not s['host'].startswith('ghost-')
+            and s['binary'] == binary]
 
 
 def test_admin_lists_the_volume_service(aio):
@@ -86,11 +87,25 @@ def test_filters(aio):
                           .json()['services'])
         assert [s['host'] for s in services] == [svc['host']], query
     # Unknown values match nothing (as in Cinder); they are not errors.
-    for query in ('host=nowhere', 'binary=cinder-backup', 'binary=',
+    for query in ('host=nowhere', 'binary=cinder-scheduler', 'binary=',
                   'host=%s&binary=tether-api' % node):
         resp = admin.get('/os-services?' + query)
         assert resp.status_code == 200, resp.text
         assert resp.json()['services'] == [], query
+
+
+def test_the_backup_service(aio):
+    """tether-backup: cinder-backup on the wire, of its host (no
+    backend), without the keys of a volume service."""
+    admin = aio.http('admin', 'admin', version='3.49')
+    for query in ('binary=cinder-backup', 'binary=tether-backup'):
+        (svc,) = _local(admin.get('/os-services?' + query).json()[
+            'services'], 'cinder-backup')
+        assert '@' not in svc['host']
+        assert (svc['state'], svc['status'], svc['zone']) == (
+            'up', 'enabled', 'nova')
+        assert set(svc) == {'binary', 'host', 'zone', 'status', 'state',
+                            'updated_at', 'disabled_reason', 'cluster'}
 
 
 def test_a_dead_service_is_down(aio, dead_service):

@@ -16,12 +16,14 @@ from tether.compute import server_group_exception
 from tether.compute import quota_exception
 from tether.compute import share_exception
 from tether import exception
+from tether.volume import backup_exception
 from tether.volume import exception as volume_exception
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 DOC = ROOT / 'doc' / 'source' / 'errors.rst'
 # Each module's codes start with its prefix.
 MODULES = {exception: 'tether.', volume_exception: 'volume.',
+           backup_exception: 'volume.',
            compute_exception: 'compute.', share_exception: 'compute.',
            keypair_exception: 'compute.', flavor_exception: 'compute.',
            image_exception: 'compute.', server_group_exception: 'compute.',

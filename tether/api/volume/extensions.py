@@ -10,6 +10,7 @@ os-attach, os-reserve ...), of which tether serves parts.
 EXTENSIONS = (
     ('AvailabilityZones', 'os-availability-zone',
      'Describe Availability Zones.', '2013-06-27T00:00:00+00:00'),
+    ('Backups', 'backups', 'Backups support.', '2012-12-12T00:00:00+00:00'),
     ('QuotaClasses', 'os-quota-class-sets',
      'Quota classes management support.', '2012-03-12T00:00:00+00:00'),
     ('Quotas', 'os-quota-sets', 'Quota management support.',

@@ -3,6 +3,7 @@
 from tether.api import actions
 from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
+from tether.api.volume.handlers import backups
 from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_class_sets
@@ -110,6 +111,18 @@ RESOURCES = [
         'DELETE': transfers.delete_transfer}),
     ('/volume-transfers/{transfer_id}/accept', {
         'POST': transfers.accept_transfer}),
+    ('/backups', {'GET': backups.list_backups,
+                  'POST': backups.create_backup}),
+    # Before /backups/{backup_id}: the first route that matches wins.
+    ('/backups/detail', {'GET': backups.list_backups_detail}),
+    ('/backups/import_record', {'POST': backups.import_record}),
+    ('/backups/{backup_id}', {'GET': backups.show_backup,
+                              'PUT': backups.update_backup,
+                              'DELETE': backups.delete_backup}),
+    ('/backups/{backup_id}/restore', {'POST': backups.restore_backup}),
+    ('/backups/{backup_id}/export_record', {'GET': backups.export_record}),
+    ('/backups/{backup_id}/action', {
+        'POST': actions.Dispatcher('backup', backups.ACTIONS)}),
     ('/attachments', {'GET': attachments.list_attachments,
                       'POST': attachments.create_attachment}),
     # Before /attachments/{attachment_id}: the first route that matches wins.

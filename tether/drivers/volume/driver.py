@@ -128,6 +128,14 @@ class VolumeDriver:
         ``volume`` (made by create_volume, at least as large)."""
         raise NotImplementedError()
 
+    def backup_device(self, volume, snapshot=None):
+        """Where a backup service reads the data of ``volume`` (detached,
+        nothing writes it), or of its ``snapshot``, and writes the data
+        of a restore into the volume: the connection info of
+        :meth:`initialize_connection`, naming the file to read or write
+        and its format."""
+        raise NotImplementedError()
+
     def initialize_connection(self, volume, connector):
         """Let the consumer described by ``connector`` reach the volume.
 

@@ -295,6 +295,33 @@ class RemoteFSDriver(remotefs_snapshots.SnapshotMixin,
             },
         }
 
+    def backup_device(self, volume, snapshot=None):
+        """The share and the file a backup service reads (the volume's
+        active file, or the file below a snapshot's overlay: qemu-img
+        reads the chain beneath) or writes a restore into (the active
+        file)."""
+        with self.volume_lock(volume):
+            if snapshot is not None:
+                path, fmt = self.snapshot_data(volume, snapshot)
+            else:
+                path, fmt = self.local_path(volume), \
+                    self.volume_format(volume)
+        if not os.path.exists(path):
+            raise exception.VolumeBackendAPIException(
+                data='the file of volume %s is missing from its share'
+                     % volume.id)
+        return {
+            'driver_volume_type': self.driver_volume_type,
+            'data': {
+                'export': volume.provider_location,
+                'name': os.path.basename(path),
+                'format': fmt,
+                'options': getattr(self.configuration, 'nfs_mount_options',
+                                   None) or None,
+                'volume_id': volume.id,
+            },
+        }
+
     def terminate_connection(self, volume, connector):
         """Nothing to undo on the backend (see initialize_connection)."""
 

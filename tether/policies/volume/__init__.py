@@ -4,6 +4,7 @@ import itertools
 
 from tether.policies.volume import attachments
 from tether.policies.volume import availability_zones
+from tether.policies.volume import backups
 from tether.policies.volume import limits
 from tether.policies.volume import quota_class_sets
 from tether.policies.volume import quota_sets
@@ -19,7 +20,8 @@ from tether.policies.volume import volumes
 
 _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             types, type_extra_specs, type_access, services, availability_zones,
-            attachments, snapshots, transfers, quota_class_sets]
+            attachments, snapshots, transfers, quota_class_sets,
+            backups]
 
 
 def list_rules():

@@ -116,12 +116,13 @@ def _check_source_size(source, size):
 
 def create(context, size, name=None, description=None, metadata=None,
            volume_type=None, availability_zone=None, image_ref=None,
-           snapshot_id=None, source_volid=None):
+           snapshot_id=None, source_volid=None, volume_id=None):
     """A new volume: empty, or made of an image (``image_ref``), of a
     snapshot (``snapshot_id``) or of another volume (``source_volid``),
     which it takes its size (if ``size`` is None), type, zone, bootable
     flag and image metadata from (and its backend: the backend copies
-    the source's files)."""
+    the source's files). ``volume_id``: its id, if the caller chose it
+    (a restore claimed its backup for it first)."""
     volume_metadata.check_keys(metadata or {})
     image = image_metadata = source = None
     bootable = False
@@ -161,7 +162,7 @@ def create(context, size, name=None, description=None, metadata=None,
         host = (source.volume.host if source is not None
                 else scheduler.choose_backend(context, size, az))
     values = {
-        'id': uuidutils.generate_uuid(),
+        'id': volume_id or uuidutils.generate_uuid(),
         'project_id': context.project_id, 'user_id': context.user_id,
         'name': name, 'description': description, 'size': size,
         'availability_zone': az, 'host': host,

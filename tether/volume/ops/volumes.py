@@ -11,9 +11,12 @@ from oslo_log import log as logging
 from oslo_utils import timeutils
 
 from tether.db import session
+from tether.db.volume import backup as db_backups
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
+from tether.volume.backup import rpcapi as backup_rpcapi
+from tether.volume import backup_state
 from tether.volume import exception
 from tether.volume import image_state
 from tether.volume.ops import image_copy
@@ -47,7 +50,7 @@ def _record_created(context, volume_id, model_update, status):
     volume is still being created; True if it was."""
     model_update = dict(model_update)
     admin_metadata = model_update.pop('admin_metadata', {})
-    if status == S.AVAILABLE:
+    if status in (S.AVAILABLE, S.RESTORING_BACKUP):
         model_update['launched_at'] = timeutils.utcnow()
     won = db_volumes.conditional_update(
         context, volume_id, dict(model_update, status=status),
@@ -117,9 +120,32 @@ def create_volume(context, driver, volume_id, image=None):
     except Exception:
         LOG.exception('Creating volume %s failed', volume_id)
         volume_state.fail_create(context, volume, CREATE_STATUSES)
+        backup_state.abandon_restore(context, volume_id)
         return
-    if not _record_created(context, volume_id, model_update, S.AVAILABLE):
+    restore = db_backups.restoring_into(context, volume_id)
+    if restore is not None:
+        _hand_over(context, restore, volume_id, model_update)
+    elif not _record_created(context, volume_id, model_update, S.AVAILABLE):
         LOG.warning('Volume %s changed state while it was created', volume_id)
+
+
+def _hand_over(context, backup, volume_id, model_update):
+    """A volume made for a restore (the API claimed ``backup``
+    restoring into it): ``restoring-backup``, and tether-backup writes
+    the backup into it (tether.volume.backup.restore)."""
+    if not _record_created(context, volume_id, model_update,
+                           S.RESTORING_BACKUP):
+        LOG.warning('Volume %s changed state while it was created',
+                    volume_id)
+        return
+    try:
+        backup_rpcapi.get().restore_backup(context, backup, volume_id,
+                                           volume_is_new=True)
+    except Exception:
+        LOG.exception('Could not cast the restore of backup %s into '
+                      'volume %s', backup.id, volume_id)
+        backup_state.end_restore(context, backup.id, volume_id,
+                                 S.ERROR_RESTORING)
 
 
 def delete_volume(context, driver, volume_id):

@@ -7,9 +7,10 @@ from tether.objects import fields
 
 # The name each service has on the wire: Cinder's, which its clients
 # and Tempest look for (``openstack volume service list``, ``binary=
-# cinder-volume`` filters), for the service tether records as
-# tether-volume.
-WIRE_NAMES = {fields.ServiceBinary.VOLUME: 'cinder-volume'}
+# cinder-volume`` filters), for the services tether records as
+# tether-volume and tether-backup.
+WIRE_NAMES = {fields.ServiceBinary.VOLUME: 'cinder-volume',
+              fields.ServiceBinary.BACKUP: 'cinder-backup'}
 
 
 def stored_name(wire_name):
