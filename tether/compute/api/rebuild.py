@@ -19,6 +19,7 @@ from oslo_log import log as logging
 from tether.compute.api import block_device_mapping
 from tether.compute.api import server_metadata
 from tether.compute.api import servers
+from tether.compute.api import volume_attachments
 from tether.compute import exception
 from tether.compute import image_exception
 from tether.compute import rpcapi as compute_rpcapi
@@ -172,7 +173,7 @@ def rebuild(context, instance, image_ref, values, reimage_boot_volume=None,
     # The root volume of a server in ERROR may also be reserved: a
     # rebuild that failed after it swapped the root attachment left it
     # so, and a new rebuild is how the user repairs the server.
-    servers.check_volumes_in_use(
+    volume_attachments.check_volumes_in_use(
         context, client, instance, read,
         reserved_root=(root.volume_id if root is not None and
                        instance.vm_state == fields.VmState.ERROR

@@ -19,6 +19,7 @@ from oslo_log import log as logging
 from tether.compute.api import block_device_mapping
 from tether.compute.api import server_shares
 from tether.compute.api import servers
+from tether.compute.api import volume_attachments
 from tether.compute import exception
 from tether.compute import image_exception
 from tether.compute import rpcapi as compute_rpcapi
@@ -115,8 +116,8 @@ def rescue(context, instance, rescue_image_ref=None,
     # Nova's check: every volume of the server is in-use (a volume the
     # volume service holds in another state would not follow the guest
     # into its rescue definition).
-    servers.check_volumes_in_use(context, volume_client.for_user(context),
-                                 instance)
+    volume_attachments.check_volumes_in_use(
+        context, volume_client.for_user(context), instance)
     if not instance.is_image_backed:
         _check_volume_backed(context, instance, image, allow_bfv_rescue)
     # Unlike Nova, a server with shares is not rescued: its shares are

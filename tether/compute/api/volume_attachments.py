@@ -107,3 +107,23 @@ def swap_volume(context, instance, volume_id):
     know."""
     volume_client.for_user(context).get_volume(volume_id)
     raise exception.VolumeNotMigrating(volume_id=volume_id)
+
+
+def check_volumes_in_use(context, client, instance, read=None,
+                         reserved_root=None):
+    """Every volume of the server is in-use, as the volume API shows it
+    (Nova's check before a rebuild or a rescue; InvalidVolume, 400).
+    ``reserved_root``: a root volume that may be ``reserved`` too;
+    ``read``: the volumes the request read already, by id."""
+    read = read or {}
+    for bdm in db_bdms.get_by_instance(context, instance.uuid):
+        volume = (read.get(bdm.volume_id) or
+                  client.get_volume(bdm.volume_id))
+        allowed = {'in-use'}
+        if bdm.volume_id == reserved_root:
+            allowed.add('reserved')
+        if volume['status'] not in allowed:
+            raise exception.InvalidVolume(
+                reason='volume %s of server %s is %s, not %s'
+                       % (bdm.volume_id, instance.uuid, volume['status'],
+                          ' or '.join(sorted(allowed))))
