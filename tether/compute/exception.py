@@ -380,30 +380,8 @@ class VolumeAPIUnavailable(VolumeAPIError, exception.ServiceUnavailable):
     error_code = 'compute.volume_api.unavailable'
 
 
-# The share API (Manila), as the compute service sees it ---------------------
-
+# A server's metadata ---------------------------------------------------------
 
 class MetadataItemNotFound(exception.NotFound):
     msg_fmt = 'Metadata item was not found'
     error_code = 'compute.server.metadata_not_found'
-
-
-class PersonalityFileLimitExceeded(exception.Forbidden):
-    msg_fmt = 'Personality file limit exceeded'
-    error_code = 'compute.server.personality_limit'
-
-
-class PersonalityFilePathLimitExceeded(exception.Forbidden):
-    msg_fmt = 'Personality file path exceeds maximum %(allowed)d'
-    error_code = 'compute.server.personality_path_limit'
-
-
-class PersonalityFileContentLimitExceeded(exception.Forbidden):
-    msg_fmt = 'Personality file content exceeds maximum %(allowed)d'
-    error_code = 'compute.server.personality_content_limit'
-
-
-class MetadataLimitExceeded(exception.Forbidden):
-    """Nova answers metadata beyond the quota with 403, not 413."""
-    msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
-    error_code = 'compute.server.metadata_limit_exceeded'

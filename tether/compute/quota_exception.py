@@ -1,6 +1,7 @@
 """Exceptions of the compute service about its quotas: a server beyond
-the instances, cores or ram of its project (or user), and limits that
-cannot be set."""
+the instances, cores or ram of its project (or user), its metadata and
+personality files beyond their limits, and limits that cannot be
+set."""
 
 from tether import exception
 
@@ -24,3 +25,24 @@ class QuotaLimitAboveMaximum(exception.Invalid):
     msg_fmt = ('Quota limit %(limit)s for %(resource)s must be less than '
                'or equal to %(maximum)s.')
     error_code = 'compute.quota.above_maximum'
+
+
+class PersonalityFileLimitExceeded(exception.Forbidden):
+    msg_fmt = 'Personality file limit exceeded'
+    error_code = 'compute.server.personality_limit'
+
+
+class PersonalityFilePathLimitExceeded(exception.Forbidden):
+    msg_fmt = 'Personality file path exceeds maximum %(allowed)d'
+    error_code = 'compute.server.personality_path_limit'
+
+
+class PersonalityFileContentLimitExceeded(exception.Forbidden):
+    msg_fmt = 'Personality file content exceeds maximum %(allowed)d'
+    error_code = 'compute.server.personality_content_limit'
+
+
+class MetadataLimitExceeded(exception.Forbidden):
+    """Nova answers metadata beyond the quota with 403, not 413."""
+    msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
+    error_code = 'compute.server.metadata_limit_exceeded'

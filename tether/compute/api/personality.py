@@ -8,8 +8,8 @@ drive or metadata service, so a server create or a rebuild accepts them
 
 import base64
 
-from tether.compute import exception
 from tether.compute import quota
+from tether.compute import quota_exception
 
 
 def _over(allowed, value):
@@ -24,13 +24,14 @@ def check(context, files):
         return
     limits = quota.limits(context, context.project_id, context.user_id)
     if _over(limits['injected_files'], len(files)):
-        raise exception.PersonalityFileLimitExceeded()
+        raise quota_exception.PersonalityFileLimitExceeded()
     for item in files:
         allowed = limits['injected_file_path_bytes']
         if _over(allowed, len(item.get('path', ''))):
-            raise exception.PersonalityFilePathLimitExceeded(allowed=allowed)
+            raise quota_exception.PersonalityFilePathLimitExceeded(
+                allowed=allowed)
         allowed = limits['injected_file_content_bytes']
         contents = base64.b64decode(item.get('contents', ''))
         if _over(allowed, len(contents)):
-            raise exception.PersonalityFileContentLimitExceeded(
+            raise quota_exception.PersonalityFileContentLimitExceeded(
                 allowed=allowed)

@@ -4,6 +4,7 @@ each change one conditional UPDATE of the server."""
 
 from tether.compute import exception
 from tether.compute import quota
+from tether.compute import quota_exception
 from tether.db.compute import instance as db_instances
 from tether.objects.fields import VmState
 
@@ -19,7 +20,7 @@ def check_quota(context, metadata):
     allowed = quota.limit_of(context, 'metadata_items', context.project_id,
                              context.user_id)
     if 0 <= allowed < len(metadata or {}):
-        raise exception.MetadataLimitExceeded(allowed=allowed)
+        raise quota_exception.MetadataLimitExceeded(allowed=allowed)
 
 
 def _change(context, instance, change, action='update metadata'):
