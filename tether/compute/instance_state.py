@@ -11,15 +11,16 @@ from tether.db import session
 
 @db_quota.retry_on_duplicate
 @session.COMPUTE.writer
-def create_counted(context, values, bdms, candidates, action):
+def create_counted(context, values, bdms, candidates, action, group=None):
     """Count the server's flavor against the quota and insert it on a
-    host with room (tether.db.compute.instance.create_on_host): one
-    transaction. TooManyInstances (403) leaves nothing made."""
+    host with room, in its server ``group`` if one is given
+    (tether.db.compute.instance.create_on_host): one transaction.
+    TooManyInstances (403) leaves nothing made."""
     quota.consume_instances(
         context, values['project_id'], values['user_id'],
         quota.instance_deltas(values['vcpus'], values['memory_mb']))
     return db_instances.create_on_host(context, values, bdms, candidates,
-                                       action)
+                                       action, group=group)
 
 
 @session.COMPUTE.writer
