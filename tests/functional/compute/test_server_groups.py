@@ -209,3 +209,30 @@ def test_the_openstack_cli(aio, tmp_path):
     assert shown['id'] == made['id']
     openstack_cli.run('server', 'group', 'delete', made['id'])
     assert openstack_cli.json('server', 'group', 'list') == []
+
+
+def test_a_projects_own_limit_and_its_usage(aio):
+    # The project's quota set (not the [quota] option) limits its groups,
+    # and its usage and absolute limits count them.
+    http = aio.compute_http(version='2.64')
+    admin = aio.compute_http('admin', 'admin', roles=['admin'],
+                             version='2.64')
+    resp = admin.put('/os-quota-sets/%s' % http.project,
+                     json={'quota_set': {'server_groups': 2}})
+    assert resp.status_code == 200, resp.text
+    made = []
+    for name in ('one', 'two', 'three'):
+        resp = http.post('/os-server-groups', json={'server_group': {
+            'name': name, 'policy': 'affinity'}})
+        made.append(resp)
+    assert [r.status_code for r in made] == [200, 200, 403], made[-1].text
+    detail = admin.get('/os-quota-sets/%s/detail' % http.project).json()
+    assert detail['quota_set']['server_groups'] == {
+        'limit': 2, 'in_use': 2, 'reserved': 0}
+    absolute = http.get('/limits').json()['limits']['absolute']
+    assert (absolute['maxServerGroups'],
+            absolute['totalServerGroupsUsed']) == (2, 2)
+    group_id = made[0].json()['server_group']['id']
+    assert http.delete('/os-server-groups/%s' % group_id).status_code == 204
+    absolute = http.get('/limits').json()['limits']['absolute']
+    assert absolute['totalServerGroupsUsed'] == 1
