@@ -7,7 +7,6 @@ registers (tests/functional/compute/conftest.py)."""
 import uuid
 
 from oslo_config import cfg
-import pytest
 
 from tests.functional.api_samples import samples
 from tests.functional.compute import conftest as compute_conftest
@@ -17,20 +16,6 @@ VERSION = '2.96'
 # statistics and uptime to 2.87, search and servers to 2.52.
 STATISTICS_VERSION = '2.87'
 SEARCH_VERSION = '2.52'
-
-
-@pytest.fixture
-def compute_hosts(aio):
-    hosts = compute_conftest.Hosts()
-    yield hosts
-    hosts.remove()
-
-
-@pytest.fixture
-def instances(aio):
-    made = compute_conftest.Servers()
-    yield made
-    made.remove()
 
 
 def _admin(aio):

@@ -7,7 +7,6 @@ same on every run."""
 import datetime
 import uuid
 
-import pytest
 import sqlalchemy as sa
 
 from tests.functional.api_samples import samples
@@ -16,20 +15,6 @@ from tether.db.compute import models
 from tether.db import session
 
 VERSION = '2.96'
-
-
-@pytest.fixture
-def compute_hosts(aio):
-    hosts = compute_conftest.Hosts()
-    yield hosts
-    hosts.remove()
-
-
-@pytest.fixture
-def instances(aio):
-    made = compute_conftest.Servers()
-    yield made
-    made.remove()
 
 
 def test_the_server_groups_story(aio):
