@@ -17,10 +17,10 @@ import sys
 import openstack
 from oslo_config import cfg
 from oslo_log import log as logging
-import yaml
 
 from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
+from tether.cmd import aio_clouds
 from tether.cmd import aio_config
 from tether.cmd import aio_workers
 from tether.cmd import common
@@ -44,46 +44,6 @@ cli_opts = aio_config.cli_opts
 
 
 FIRST_IMAGE_NAME = 'tether-tiny'
-
-
-def clouds_yaml(volume_url, compute_url, image_url, share_url=None):
-    """Clouds for the demo, alt and admin users, noauth tokens (and
-    Manila's endpoint when there is one)."""
-    clouds = {}
-    for name, user, project in (('tether', 'demo', 'demo'),
-                                ('tether-alt', 'alt', 'alt'),
-                                ('tether-admin', 'admin', 'admin')):
-        clouds[name] = {
-            'auth_type': 'admin_token',
-            'auth': {'token': '%s:%s' % (user, project),
-                     'endpoint': volume_url},
-            'block_storage_endpoint_override': volume_url,
-            'block_storage_api_version': '3',
-            'volume_api_version': '3',
-            'compute_endpoint_override': compute_url,
-            'compute_api_version': '2',
-            # Glance's root: clients find /v2 by version discovery.
-            'image_endpoint_override': image_url,
-            'image_api_version': '2',
-            'region_name': 'RegionOne',
-        }
-        if share_url:
-            clouds[name].update({
-                'shared_file_system_endpoint_override': share_url,
-                'shared_file_system_api_version': '2'})
-    return {'clouds': clouds}
-
-
-def write_clouds_yaml(state_dir, volume_url, compute_url, image_url,
-                      share_url=None):
-    path = os.path.join(state_dir, 'clouds.yaml')
-    tmp = path + '.tmp'
-    with open(tmp, 'w') as f:
-        yaml.safe_dump(clouds_yaml(volume_url, compute_url, image_url,
-                                   share_url), f,
-                       default_flow_style=False)
-    os.replace(tmp, path)
-    return path
 
 
 class AllInOne:
@@ -148,9 +108,12 @@ class AllInOne:
             self._start_in_process()
         if self.glance is not None:
             self.glance.wait()
-        self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
-                                             self.compute_url, self.image_url,
-                                             self.share_url)
+        self.clouds_path = aio_clouds.write(self.state_dir, self.served())
+
+    def served(self):
+        """The service types this aio serves, and their URLs."""
+        return aio_clouds.endpoints(self.volume_url, self.compute_url,
+                                    self.image_url, self.share_url)
 
     def _start_in_process(self):
         # Each API's URL is known once it listens; the compute service

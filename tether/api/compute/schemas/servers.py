@@ -90,9 +90,12 @@ _server = {
         'block_device_mapping_v2': {
             'type': 'array', 'minItems': 1, 'maxItems': 32,
             'items': block_device_mapping_v2},
-        'networks': {'type': 'string', 'enum': ['none'],
-                     'description': '"none" (tether gives servers no '
-                                    'networks)'},
+        # "auto" asks the cloud to give the server what networks it can
+        # without being told (openstacksdk's create_server sends it when
+        # no network is named): with none to give, tether gives none.
+        'networks': {'type': 'string', 'enum': ['none', 'auto'],
+                     'description': '"none" or "auto" (tether gives '
+                                    'servers no networks)'},
         'min_count': {'type': ['integer', 'string'], 'pattern': '^1$',
                       'minimum': 1, 'maximum': 1,
                       'description': '1 (one server per request)'},
@@ -134,7 +137,7 @@ _server_v219 = copy.deepcopy(_server)
 _server_v219['properties']['description'] = description
 CREATE_V2_19 = _create(_server_v219)
 
-# 2.37: networks is required (tether: "none").
+# 2.37: networks is required (tether: "none" or "auto").
 _server_v237 = copy.deepcopy(_server_v219)
 _server_v237['required'].append('networks')
 CREATE_V2_37 = _create(_server_v237)
