@@ -62,6 +62,8 @@ def snapshot(world):
                 admin, '/attachments?all_tenants=1', 'attachments')
             if a['volume_id'] in mine),
         'quota': get(admin, '/os-quota-sets/%s' % project, 'quota_set'),
+        'default type': get(admin, '/default-types/%s' % project,
+                            'default_type'),
         'type': (get(admin, '/types/%s' % ids['type_id'], 'volume_type'),
                  get(admin, '/types/%s/extra_specs' % ids['type_id'],
                      'extra_specs')),

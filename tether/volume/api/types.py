@@ -5,6 +5,7 @@ from oslo_utils import uuidutils
 
 from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume_type_access as db_access
+from tether.volume.api import default_types
 from tether.volume import exception
 
 CONF = cfg.CONF
@@ -36,7 +37,11 @@ def get(context, name_or_id):
 
 
 def get_default(context):
-    """The type a volume gets when its create names none."""
+    """The type the caller's volumes get when their create names none:
+    its project's default (/default-types), else the configured one."""
+    own = default_types.type_for(context, context.project_id)
+    if own is not None:
+        return db_types.get_by_name_or_id(context, own)
     try:
         return db_types.get_by_name_or_id(context, CONF.default_volume_type)
     except exception.VolumeTypeNotFound:
