@@ -194,7 +194,7 @@ def test_object_fingerprints():
         objects_base.TetherObjectRegistry.obj_classes())
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
-        'Instance': '1.6-332ba1a727c492f850609a888cc0bc86',
+        'Instance': '1.7-06e43657c8edbb3aa57da70ae4388873',
         'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
         'Volume': '1.3-724eac70e8b353ecfd0d993425ddc1f0',
     }
@@ -218,7 +218,13 @@ def test_service_versions_name_rpc_versions_in_order():
             compute_version.PAUSE_SERVICE_VERSION <=
             compute_version.RESCUE_SERVICE_VERSION <=
             compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION <=
+            compute_version.CONFIG_DRIVE_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host that makes config drives serves RPC 1.9, one before not.
+    assert compute_version.rpc_version_of(
+        compute_version.CONFIG_DRIVE_SERVICE_VERSION) == '1.9'
+    assert compute_version.rpc_version_of(
+        compute_version.CONFIG_DRIVE_SERVICE_VERSION - 1) == '1.8'
     # A host that takes assisted snapshots serves RPC 1.8, one before not.
     assert compute_version.rpc_version_of(
         compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION) == '1.8'
@@ -367,7 +373,7 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
     for serializer, version in ((_serializer(pin), '1.1'),
-                                (rpc.RequestContextSerializer(), '1.6')):
+                                (rpc.RequestContextSerializer(), '1.7')):
         sent = serializer.serialize_entity(None, instance)
         assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id

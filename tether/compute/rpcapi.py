@@ -50,6 +50,8 @@ class ComputeAPI:
             unrescue_instance (casts); Instance 1.6 (rescued)
     * 1.8 - volume_snapshot_create, volume_snapshot_delete (casts: the
             assisted snapshots of a volume attached to the server)
+    * 1.9 - build_and_run_instance of servers with a config drive;
+            Instance 1.7 (config_drive)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -80,10 +82,18 @@ class ComputeAPI:
         build from images needs (call it before anything is made)."""
         self._require('1.2', 'a server from an image')
 
+    def check_config_drive(self):
+        """ServiceTooOld while the pin holds this client below what a
+        server with a config drive needs (call it before anything is
+        made)."""
+        self._require('1.9', 'a server with a config drive')
+
     def build_and_run_instance(self, ctxt, instance):
-        # 1.2 for a server from images (the API checked the pin first);
-        # 1.0 for a server of volumes, which every host builds.
-        version = '1.2' if self.client.can_send_version('1.2') else '1.0'
+        # 1.9 for a server with a config drive, 1.2 for a server from
+        # images (the API checked the pin first); 1.0 for a server of
+        # volumes, which every host builds.
+        version = next((v for v in ('1.9', '1.2')
+                        if self.client.can_send_version(v)), '1.0')
         self._prepare(instance.host, version).cast(
             ctxt, 'build_and_run_instance', instance=instance)
 

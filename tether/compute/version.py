@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.8'
+RPC_API_VERSION = '1.9'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -32,6 +32,8 @@ RPC_API_VERSION = '1.8'
 # * 1.7 - rescue_instance, unrescue_instance; Instance 1.6 (the rescued
 #         state, rescuing and unrescuing)
 # * 1.8 - volume_snapshot_create, volume_snapshot_delete; Instance 1.6
+# * 1.9 - build_and_run_instance of servers with a config drive;
+#         Instance 1.7 (config_drive)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -42,6 +44,7 @@ RPC_OBJECT_VERSIONS = {
     '1.6': {'Instance': '1.5'},
     '1.7': {'Instance': '1.6'},
     '1.8': {'Instance': '1.6'},
+    '1.9': {'Instance': '1.7'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -84,6 +87,10 @@ SERVICE_VERSION_HISTORY = (
     #     switched to a new overlay, and its chain merged, for the volume
     #     service (volume_snapshot_create, volume_snapshot_delete)
     {'compute_rpc': '1.8'},
+    # 11: config drives (a small FAT disk labelled config-2 with the
+    #     server's metadata, key and user data, Nova's layout; [DEFAULT]
+    #     force_config_drive); Instance 1.7 (config_drive)
+    {'compute_rpc': '1.9'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -122,6 +129,9 @@ RESCUE_SERVICE_VERSION = 9
 # The first service version that takes and deletes assisted volume
 # snapshots (RPC 1.8).
 ASSISTED_SNAPSHOT_SERVICE_VERSION = 10
+
+# The first service version that gives guests a config drive (RPC 1.9).
+CONFIG_DRIVE_SERVICE_VERSION = 11
 
 
 def rpc_version_of(service_version):

@@ -15,6 +15,7 @@ from oslo_utils import uuidutils
 
 from tether.compute.api import block_device_mapping
 from tether.compute.api import server_metadata
+from tether.compute import configdrive
 from tether.compute import exception
 from tether.compute import rpcapi as compute_rpcapi
 from tether.compute import scheduler
@@ -123,14 +124,20 @@ def _release(client, attachments):
             LOG.exception('Could not delete attachment %s', attachment['id'])
 
 
-def _candidates(context, availability_zone, boot):
+def _candidates(context, availability_zone, boot, config_drive=False):
     """The hosts that may take the server; ComputeHostsTooOld when a
-    server from images finds only hosts too old to build it (nothing is
-    made then)."""
-    if not boot.needs_images:
+    server from images (or with a config drive) finds only hosts too old
+    to build it (nothing is made then)."""
+    if not boot.needs_images and not config_drive:
         return scheduler.candidates(context, availability_zone)
-    compute_rpcapi.get().check_image_builds()
-    needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
+    if config_drive:
+        compute_rpcapi.get().check_config_drive()
+        needed = compute_version.CONFIG_DRIVE_SERVICE_VERSION
+        what = 'a server with a config drive'
+    else:
+        compute_rpcapi.get().check_image_builds()
+        needed = compute_version.IMAGE_BUILD_SERVICE_VERSION
+        what = 'a server from an image'
     found = scheduler.candidates(context, availability_zone,
                                  min_service_version=needed)
     if not found:
@@ -139,7 +146,7 @@ def _candidates(context, availability_zone, boot):
             raise exception.ComputeHostsTooOld(
                 zone=(' in zone %s' % availability_zone
                       if availability_zone else ''),
-                what='a server from an image', needed=needed,
+                what=what, needed=needed,
                 found=', '.join('%s (%s)' % item
                                 for item in sorted(old.items())))
     return found
@@ -184,7 +191,7 @@ def _volume_rows(client, boot, instance_uuid, attachments):
 def create(context, name, flavor_ref, devices, image_ref=None,
            availability_zone=None, metadata=None, description=None,
            hostname=None, zero_disk_allowed=False, key_name=None,
-           given=None):
+           given=None, config_drive=False):
     """Check the images, reserve the volumes, claim a host, record the
     server, build it.
 
@@ -196,7 +203,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     ``key_name``: a key pair of the caller's (KeypairNotFound if there is
     none), recorded with its public key. ``given``: columns the request
     sets as it gave them (``user_data``, ``access_ip_v4``,
-    ``access_ip_v6``).
+    ``access_ip_v6``). ``config_drive``: the guest gets a config drive
+    (a host that makes them is chosen).
     Anything refused is refused before anything is made.
     """
     server_metadata.check_quota(metadata)
@@ -204,7 +212,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     key_pair = (db_key_pairs.get(context, context.user_id, key_name)
                 if key_name is not None else None)
     boot = block_device_mapping.plan(image_ref, devices)
-    candidates = _candidates(context, availability_zone, boot)
+    candidates = _candidates(context, availability_zone, boot,
+                             config_drive)
     if boot.needs_images:
         block_device_mapping.check_images(context, boot, flavor,
                                           zero_disk_allowed)
@@ -231,6 +240,7 @@ def create(context, name, flavor_ref, devices, image_ref=None,
             'locked': False, 'metadata': metadata or {},
             'key_name': key_pair.name if key_pair else None,
             'key_data': key_pair.public_key if key_pair else None,
+            'config_drive': configdrive.TRUE if config_drive else '',
             'deleted': False,
         }
         # user_data and the access addresses, as the request gave them.

@@ -43,7 +43,8 @@ class Instance(base.TetherObject):
     #              access_ip_v4, access_ip_v6 (as the create gave them)
     # Version 1.6: vm_state rescued and the task states rescuing,
     #              unrescuing (the rescue server action)
-    VERSION = '1.6'
+    # Version 1.7: config_drive ("True" if the guest has a config drive)
+    VERSION = '1.7'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -86,6 +87,8 @@ class Instance(base.TetherObject):
         'user_data': fields.StringField(nullable=True, default=None),
         'access_ip_v4': fields.StringField(nullable=True, default=None),
         'access_ip_v6': fields.StringField(nullable=True, default=None),
+        # "True" if the guest has a config drive, else "" (Nova's values).
+        'config_drive': fields.StringField(default=''),
         'fault': t_fields.JSONObjectField(nullable=True),
         'deleted': fields.BooleanField(),
         'deleted_at': fields.DateTimeField(nullable=True),
@@ -141,6 +144,8 @@ class Instance(base.TetherObject):
                     (t_fields.VmState.RESCUED,))
             _refuse(primitive, target_version, 'task_state',
                     t_fields.TaskState.RESCUES)
+        if target < (1, 7):
+            primitive.pop('config_drive', None)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

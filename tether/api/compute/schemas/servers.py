@@ -114,10 +114,12 @@ _server = {
         'accessIPv4': access_ip_v4,
         'accessIPv6': access_ip_v6,
         'personality': personality,
-        'config_drive': {'type': ['boolean', 'string'],
-                         'enum': [False, 'False', 'false', ''],
-                         'description': 'false (tether has no config '
-                                        'drive)'},
+        # A config drive for the guest (a boolean, as Nova's; "" is
+        # false, as tether took it before it made config drives).
+        'config_drive': {'anyOf': [boolean, {'type': 'string',
+                                             'enum': ['']}],
+                         'description': 'a boolean: whether the guest gets '
+                                        'a config drive'},
         'return_reservation_id': {'type': ['boolean', 'string'],
                                   'enum': [False, 'False', 'false']},
     },
