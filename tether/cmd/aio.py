@@ -8,7 +8,9 @@ managers' memory broker over a Unix socket
 (:mod:`tether.socket_transport`); with ``--api-workers 0`` they run in the
 main process too. The image service is a real Glance, started as a child
 process (with its own virtualenv, SQLite and file store under the state
-directory), unless ``--image-url`` names one that runs already.
+directory), unless ``--image-url`` names one that runs already. With
+``--keystone``, a real Keystone runs beside them and replaces noauth
+(:mod:`tether.cmd.aio_keystone`).
 """
 
 import os
@@ -22,6 +24,7 @@ from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
 from tether.cmd import aio_clouds
 from tether.cmd import aio_config
+from tether.cmd import aio_keystone
 from tether.cmd import aio_workers
 from tether.cmd import common
 from tether.cmd.glance import child as glance
@@ -51,11 +54,18 @@ class AllInOne:
 
     def __init__(self, state_dir, volume_port, compute_port=0,
                  image_port=0, image_url=None, glance_venv=None,
-                 share_url=None, api_workers=0, argv=()):
+                 share_url=None, api_workers=0, argv=(), keystone=False,
+                 keystone_port=0, keystone_venv=None):
         """``api_workers`` processes serve the APIs (0: this one); they
         are started with ``argv``, tether-aio's arguments, and read the
-        configuration files these name."""
-        self.state_dir = aio_config.configure(state_dir)
+        configuration files these name. With ``keystone``, a Keystone
+        runs beside (tether.cmd.aio_keystone)."""
+        self.identity = None
+        if keystone:
+            self.identity = aio_keystone.Identity(
+                os.path.abspath(state_dir), keystone_venv, keystone_port)
+        self.state_dir = aio_config.configure(state_dir,
+                                              keystone=bool(keystone))
         self.api_workers = api_workers
         self.argv = argv
         self.workers = None
@@ -78,8 +88,11 @@ class AllInOne:
             # data from Glance's file store (checked against its hash as
             # a download is) rather than through Glance's API, unless the
             # operator said otherwise.
-            self.glance = glance.Child(self.state_dir, glance_venv,
-                                       image_port, show_direct_url=True)
+            self.glance = glance.Child(
+                self.state_dir, glance_venv, image_port, show_direct_url=True,
+                **({'auth': 'keystone',
+                    'keystone': self.identity.glance_keystone()}
+                   if self.identity else {}))
             self.image_url = self.glance.url
             if not CONF.image.allowed_direct_url_schemes:
                 CONF.set_override('allowed_direct_url_schemes', ['file'],
@@ -92,6 +105,9 @@ class AllInOne:
         self.compute_api = None
 
     def start(self):
+        if self.identity is not None:
+            # Its virtualenv, database and keys in a thread of their own.
+            self.identity.start()
         if self.glance is not None:
             # Its virtualenv and database first: they take longest.
             self.glance.start()
@@ -106,14 +122,20 @@ class AllInOne:
             self._start_with_workers()
         else:
             self._start_in_process()
+        if self.identity is not None:
+            self.identity.wait()
+            self.identity.register(self.served())
         if self.glance is not None:
             self.glance.wait()
-        self.clouds_path = aio_clouds.write(self.state_dir, self.served())
+        self.clouds_path = aio_clouds.write(
+            self.state_dir, self.served(),
+            self.identity.clouds() if self.identity else None)
 
     def served(self):
         """The service types this aio serves, and their URLs."""
-        return aio_clouds.endpoints(self.volume_url, self.compute_url,
-                                    self.image_url, self.share_url)
+        return aio_clouds.endpoints(
+            self.volume_url, self.compute_url, self.image_url,
+            self.share_url, self.identity.url if self.identity else None)
 
     def _start_in_process(self):
         # Each API's URL is known once it listens; the compute service
@@ -167,10 +189,15 @@ class AllInOne:
     def upload_first_image(self, path):
         """Upload ``path`` as the public image tether-tiny, unless an
         image of that name exists; returns the image."""
-        conn = openstack.connection.Connection(
-            auth_type='admin_token',
-            auth={'token': 'admin:admin', 'endpoint': self.image_url},
-            image_endpoint_override=self.image_url, image_api_version='2')
+        if self.identity is not None:
+            conn = openstack.connection.Connection(
+                **self.identity.admin_cloud())
+        else:
+            conn = openstack.connection.Connection(
+                auth_type='admin_token',
+                auth={'token': 'admin:admin', 'endpoint': self.image_url},
+                image_endpoint_override=self.image_url,
+                image_api_version='2')
         found = list(conn.image.images(name=FIRST_IMAGE_NAME))
         if found:
             return found[0]
@@ -195,6 +222,8 @@ class AllInOne:
             self.glance.stop()
         if self.broker is not None:
             self.broker.stop()
+        if self.identity is not None:
+            self.identity.stop()
         rpc.cleanup()
 
 
@@ -205,15 +234,19 @@ def main(argv=None):
     aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port,
                    image_port=CONF.image_port, image_url=CONF.image_url,
                    glance_venv=CONF.glance_venv, share_url=CONF.share_url,
-                   api_workers=CONF.api_workers, argv=argv)
+                   api_workers=CONF.api_workers, argv=argv,
+                   keystone=CONF.keystone, keystone_port=CONF.keystone_port,
+                   keystone_venv=CONF.keystone_venv)
     aio.start()
     if CONF.first_image:
         aio.upload_first_image(CONF.first_image)
     LOG.info('Try: OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether '
              'volume list', aio.clouds_path)
     # The one line scripts wait for; it comes last, once all is serving.
-    print('tether ready: volume=%s compute=%s image=%s'
-          % (aio.volume_url, aio.compute_url, aio.image_url), flush=True)
+    print('tether ready: volume=%s compute=%s image=%s%s'
+          % (aio.volume_url, aio.compute_url, aio.image_url,
+             ' identity=%s' % aio.identity.url if aio.identity else ''),
+          flush=True)
     try:
         common.wait_for_signal()
     finally:
