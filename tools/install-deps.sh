@@ -15,7 +15,9 @@
 #     every listed requirement is satisfied.
 #  3. Glance's virtualenv (tether-aio and the integration deployment start
 #     Glance, the image service, as a child process: tether/cmd/glance/),
-#     made once and kept.
+#     made once and kept; for the test profile, Keystone's too (tether-aio
+#     --keystone, tests/functional/test_aio_keystone.py), made once and
+#     kept (tether-aio --keystone otherwise makes it at its first start).
 # The manila profile is steps 1 and then Manila's virtualenv
 # (tools/manila_ceph/requirements.txt, made once and kept) instead of 2 and 3:
 # what tools/manila_ceph/deployment.py and tests/functional/share/ need.
@@ -148,5 +150,8 @@ if ! satisfied; then
     fi
 fi
 
-# 3. Glance ----------------------------------------------------------------
+# 3. Glance (and Keystone for the tests) -------------------------------------
 "$PYTHON" -m tether.cmd.glance.child
+if [ "$profile" = test ]; then
+    "$PYTHON" -m tether.cmd.aio_keystone
+fi

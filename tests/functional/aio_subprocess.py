@@ -12,11 +12,12 @@ import threading
 NO_GLANCE = 'http://127.0.0.1:9'
 
 
-def start(state_dir, *extra):
+def start(state_dir, *extra, timeout=60):
     """tether-aio in a subprocess; (process, volume URL) once it is ready.
 
     ``extra`` arguments follow the defaults (free ports, a Glance of its
-    own unless ``--image-url`` is among them).
+    own unless ``--image-url`` is among them); ``timeout``: the longest
+    wait for a line of its output.
     """
     proc = subprocess.Popen(
         ['tether-aio', '--state-dir', str(state_dir), '--volume-port', '0',
@@ -32,7 +33,7 @@ def start(state_dir, *extra):
     threading.Thread(target=read, daemon=True).start()
     while True:
         try:
-            line = lines.get(timeout=60)
+            line = lines.get(timeout=timeout)
         except queue.Empty:
             line = None
         if line is None:

@@ -8,6 +8,8 @@ import sysconfig
 
 import yaml
 
+from tether.cmd import aio_clouds
+
 OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
 
 
@@ -18,16 +20,9 @@ class CLI:
         token = '%s:%s' % (user, project)
         if roles:
             token += ':' + ','.join(roles)
-        clouds = {'clouds': {'t': {
-            'auth_type': 'admin_token',
-            'auth': {'token': token, 'endpoint': aio.volume_url},
-            'block_storage_endpoint_override': aio.volume_url,
-            'block_storage_api_version': '3',
-            'compute_endpoint_override': aio.compute_url,
-            'compute_api_version': '2',
-            'image_endpoint_override': aio.image_url,
-            'image_api_version': '2',
-            'region_name': 'RegionOne'}}}
+        # The cloud of tether-aio's clouds.yaml, for this user.
+        clouds = {'clouds': {'t': aio_clouds.noauth_cloud(
+            token, aio.impl.served())}}
         path = os.path.join(str(directory), 'clouds.yaml')
         with open(path, 'w') as f:
             yaml.safe_dump(clouds, f)

@@ -11,6 +11,7 @@ import requests
 from tests.functional import libvirt_fixture
 
 from tether.cmd import aio as aio_cmd
+from tether.cmd import aio_clouds
 from tether.compute import service as compute_service
 from tether.conf import aio as conf_aio
 from tether.conf import backend as conf_backend
@@ -142,16 +143,9 @@ class AIO:
         token = '%s:%s' % (user, project)
         if roles:
             token += ':' + ','.join(roles)
+        # The cloud of tether-aio's clouds.yaml, for this user.
         conn = openstack.connection.Connection(
-            auth_type='admin_token',
-            auth={'token': token, 'endpoint': self.volume_url},
-            block_storage_endpoint_override=self.volume_url,
-            block_storage_api_version='3',
-            compute_endpoint_override=self.compute_url,
-            compute_api_version='2',
-            image_endpoint_override=self.image_url,
-            image_api_version='2',
-            region_name='RegionOne')
+            **aio_clouds.noauth_cloud(token, self.impl.served()))
         conn.test_user, conn.test_project = user, project
         return conn
 

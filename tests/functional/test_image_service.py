@@ -4,10 +4,6 @@ openstacksdk as users reach it (noauth tokens, clouds.yaml)."""
 import hashlib
 import io
 
-import yaml
-
-from tether.cmd import aio as aio_cmd
-
 DATA = b'tether image bytes ' * 4096
 
 
@@ -31,24 +27,3 @@ def test_a_user_uploads_lists_and_downloads_an_image(aio):
     assert image.id in [i.id for i in aio.admin().image.images()]
     user.image.delete_image(image)
     assert image.id not in [i.id for i in user.image.images()]
-
-
-def test_clouds_yaml_names_the_image_endpoint(aio):
-    clouds = aio_cmd.clouds_yaml(aio.volume_url, aio.compute_url,
-                                 aio.image_url)['clouds']
-    assert clouds['tether']['image_endpoint_override'] == aio.image_url
-    with open(aio.impl.clouds_path) as f:
-        written = yaml.safe_load(f)['clouds']
-    assert written['tether-admin']['image_endpoint_override'] == \
-        aio.image_url
-
-
-def test_clouds_yaml_names_manila_only_when_there_is_one(aio):
-    plain = aio_cmd.clouds_yaml(aio.volume_url, aio.compute_url,
-                                aio.image_url)['clouds']['tether']
-    assert not any(k.startswith('shared_file_system') for k in plain)
-    manila = 'http://127.0.0.1:8786'
-    shared = aio_cmd.clouds_yaml(aio.volume_url, aio.compute_url,
-                                 aio.image_url, manila)['clouds']['tether']
-    assert shared['shared_file_system_endpoint_override'] == manila
-    assert shared['shared_file_system_api_version'] == '2'

@@ -197,7 +197,7 @@ def test_object_fingerprints():
     expected = {
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
         'Backup': '1.0-9b529dfcc7b58f2d5c9f14c63f622466',
-        'Instance': '1.7-0a58f7488a473605347b36b8163e6118',
+        'Instance': '1.8-b2d7f11648a4be7ee9a48f05bf317304',
         'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
         'Volume': '1.3-724eac70e8b353ecfd0d993425ddc1f0',
     }
@@ -222,6 +222,7 @@ def test_service_versions_name_rpc_versions_in_order():
             compute_version.RESCUE_SERVICE_VERSION <=
             compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION <=
             compute_version.SNAPSHOT_BUILD_SERVICE_VERSION <=
+            compute_version.CONFIG_DRIVE_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
     # A host that makes volumes of snapshots and snapshots servers into
     # images serves RPC 1.9, one before not.
@@ -229,6 +230,11 @@ def test_service_versions_name_rpc_versions_in_order():
         compute_version.SNAPSHOT_BUILD_SERVICE_VERSION) == '1.9'
     assert compute_version.rpc_version_of(
         compute_version.SNAPSHOT_BUILD_SERVICE_VERSION - 1) == '1.8'
+    # A host that makes config drives serves RPC 1.10, one before not.
+    assert compute_version.rpc_version_of(
+        compute_version.CONFIG_DRIVE_SERVICE_VERSION) == '1.10'
+    assert compute_version.rpc_version_of(
+        compute_version.CONFIG_DRIVE_SERVICE_VERSION - 1) == '1.9'
     # A host that takes assisted snapshots serves RPC 1.8, one before not.
     assert compute_version.rpc_version_of(
         compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION) == '1.8'
@@ -382,7 +388,7 @@ def test_an_instance_at_rpc_1_2_carries_its_image():
                                      image_ref=image_id)
     pin = rpc.pin_at(compute_version.RPC_OBJECT_VERSIONS, '1.2')
     for serializer, version in ((_serializer(pin), '1.1'),
-                                (rpc.RequestContextSerializer(), '1.7')):
+                                (rpc.RequestContextSerializer(), '1.8')):
         sent = serializer.serialize_entity(None, instance)
         assert _version(sent) == version
         assert _data(sent)['image_ref'] == image_id

@@ -10,7 +10,9 @@ main process too. The image service is a real Glance, started as a child
 process (with its own virtualenv, SQLite and file store under the state
 directory), unless ``--image-url`` names one that runs already. The
 backup service (tether-backup) runs in the main process too; its
-backups go to ``backup/`` of the state directory.
+backups go to ``backup/`` of the state directory. With
+``--keystone``, a real Keystone runs beside them and replaces noauth
+(:mod:`tether.cmd.aio_keystone`).
 """
 
 import os
@@ -19,11 +21,12 @@ import sys
 import openstack
 from oslo_config import cfg
 from oslo_log import log as logging
-import yaml
 
 from tether.api.compute import app as compute_app
 from tether.api.volume import app as volume_app
+from tether.cmd import aio_clouds
 from tether.cmd import aio_config
+from tether.cmd import aio_keystone
 from tether.cmd import aio_workers
 from tether.cmd import common
 from tether.cmd.glance import child as glance
@@ -49,56 +52,23 @@ cli_opts = aio_config.cli_opts
 FIRST_IMAGE_NAME = 'tether-tiny'
 
 
-def clouds_yaml(volume_url, compute_url, image_url, share_url=None):
-    """Clouds for the demo, alt and admin users, noauth tokens (and
-    Manila's endpoint when there is one)."""
-    clouds = {}
-    for name, user, project in (('tether', 'demo', 'demo'),
-                                ('tether-alt', 'alt', 'alt'),
-                                ('tether-admin', 'admin', 'admin')):
-        clouds[name] = {
-            'auth_type': 'admin_token',
-            'auth': {'token': '%s:%s' % (user, project),
-                     'endpoint': volume_url},
-            'block_storage_endpoint_override': volume_url,
-            'block_storage_api_version': '3',
-            'volume_api_version': '3',
-            'compute_endpoint_override': compute_url,
-            'compute_api_version': '2',
-            # Glance's root: clients find /v2 by version discovery.
-            'image_endpoint_override': image_url,
-            'image_api_version': '2',
-            'region_name': 'RegionOne',
-        }
-        if share_url:
-            clouds[name].update({
-                'shared_file_system_endpoint_override': share_url,
-                'shared_file_system_api_version': '2'})
-    return {'clouds': clouds}
-
-
-def write_clouds_yaml(state_dir, volume_url, compute_url, image_url,
-                      share_url=None):
-    path = os.path.join(state_dir, 'clouds.yaml')
-    tmp = path + '.tmp'
-    with open(tmp, 'w') as f:
-        yaml.safe_dump(clouds_yaml(volume_url, compute_url, image_url,
-                                   share_url), f,
-                       default_flow_style=False)
-    os.replace(tmp, path)
-    return path
-
-
 class AllInOne:
     """The services of one tether-aio process; start() and stop()."""
 
     def __init__(self, state_dir, volume_port, compute_port=0,
                  image_port=0, image_url=None, glance_venv=None,
-                 share_url=None, api_workers=0, argv=()):
+                 share_url=None, api_workers=0, argv=(), keystone=False,
+                 keystone_port=0, keystone_venv=None):
         """``api_workers`` processes serve the APIs (0: this one); they
         are started with ``argv``, tether-aio's arguments, and read the
-        configuration files these name."""
-        self.state_dir = aio_config.configure(state_dir)
+        configuration files these name. With ``keystone``, a Keystone
+        runs beside (tether.cmd.aio_keystone)."""
+        self.identity = None
+        if keystone:
+            self.identity = aio_keystone.Identity(
+                os.path.abspath(state_dir), keystone_venv, keystone_port)
+        self.state_dir = aio_config.configure(state_dir,
+                                              keystone=bool(keystone))
         self.api_workers = api_workers
         self.argv = argv
         self.workers = None
@@ -121,8 +91,11 @@ class AllInOne:
             # data from Glance's file store (checked against its hash as
             # a download is) rather than through Glance's API, unless the
             # operator said otherwise.
-            self.glance = glance.Child(self.state_dir, glance_venv,
-                                       image_port, show_direct_url=True)
+            self.glance = glance.Child(
+                self.state_dir, glance_venv, image_port, show_direct_url=True,
+                **({'auth': 'keystone',
+                    'keystone': self.identity.glance_keystone()}
+                   if self.identity else {}))
             self.image_url = self.glance.url
             if not CONF.image.allowed_direct_url_schemes:
                 CONF.set_override('allowed_direct_url_schemes', ['file'],
@@ -136,6 +109,9 @@ class AllInOne:
         self.compute_api = None
 
     def start(self):
+        if self.identity is not None:
+            # Its virtualenv, database and keys in a thread of their own.
+            self.identity.start()
         if self.glance is not None:
             # Its virtualenv and database first: they take longest.
             self.glance.start()
@@ -150,11 +126,20 @@ class AllInOne:
             self._start_with_workers()
         else:
             self._start_in_process()
+        if self.identity is not None:
+            self.identity.wait()
+            self.identity.register(self.served())
         if self.glance is not None:
             self.glance.wait()
-        self.clouds_path = write_clouds_yaml(self.state_dir, self.volume_url,
-                                             self.compute_url, self.image_url,
-                                             self.share_url)
+        self.clouds_path = aio_clouds.write(
+            self.state_dir, self.served(),
+            self.identity.clouds() if self.identity else None)
+
+    def served(self):
+        """The service types this aio serves, and their URLs."""
+        return aio_clouds.endpoints(
+            self.volume_url, self.compute_url, self.image_url,
+            self.share_url, self.identity.url if self.identity else None)
 
     def _start_in_process(self):
         # Each API's URL is known once it listens; the compute service
@@ -212,10 +197,15 @@ class AllInOne:
     def upload_first_image(self, path):
         """Upload ``path`` as the public image tether-tiny, unless an
         image of that name exists; returns the image."""
-        conn = openstack.connection.Connection(
-            auth_type='admin_token',
-            auth={'token': 'admin:admin', 'endpoint': self.image_url},
-            image_endpoint_override=self.image_url, image_api_version='2')
+        if self.identity is not None:
+            conn = openstack.connection.Connection(
+                **self.identity.admin_cloud())
+        else:
+            conn = openstack.connection.Connection(
+                auth_type='admin_token',
+                auth={'token': 'admin:admin', 'endpoint': self.image_url},
+                image_endpoint_override=self.image_url,
+                image_api_version='2')
         found = list(conn.image.images(name=FIRST_IMAGE_NAME))
         if found:
             return found[0]
@@ -242,6 +232,8 @@ class AllInOne:
             self.glance.stop()
         if self.broker is not None:
             self.broker.stop()
+        if self.identity is not None:
+            self.identity.stop()
         rpc.cleanup()
 
 
@@ -252,15 +244,19 @@ def main(argv=None):
     aio = AllInOne(CONF.state_dir, CONF.volume_port, CONF.compute_port,
                    image_port=CONF.image_port, image_url=CONF.image_url,
                    glance_venv=CONF.glance_venv, share_url=CONF.share_url,
-                   api_workers=CONF.api_workers, argv=argv)
+                   api_workers=CONF.api_workers, argv=argv,
+                   keystone=CONF.keystone, keystone_port=CONF.keystone_port,
+                   keystone_venv=CONF.keystone_venv)
     aio.start()
     if CONF.first_image:
         aio.upload_first_image(CONF.first_image)
     LOG.info('Try: OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether '
              'volume list', aio.clouds_path)
     # The one line scripts wait for; it comes last, once all is serving.
-    print('tether ready: volume=%s compute=%s image=%s'
-          % (aio.volume_url, aio.compute_url, aio.image_url), flush=True)
+    print('tether ready: volume=%s compute=%s image=%s%s'
+          % (aio.volume_url, aio.compute_url, aio.image_url,
+             ' identity=%s' % aio.identity.url if aio.identity else ''),
+          flush=True)
     try:
         common.wait_for_signal()
     finally:

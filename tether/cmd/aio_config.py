@@ -9,6 +9,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 import platformdirs
 
+from tether.cmd import aio_keystone
 from tether.cmd import aio_workers
 from tether.cmd.glance import child as glance
 from tether.compute import volume_client
@@ -73,6 +74,23 @@ cli_opts = [
                help='Processes serving the volume and compute APIs (both '
                     'in each). 0 serves them in the main process, beside '
                     'the managers, which then share one core.'),
+    cfg.BoolOpt('keystone', default=False,
+                help='Run a real Keystone beside tether-aio (from PyPI, in '
+                     'a virtualenv of its own, on SQLite under the state '
+                     'directory), with the users of clouds.yaml (demo, alt, '
+                     'admin) and a catalog of every service; the APIs and '
+                     'Glance check its tokens, and clouds.yaml has password '
+                     'clouds. Without it, noauth (see README.rst for what '
+                     'each costs at start).'),
+    cfg.PortOpt('keystone-port', default=5000,
+                help='Port of the Keystone of --keystone (0 picks a free '
+                     'one).'),
+    cfg.StrOpt('keystone-venv',
+               sample_default='keystone-venv beside the default state '
+                              'directory',
+               help='The virtualenv of the Keystone of --keystone (made '
+                    'and filled with Keystone 30 the first time, about a '
+                    'minute).'),
     cfg.StrOpt('first-image',
                help='A disk image (raw) that tether-aio uploads as the '
                     'public image "tether-tiny" unless an image of that '
@@ -81,14 +99,19 @@ cli_opts = [
 ]
 
 
-def configure(state_dir, quiet=False):
+def configure(state_dir, quiet=False, keystone=False):
     """Point every option at the embedded default under ``state_dir``
-    (``quiet``: without the warnings, which the main process gave)."""
+    (``quiet``: without the warnings, which the main process gave;
+    ``keystone``: behind the aio's Keystone, whose settings are in the
+    state directory, rather than noauth)."""
     state_dir = os.path.abspath(state_dir)
     share_dir = os.path.join(state_dir, 'shares', BACKEND)
     os.makedirs(share_dir, exist_ok=True)
     CONF.set_override('state_path', state_dir)
-    CONF.set_override('auth_strategy', 'noauth')
+    if keystone:
+        aio_keystone.configure(state_dir)
+    else:
+        CONF.set_override('auth_strategy', 'noauth')
     CONF.set_override('osapi_volume_listen', '127.0.0.1')
     CONF.set_override('osapi_compute_listen', '127.0.0.1')
     CONF.set_override('enabled_backends', [BACKEND])

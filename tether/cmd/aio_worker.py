@@ -45,7 +45,7 @@ def main(argv=None):
     CONF.register_opts(conf_aio.aio_opts)
     common.parse_args(sys.argv[1:] if argv is None else argv,
                       'A tether-aio API worker', cli_opts=aio_config.cli_opts)
-    aio_config.configure(CONF.state_dir, quiet=True)
+    aio_config.configure(CONF.state_dir, quiet=True, keystone=CONF.keystone)
     aio_config.set_endpoints(settings['image_url'], settings['volume_url'],
                              settings['compute_url'],
                              settings.get('share_url'))

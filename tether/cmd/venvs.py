@@ -13,7 +13,7 @@ import time
 STAMP = 'tether-requirements.sha256'
 
 
-def _digest(requirements):
+def digest(requirements):
     """The requirements file's requirements (comments and blank lines do
     not count: editing a comment does not remake the virtualenv)."""
     with open(requirements) as f:
@@ -43,11 +43,11 @@ def ensure(venv_dir, requirements, what, python=None, log=print,
     counts as made. Returns the seconds the installation took, 0.0 if the
     virtualenv was there already.
     """
-    digest = _digest(requirements)
+    wanted = digest(requirements)
     stamp = os.path.join(venv_dir, STAMP)
     try:
         with open(stamp) as f:
-            if f.read().strip() == digest:
+            if f.read().strip() == wanted:
                 return 0.0
     except OSError:
         pass
@@ -62,7 +62,7 @@ def ensure(venv_dir, requirements, what, python=None, log=print,
     if finish is not None:
         finish(venv_dir)
     with open(stamp, 'w') as f:
-        f.write(digest + '\n')
+        f.write(wanted + '\n')
     elapsed = time.monotonic() - began
     log('%s: installed in %.1fs' % (what, elapsed))
     return elapsed

@@ -10,6 +10,11 @@ class FlavorExtraSpecNotFound(exception.NotFound):
     error_code = 'compute.flavor.extra_spec_not_found'
 
 
+class FlavorExtraSpecInvalid(exception.Invalid):
+    msg_fmt = 'Validation failed; %(reason)s.'
+    error_code = 'compute.flavor.extra_spec_invalid'
+
+
 class FlavorExtraSpecUpdateCreateFailed(exception.Conflict):
     msg_fmt = ('The extra specs of flavor %(flavor_id)s changed while '
                'they were being updated; try again.')

@@ -54,6 +54,8 @@ class ComputeAPI:
             root disk); build_and_run_instance makes volumes of snapshots
             and empty ones (same signature: the API picks a host of
             service version 11 for such a server)
+    * 1.10 - build_and_run_instance of servers with a config drive;
+            Instance 1.8 (config_drive)
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -105,10 +107,18 @@ class ComputeAPI:
             ctxt, 'snapshot_instance', instance=instance, image_id=image_id,
             rotation=rotation)
 
+    def check_config_drive(self):
+        """ServiceTooOld while the pin holds this client below what a
+        server with a config drive needs (call it before anything is
+        made)."""
+        self._require('1.10', 'a server with a config drive')
+
     def build_and_run_instance(self, ctxt, instance):
-        # 1.2 for a server from images (the API checked the pin first);
-        # 1.0 for a server of volumes, which every host builds.
-        version = '1.2' if self.client.can_send_version('1.2') else '1.0'
+        # 1.10 for a server with a config drive, 1.2 for a server from
+        # images (the API checked the pin first); 1.0 for a server of
+        # volumes, which every host builds.
+        version = next((v for v in ('1.10', '1.2')
+                        if self.client.can_send_version(v)), '1.0')
         self._prepare(instance.host, version).cast(
             ctxt, 'build_and_run_instance', instance=instance)
 

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.9'
+RPC_API_VERSION = '1.10'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -36,6 +36,8 @@ RPC_API_VERSION = '1.9'
 #         disk); build_and_run_instance of servers with volumes made of
 #         snapshots or empty; Instance 1.7 (the task states of a
 #         snapshot into an image)
+# * 1.10 - build_and_run_instance of servers with a config drive;
+#         Instance 1.8 (config_drive)
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -47,6 +49,7 @@ RPC_OBJECT_VERSIONS = {
     '1.7': {'Instance': '1.6'},
     '1.8': {'Instance': '1.6'},
     '1.9': {'Instance': '1.7'},
+    '1.10': {'Instance': '1.8'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -94,6 +97,10 @@ SERVICE_VERSION_HISTORY = (
     #     servers with a local root disk uploaded as images
     #     (snapshot_instance)
     {'compute_rpc': '1.9'},
+    # 12: config drives (a small FAT disk labelled config-2 with the
+    #     server's metadata, key and user data, Nova's layout; [DEFAULT]
+    #     force_config_drive); Instance 1.8 (config_drive)
+    {'compute_rpc': '1.10'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -137,6 +144,8 @@ ASSISTED_SNAPSHOT_SERVICE_VERSION = 10
 # ones for the servers it builds, and snapshots servers with a local root
 # disk into images (RPC 1.9).
 SNAPSHOT_BUILD_SERVICE_VERSION = 11
+# The first service version that gives guests a config drive (RPC 1.10).
+CONFIG_DRIVE_SERVICE_VERSION = 12
 
 
 def rpc_version_of(service_version):

@@ -55,6 +55,14 @@ compute_opts = [
                     '[image_cache] subdirectory_name). tether-compute must '
                     'be able to read the log; QEMU (libvirt-qemu) must be '
                     'able to pass through every directory above it.'),
+    cfg.BoolOpt('force_config_drive', default=False,
+                help='Give every server this compute host builds a config '
+                     'drive, whether or not its create asked for one '
+                     '(Nova\'s option). A config drive is a small FAT '
+                     'disk labelled config-2, in the guest\'s directory '
+                     '(disk.config), with the server\'s metadata, key '
+                     'and user data in Nova\'s layout '
+                     '(openstack/latest/meta_data.json, user_data ...).'),
     cfg.IntOpt('block_device_allocate_retries', default=60, min=0,
                help='How many more times tether-compute looks whether a '
                     'volume it made for a new server (a block device '

@@ -57,6 +57,18 @@ class VolumeTypeIsDefault(exception.Invalid):
     error_code = 'volume.type.is_default'
 
 
+class VolumeTypeIsProjectDefault(exception.Invalid):
+    msg_fmt = ('Volume type %(volume_type_id)s is the default volume type '
+               'of the projects %(projects)s (/default-types); it cannot be '
+               'deleted.')
+    error_code = 'volume.type.is_project_default'
+
+
+class DefaultTypeNotFound(exception.NotFound):
+    msg_fmt = 'Default type for project %(project_id)s not found.'
+    error_code = 'volume.default_type.not_found'
+
+
 class AttachmentNotFound(exception.NotFound):
     msg_fmt = 'Attachment %(attachment_id)s could not be found.'
     error_code = 'volume.attachment.not_found'

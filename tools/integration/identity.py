@@ -25,6 +25,7 @@ clients find its /v2 by version discovery) and ``sharev2`` (Manila's
 import yaml
 
 from integration import processes
+from tether.cmd.keystone import register
 
 REGION = 'RegionOne'
 
@@ -51,48 +52,23 @@ class IdentityMixin:
 
     def _register(self):
         """Projects, users, roles and the catalog, with openstacksdk as the
-        bootstrap admin."""
+        bootstrap admin (tether.cmd.keystone.register, as tether-aio
+        --keystone registers its own)."""
         conn = self.connection('admin')
-        identity = conn.identity
-        roles = {r.name: r for r in identity.roles()}
-        if 'service' not in roles:
-            # Keystone's bootstrap makes admin, member and reader, and
-            # since 2023.2 service too.
-            roles['service'] = identity.create_role(name='service')
-        projects = {}
-        for project in sorted({p for p, _ in USERS.values()}):
-            found = identity.find_project(project, domain_id='default')
-            projects[project] = found or identity.create_project(
-                name=project, domain_id='default')
-            self.project_ids[project] = projects[project].id
-        self.project_ids['admin'] = identity.find_project(
-            'admin', domain_id='default').id
-        for name, (project, role_names) in USERS.items():
-            self._create_user(identity, name, projects[project],
-                              [roles[r] for r in role_names])
         volume_url = 'http://127.0.0.1:%d/v3/%%(project_id)s' % (
             self.volume_port)
         compute_url = 'http://127.0.0.1:%d/v2.1' % self.compute_port
-        for name, service_type, url in (
-                ('tether-volume', 'block-storage', volume_url),
-                ('tether-volumev3', 'volumev3', volume_url),
-                ('tether-compute', 'compute', compute_url),
-                ('glance', 'image', self.glance.url)):
-            service = identity.create_service(
-                name=name, type=service_type,
-                description='tether integration (%s)' % self.tag)
-            for interface in ('public', 'internal', 'admin'):
-                identity.create_endpoint(
-                    service_id=service.id, interface=interface, url=url,
-                    region_id=REGION)
+        self.project_ids.update(register.register(
+            conn, {name: (project, roles, self.passwords[name])
+                   for name, (project, roles) in USERS.items()},
+            [('tether-volume', 'block-storage', volume_url),
+             ('tether-volumev3', 'volumev3', volume_url),
+             ('tether-compute', 'compute', compute_url),
+             ('glance', 'image', self.glance.url)],
+            REGION, description='tether integration (%s)' % self.tag))
+        self.project_ids['admin'] = conn.identity.find_project(
+            'admin', domain_id='default').id
         conn.close()
-
-    def _create_user(self, identity, name, project, roles):
-        user = identity.create_user(
-            name=name, password=self.passwords[name], domain_id='default',
-            default_project_id=project.id)
-        for role in roles:
-            identity.assign_project_role_to_user(project, user, role)
 
     def add_project(self, name, role='member'):
         """A new project ``name`` with a user ``name`` of ``role`` in it
@@ -103,8 +79,8 @@ class IdentityMixin:
         self.project_ids[name] = project.id
         self.users[name] = (name, [role])
         self.passwords[name] = '%s-%s' % (name, self.tag)
-        self._create_user(identity, name, project,
-                          [identity.find_role(role)])
+        register.user(identity, name, self.passwords[name], project,
+                      [identity.find_role(role)])
         conn.close()
         self._write_clouds_yaml()
         return project.id

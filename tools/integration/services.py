@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 from integration.processes import Process, alive, run, wait_until
-from tether.cmd import venvs
+from tether.cmd.keystone import runner as keystone_runner
 
 PG_BIN = '/usr/lib/postgresql/15/bin'
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -199,7 +199,8 @@ class Keystone:
     """Keystone from PyPI, in a virtualenv of its own, under gunicorn, with
     its database on the deployment's PostgreSQL (``database_url``; on
     SQLite, two Tempest workers made it answer 500 "database is locked")
-    and fernet tokens."""
+    and fernet tokens: tether.cmd.keystone.runner's (as tether-aio
+    --keystone runs it), in a process of this deployment's."""
 
     REQUIREMENTS = os.path.join(HERE, 'keystone-requirements.txt')
 
@@ -207,43 +208,32 @@ class Keystone:
         self.database_url = database_url
         self.dir = os.path.join(root, 'keystone')
         self.port = ports()
-        self.env = dict(env, OS_KEYSTONE_CONFIG_DIR=self.dir)
+        self.env = keystone_runner.env_of(self.dir, env)
         self.venv = venv
         self.admin_password = 'admin-' + tag
         self.process = None
 
     @property
     def url(self):
-        return 'http://127.0.0.1:%d/v3' % self.port
+        return keystone_runner.url(self.port)
 
     @classmethod
     def ensure_venv(cls, venv, log=print):
         """Create the virtualenv, unless it holds keystone-requirements.txt
         as it is now."""
-        venvs.ensure(venv, cls.REQUIREMENTS, 'keystone', log=log,
-                     timeout=900)
+        keystone_runner.ensure_venv(venv, cls.REQUIREMENTS, log=log,
+                                    timeout=900)
 
     def manage(self, *args):
-        return run([os.path.join(self.venv, 'bin', 'keystone-manage'),
-                    '--config-file', os.path.join(self.dir, 'keystone.conf')]
-                   + list(args), env=self.env, timeout=300)
+        return keystone_runner.manage(self.dir, self.venv, *args,
+                                      env=self.env)
 
     def setup(self):
-        os.makedirs(os.path.join(self.dir, 'log'), exist_ok=True)
-        with open(os.path.join(self.dir, 'keystone.conf'), 'w') as f:
-            f.write(KEYSTONE_CONF.format(dir=self.dir,
-                                         connection=self.database_url))
-        with open(os.path.join(self.dir, 'gunicorn.conf.py'), 'w') as f:
-            f.write(KEYSTONE_GUNICORN.format(dir=self.dir, port=self.port))
-        self.manage('db_sync')
-        for what in ('fernet_setup', 'credential_setup'):
-            self.manage(what, '--keystone-user', 'root',
-                        '--keystone-group', 'root')
-        self.manage('bootstrap', '--bootstrap-password', self.admin_password,
-                    '--bootstrap-admin-url', self.url,
-                    '--bootstrap-internal-url', self.url,
-                    '--bootstrap-public-url', self.url,
-                    '--bootstrap-region-id', 'RegionOne')
+        keystone_runner.write_config(self.dir, self.port,
+                                     database_url=self.database_url,
+                                     workers=2, threads=4)
+        keystone_runner.setup(self.dir, self.venv, self.admin_password,
+                              self.port, env=self.env)
 
     def start(self):
         # Keystone parses sys.argv: gunicorn gets everything from its
@@ -264,32 +254,6 @@ class Keystone:
     def stop(self):
         if self.process is not None:
             self.process.stop()
-
-
-KEYSTONE_CONF = """\
-[DEFAULT]
-log_file = {dir}/log/keystone.log
-[database]
-connection = {connection}
-[token]
-provider = fernet
-[fernet_tokens]
-key_repository = {dir}/fernet-keys/
-[credential]
-key_repository = {dir}/credential-keys/
-"""
-
-KEYSTONE_GUNICORN = """\
-wsgi_app = 'keystone.wsgi.api:application'
-bind = '127.0.0.1:{port}'
-workers = 2
-threads = 4
-worker_class = 'gthread'
-keepalive = 75
-pidfile = '{dir}/gunicorn.pid'
-accesslog = '{dir}/log/access.log'
-raw_env = ['OS_KEYSTONE_CONFIG_DIR={dir}']
-"""
 
 
 class Libvirt:

@@ -57,3 +57,36 @@ def test_the_volume_types_story(aio):
     story.exchange('type-access-remove', 'POST', path + '/action', {
         'removeProjectAccess': {'project': member}}, version=VERSION)
     story.exchange('type-delete', 'DELETE', path, version=VERSION)
+
+
+def test_the_default_types_story(aio):
+    http = _admin(aio)
+    # The list shows every project's: of this story's alone.
+    for default in http.get('/default-types', headers={
+            'OpenStack-API-Version': 'volume ' + VERSION}).json()[
+            'default_types']:
+        http.delete('/default-types/%s' % default['project_id'], headers={
+            'OpenStack-API-Version': 'volume ' + VERSION})
+    member = 'project-' + uuid.uuid4().hex[:8]
+    name = 'silver-' + uuid.uuid4().hex[:6]
+    created = http.post('/types', json={'volume_type': {'name': name}},
+                        headers={'OpenStack-API-Version':
+                                 'volume ' + VERSION})
+    assert created.status_code == 200, created.text
+    type_id = created.json()['volume_type']['id']
+    story = samples.Samples('volume', http, member_project=member,
+                            type_name=name, type_id=type_id)
+    path = '/default-types/%s' % member
+    story.exchange('default-type-set', 'PUT', path, {
+        'default_type': {'volume_type': name}}, version=VERSION)
+    story.exchange('default-type-show', 'GET', path, version=VERSION)
+    story.exchange('default-types-list', 'GET', '/default-types',
+                   version=VERSION)
+    story.exchange('default-type-unset', 'DELETE', path, version=VERSION)
+    assert http.delete('/types/%s' % type_id).status_code == 202
+
+
+def test_the_resource_filters_story(aio):
+    story = samples.Samples('volume', aio.http(version=VERSION))
+    story.exchange('resource-filters-list', 'GET', '/resource_filters',
+                   version=VERSION)

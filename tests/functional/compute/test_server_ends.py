@@ -79,7 +79,7 @@ def _bad_bodies(volume_id):
         (sh.LATEST, body(imageRef='70a599e0-31e7-49b7-b260-868f441e862b'),
          'imageRef'),
         (sh.LATEST, no_root, 'boot_index'),
-        (sh.LATEST, body(networks='auto'), 'networks'),
+        (sh.LATEST, body(networks='private'), 'networks'),
         (sh.LATEST, body(color='red'), 'color'),
         (sh.LATEST, body(min_count=2), 'min_count'),
         (sh.LATEST, body(max_count=2), 'max_count'),

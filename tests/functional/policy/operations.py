@@ -147,6 +147,13 @@ SPECS = {
         body=lambda ids: {'removeProjectAccess': {
             'project': ids['target_project_id']}},
         use={'type_id': 'private_type_id'}, fresh='private_type'),
+    # Project A's default type set again (nothing changes); a throwaway
+    # project's unset.
+    'volume PUT /default-types/{target_project_id}': Spec(
+        body=lambda ids: {'default_type': {
+            'volume_type': ids['default_type_id']}}),
+    'volume DELETE /default-types/{target_project_id}': Spec(
+        fresh='default_type'),
     # A transfer with a key no one has: refused (400) once the policy
     # let the accept through.
     **{'volume POST %s/{transfer_id}/accept' % path: Spec(

@@ -68,6 +68,8 @@ def snapshot(world):
                          for b in get(admin, '/backups/detail?all_tenants=1'
                                       '&project_id=%s' % project, 'backups')
                          if b['id'] == ids['backup_id']),
+        'default type': get(admin, '/default-types/%s' % project,
+                            'default_type'),
         'type': (get(admin, '/types/%s' % ids['type_id'], 'volume_type'),
                  get(admin, '/types/%s/extra_specs' % ids['type_id'],
                      'extra_specs')),

@@ -60,6 +60,7 @@ class World:
                     'class_name': 'pm-class-' + tag}
         self.volumes, self.types, self.servers = [], [], []
         self.flavors, self.services = [], []
+        self.default_projects = []
         # (api, kind, id) of what the allowed calls created.
         self.created = []
 
@@ -97,6 +98,10 @@ class World:
         self.ids['backup_id'] = self.backup()['backup_id']
         self.ids['type_id'] = self.volume_type()['type_id']
         self.ids['private_type_id'] = self.private_type()['type_id']
+        # Project A's default volume type: a type of its own, so that the
+        # volumes the rows create do not use the shared one.
+        self.ids['default_type_id'] = self.volume_type()['type_id']
+        self.default_type(self.projects['A'])
         server = self.server(task_state='rebooting')
         self.ids['server_id'] = server['server_id']
         self.ids['request_id'] = server['request_id']
@@ -160,7 +165,7 @@ class World:
                                'hypervisor_id', 'hypervisor_hostname_pattern',
                                'network_label', 'aggregate_id',
                                'aggregate_name', 'aggregate_host', 'alias',
-                               'service_id', 'type_id')]
+                               'service_id', 'type_id', 'default_type_id')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)
 
@@ -255,6 +260,16 @@ class World:
             'addProjectAccess': {'project': self.projects['A']}})
         assert resp.status_code == 202, resp.text
         return {'type_id': type_id}
+
+    def default_type(self, project=None):
+        """``project``'s default volume type set (a new project if not
+        given: a throwaway default)."""
+        project = project or 'pm-d-%s' % uuid.uuid4().hex[:8]
+        self.default_projects.append(project)
+        resp = self.http('aA').put('/default-types/%s' % project, json={
+            'default_type': {'volume_type': self.ids['default_type_id']}})
+        assert resp.status_code == 200, resp.text
+        return {'target_project_id': project}
 
     def quota(self, project=None):
         """Room for the matrix's volumes and snapshots in ``project`` (a
@@ -391,6 +406,8 @@ class World:
                       _free(admin, volume_id), what='volume settled')
             # With its snapshots (and those the matrix took).
             admin.delete('/volumes/%s?cascade=true' % volume_id)
+        for project in self.default_projects:
+            admin.delete('/default-types/%s' % project)
         for type_id in self.types + [i for _a, k, i in created
                                      if k == 'type']:
             admin.delete('/types/%s' % type_id)

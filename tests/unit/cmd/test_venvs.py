@@ -11,8 +11,8 @@ def test_comments_and_blank_lines_do_not_remake_a_virtualenv(tmp_path):
                       'gunicorn\n')
     other = tmp_path / 'c.txt'
     other.write_text('glance==34.*\ngunicorn\n')
-    assert venvs._digest(first) == venvs._digest(second)
-    assert venvs._digest(first) != venvs._digest(other)
+    assert venvs.digest(first) == venvs.digest(second)
+    assert venvs.digest(first) != venvs.digest(other)
 
 
 def test_a_virtualenv_made_from_the_same_requirements_is_kept(tmp_path):
@@ -20,7 +20,7 @@ def test_a_virtualenv_made_from_the_same_requirements_is_kept(tmp_path):
     requirements.write_text('# nothing to install\n')
     venv = tmp_path / 'venv'
     venv.mkdir()
-    (venv / venvs.STAMP).write_text(venvs._digest(requirements) + '\n')
+    (venv / venvs.STAMP).write_text(venvs.digest(requirements) + '\n')
     (venv / 'kept').write_text('')
     assert venvs.ensure(str(venv), str(requirements), 'test',
                         log=lambda _: None) == 0.0

@@ -61,6 +61,7 @@ DELETE_ON_TERMINATION = '2.79'   # delete_on_termination of attachments.
 ACCELERATOR_EVENT = '2.82'       # the accelerator-request-bound event.
 EVENT_DETAILS = '2.84'           # details of failed instance action events.
 ATTACHMENT_UPDATE = '2.85'       # PUT of an attachment: delete_on_termination.
+EXTRA_SPEC_VALIDATION = '2.86'   # flavor extra specs checked as Nova does.
 RESCUE_BFV = '2.87'              # rescue of volume-backed servers.
 HYPERVISOR_UPTIME = '2.88'       # hypervisors: uptime, no capacity fields.
 ATTACHMENT_IDS = '2.89'          # attachment_id, bdm_uuid in attachments.

@@ -4,10 +4,12 @@ from tether.api import actions
 from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import backups
+from tether.api.volume.handlers import default_types
 from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import quota_class_sets
 from tether.api.volume.handlers import quota_sets
+from tether.api.volume.handlers import resource_filters
 from tether.api.volume.handlers import services
 from tether.api.volume.handlers import snapshots
 from tether.api.volume.handlers import transfers
@@ -69,6 +71,13 @@ RESOURCES = [
         'GET': type_extra_specs.show_extra_spec,
         'PUT': type_extra_specs.update_extra_spec,
         'DELETE': type_extra_specs.delete_extra_spec}),
+    ('/default-types', {'GET': default_types.list_default_types}),
+    # {target_project_id}: the URL may already hold the caller's project_id.
+    ('/default-types/{target_project_id}', {
+        'GET': default_types.show_default_type,
+        'PUT': default_types.set_default_type,
+        'DELETE': default_types.delete_default_type}),
+    ('/resource_filters', {'GET': resource_filters.list_resource_filters}),
     ('/os-services', {'GET': services.list_services}),
     ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {

@@ -2,6 +2,7 @@
 merged, one key set or deleted, each change one conditional UPDATE of
 the flavor."""
 
+from tether.compute.api import flavor_extra_spec_rules
 from tether.compute.api import flavors
 from tether.compute import flavor_exception
 from tether.db.compute import flavor as db_flavors
@@ -20,8 +21,13 @@ def get_key(context, flavorid, key):
     return specs[key]
 
 
-def update(context, flavorid, specs):
-    """Merge ``specs`` into the flavor's; the extra specs after."""
+def update(context, flavorid, specs, validate=False):
+    """Merge ``specs`` (strings) into the flavor's; the extra specs
+    after. With ``validate`` (compute 2.86), each key and value is
+    checked first, as Nova checks them (FlavorExtraSpecInvalid)."""
+    if validate:
+        for key, value in specs.items():
+            flavor_extra_spec_rules.check(key, value)
     return db_flavors.update_extra_specs(
         context, flavorid, lambda old: dict(old, **specs))
 

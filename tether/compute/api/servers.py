@@ -16,6 +16,7 @@ from oslo_utils import uuidutils
 from tether.compute.api import block_device_mapping
 from tether.compute.api import server_groups
 from tether.compute.api import server_metadata
+from tether.compute import configdrive
 from tether.compute import exception
 from tether.compute import instance_state
 from tether.compute import quota
@@ -126,11 +127,15 @@ def _release(client, attachments):
             LOG.exception('Could not delete attachment %s', attachment['id'])
 
 
-def _candidates(context, availability_zone, boot):
+def _candidates(context, availability_zone, boot, config_drive=False):
     """The hosts that may take the server; ComputeHostsTooOld when a
-    server from images or snapshots finds only hosts too old to build it
-    (nothing is made then)."""
-    if boot.needs_snapshots:
+    server from images or snapshots (or with a config drive) finds only
+    hosts too old to build it (nothing is made then)."""
+    if config_drive:
+        compute_rpcapi.get().check_config_drive()
+        needed = compute_version.CONFIG_DRIVE_SERVICE_VERSION
+        what = 'a server with a config drive'
+    elif boot.needs_snapshots:
         compute_rpcapi.get().check_snapshot_builds()
         needed = compute_version.SNAPSHOT_BUILD_SERVICE_VERSION
         what = 'a server with volumes made of snapshots or empty'
@@ -204,7 +209,7 @@ def _volume_rows(client, boot, instance_uuid, attachments):
 def create(context, name, flavor_ref, devices, image_ref=None,
            availability_zone=None, metadata=None, description=None,
            hostname=None, zero_disk_allowed=False, key_name=None,
-           given=None, group_uuid=None):
+           given=None, group_uuid=None, config_drive=False):
     """Check the images, reserve the volumes, claim a host, record the
     server, build it.
 
@@ -218,7 +223,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     sets as it gave them (``user_data``, ``access_ip_v4``,
     ``access_ip_v6``). ``group_uuid``: the server group it joins (the
     scheduler hint ``group``; ServerGroupNotFound for none of the
-    caller's), whose policy the host is chosen by.
+    caller's), whose policy the host is chosen by. ``config_drive``: the
+    guest gets a config drive (a host that makes them is chosen).
     Anything refused is refused before anything is made.
     """
     server_metadata.check_quota(context, metadata)
@@ -233,7 +239,8 @@ def create(context, name, flavor_ref, devices, image_ref=None,
     image_ref, devices, known = block_device_mapping.image_defined(
         context, image_ref, devices)
     boot = block_device_mapping.plan(image_ref, devices)
-    candidates = _candidates(context, availability_zone, boot)
+    candidates = _candidates(context, availability_zone, boot,
+                             config_drive)
     if boot.needs_images:
         block_device_mapping.check_images(context, boot, flavor,
                                           zero_disk_allowed, known)
@@ -260,6 +267,7 @@ def create(context, name, flavor_ref, devices, image_ref=None,
             'locked': False, 'metadata': metadata or {},
             'key_name': key_pair.name if key_pair else None,
             'key_data': key_pair.public_key if key_pair else None,
+            'config_drive': configdrive.TRUE if config_drive else '',
             'deleted': False,
         }
         # user_data and the access addresses, as the request gave them.

@@ -16,6 +16,7 @@ from oslo_log import log as logging
 from oslo_utils import excutils
 from oslo_utils import timeutils
 
+from tether.compute import configdrive
 from tether.compute import exception
 from tether.compute import instance_state
 from tether.compute.ops import block_device_mapping
@@ -36,10 +37,12 @@ TaskState = fields.TaskState
 
 
 def guest_spec(instance):
-    return virt_driver.Instance(uuid=instance.uuid, name=instance.name,
-                                memory_mb=instance.memory_mb,
-                                vcpus=instance.vcpus,
-                                display_name=instance.display_name)
+    return virt_driver.Instance(
+        uuid=instance.uuid, name=instance.name,
+        memory_mb=instance.memory_mb, vcpus=instance.vcpus,
+        display_name=instance.display_name,
+        config_drive=(configdrive.files(instance)
+                      if configdrive.required(instance) else None))
 
 
 def build(context, host, instance):
@@ -73,8 +76,13 @@ def build(context, host, instance):
             info = attachment['connection_info']
             db_bdms.update(context, bdm.id, {'connection_info': info})
             infos.append(info)
-        db_instances.update(
-            context, instance.uuid, {'task_state': TaskState.SPAWNING},
+        spawning = {'task_state': TaskState.SPAWNING}
+        if configdrive.required(instance) and not configdrive.asked(instance):
+            # This host gives every server one (force_config_drive): the
+            # server says so, as Nova's does.
+            spawning['config_drive'] = configdrive.TRUE
+        instance = db_instances.update(
+            context, instance.uuid, spawning,
             expected_task_state=TaskState.BLOCK_DEVICE_MAPPING,
             action='build')
         root_image = (

@@ -289,6 +289,10 @@ class Instance(base.TimestampMixin, Base):
     user_data = sa.Column(sa.Text)
     access_ip_v4 = sa.Column(sa.String(39))
     access_ip_v6 = sa.Column(sa.String(39))
+    # "True" if the server has a config drive, else "" (Nova's values;
+    # migration 0010).
+    config_drive = sa.Column(sa.String(255), nullable=False, default='',
+                             server_default='')
     metadata_ = sa.Column('metadata', sa.Text)
     # The key pair of the create: its name and its public key then.
     key_name = sa.Column(sa.String(255))

@@ -433,3 +433,16 @@ class BackupMetadata(_KeyValueMixin, Base):
     backup_id = sa.Column(sa.String(36),
                           sa.ForeignKey('backups.id', ondelete='CASCADE'),
                           nullable=False)
+
+
+class DefaultVolumeType(base.TimestampMixin, Base):
+    """The volume type of a project's volumes created without one
+    (Cinder's default_volume_types, /default-types, 3.62): it comes
+    before ``[DEFAULT] default_volume_type``. A type that is a project's
+    default cannot be deleted (the foreign key backs the rule up)."""
+    __tablename__ = 'default_volume_types'
+
+    project_id = sa.Column(sa.String(255), primary_key=True)
+    volume_type_id = sa.Column(
+        sa.String(36), sa.ForeignKey('volume_types.id'), nullable=False,
+        index=True)

@@ -8,6 +8,7 @@ from tether.db import base
 from tether.db import key_values
 from tether.db import keyset
 from tether.db import session
+from tether.db.volume import default_type
 from tether.db.volume import models
 from tether.db.volume import volume_type_access
 from tether.objects.volume import volume_type as volume_type_obj
@@ -135,26 +136,36 @@ def update(context, type_id, values, protected_name=None):
 
 @db.writer
 def destroy(context, type_id, protected_name):
-    """Delete a type no volume uses and that is not the default, or raise.
+    """Delete a type no volume uses and that is neither the default nor a
+    project's default, or raise.
 
-    One DELETE whose WHERE carries both rules, so a volume created in the
-    meantime cannot be left with a type that is gone.
+    One DELETE whose WHERE carries every rule, so a volume created (or a
+    project default set) in the meantime cannot be left with a type that
+    is gone.
     """
     vt = models.VolumeType
     try:
         count = context.session.execute(
             sa.delete(vt).where(vt.id == type_id, vt.name != protected_name,
-                                sa.not_(_in_use(vt.id)))
+                                sa.not_(_in_use(vt.id)),
+                                sa.not_(default_type.is_default(vt.id)))
             .execution_options(synchronize_session=False)).rowcount
     except db_exc.DBReferenceError:
-        # A volume committed in between (invisible to the NOT EXISTS under
-        # PostgreSQL's READ COMMITTED); the foreign key caught it.
+        # A volume or a default committed in between (invisible to the
+        # NOT EXISTS under PostgreSQL's READ COMMITTED); the foreign key
+        # caught it.
         count = 0
     if count == 1:
         return
     row = _get_row(context, type_id)
     if row.name == protected_name:
         raise exception.VolumeTypeIsDefault(name=row.name, action='deleted')
+    projects = default_type.projects_of(context, type_id)
+    if projects:
+        raise exception.VolumeTypeIsProjectDefault(
+            volume_type_id=type_id, projects=', '.join(projects[:5]) + (
+                ' and %d more' % (len(projects) - 5)
+                if len(projects) > 5 else ''))
     raise exception.VolumeTypeInUse(volume_type_id=type_id, what='it',
                                     action='deleted')
 

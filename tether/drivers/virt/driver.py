@@ -28,6 +28,9 @@ class Instance:
     memory_mb: int
     vcpus: int
     display_name: str = None
+    # The files of its config drive ({path: bytes}, Nova's layout), or
+    # None: no config drive.
+    config_drive: dict = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -45,7 +45,8 @@ class Instance(base.TetherObject):
     #              unrescuing (the rescue server action)
     # Version 1.7: the task states of a snapshot into an image
     #              (createImage, createBackup)
-    VERSION = '1.7'
+    # Version 1.8: config_drive ("True" if the guest has a config drive)
+    VERSION = '1.8'
 
     fields = {
         'uuid': fields.UUIDField(),
@@ -88,6 +89,8 @@ class Instance(base.TetherObject):
         'user_data': fields.StringField(nullable=True, default=None),
         'access_ip_v4': fields.StringField(nullable=True, default=None),
         'access_ip_v6': fields.StringField(nullable=True, default=None),
+        # "True" if the guest has a config drive, else "" (Nova's values).
+        'config_drive': fields.StringField(default=''),
         'fault': t_fields.JSONObjectField(nullable=True),
         'deleted': fields.BooleanField(),
         'deleted_at': fields.DateTimeField(nullable=True),
@@ -146,6 +149,8 @@ class Instance(base.TetherObject):
         if target < (1, 7):
             _refuse(primitive, target_version, 'task_state',
                     t_fields.TaskState.IMAGE_SNAPSHOTS)
+        if target < (1, 8):
+            primitive.pop('config_drive', None)
         if target < (1, 2) and primitive.get('task_state') in \
                 t_fields.REBUILDS:
             # A manager before rebuilds could not read it; the API never

@@ -7,6 +7,7 @@ from tether.db import session
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import volume_type as db_types
 from tether.db.volume import volume_type_access as db_access
+from tether.volume.api import default_types
 from tether.volume import exception
 from tether.volume import quota
 
@@ -39,7 +40,11 @@ def get(context, name_or_id):
 
 
 def get_default(context):
-    """The type a volume gets when its create names none."""
+    """The type the caller's volumes get when their create names none:
+    its project's default (/default-types), else the configured one."""
+    own = default_types.type_for(context, context.project_id)
+    if own is not None:
+        return db_types.get_by_name_or_id(context, own)
     try:
         return db_types.get_by_name_or_id(context, CONF.default_volume_type)
     except exception.VolumeTypeNotFound:

@@ -18,6 +18,7 @@ from tether.db.volume import volume as db_volumes
 from tether.db.volume import volume_type as db_types
 from tether import images
 from tether.objects import fields
+from tether.volume.api import default_types
 from tether.volume.api import services
 from tether.volume.api import types as volume_types
 from tether.volume.api import volume_metadata
@@ -153,9 +154,16 @@ def create(context, size, name=None, description=None, metadata=None,
             # Known zones whose services are down are taken (the volume
             # goes to error if none comes back), as Cinder takes them.
             raise exception.InvalidAvailabilityZone(az=availability_zone)
+        # Without a type: the project's default, which an administrator
+        # chose for it (private or not), else the configured one.
+        project_default = (None if volume_type is not None else
+                           default_types.type_for(context,
+                                                  context.project_id))
         vtype = db_types.get_by_name_or_id(
-            context, volume_type or CONF.default_volume_type)
-        if not volume_types.visible(context, vtype):
+            context,
+            volume_type or project_default or CONF.default_volume_type)
+        if project_default is None and not volume_types.visible(context,
+                                                                vtype):
             raise exception.VolumeTypeNotFound(volume_type_id=volume_type)
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)

@@ -2,7 +2,9 @@
 merge (POST), set a key (PUT), delete a key."""
 
 from tether.api.compute.schemas import flavor_extra_specs as schema
+from tether.api.compute import versions
 from tether.api import fault
+from tether.api import microversion
 from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
@@ -33,6 +35,11 @@ def _as_strings(specs, field):
     return out
 
 
+def _validates(req):
+    """Nova checks the keys and values it knows from 2.86."""
+    return microversion.at_least(req, versions.EXTRA_SPEC_VALIDATION)
+
+
 @responses.declare(schema.LIST_RESPONSE)
 @validation.query(schema.ANY_QUERY)
 def list_flavor_extra_specs(req):
@@ -56,7 +63,8 @@ def create_flavor_extra_specs(req):
     ctx = _authorize(req, policy.CREATE)
     specs = req.validated['extra_specs']
     specs_api.update(ctx, req.urlvars['flavor_id'],
-                     _as_strings(specs, 'extra_specs'))
+                     _as_strings(specs, 'extra_specs'),
+                     validate=_validates(req))
     # What was asked, as Nova answers (numbers stay numbers here).
     return wsgi.json_response({'extra_specs': specs})
 
@@ -71,7 +79,8 @@ def update_flavor_extra_spec(req):
         raise fault.HTTPError(400, 'Request body and URI mismatch: the '
                                    'body sets %s, the URL names %s.'
                               % (next(iter(body)), key))
-    specs_api.update(ctx, req.urlvars['flavor_id'], _as_strings(body, ''))
+    specs_api.update(ctx, req.urlvars['flavor_id'], _as_strings(body, ''),
+                     validate=_validates(req))
     return wsgi.json_response(body)
 
 

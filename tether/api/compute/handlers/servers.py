@@ -180,6 +180,7 @@ def _create(ctx, body, devices, image_ref, zone, target, group_uuid):
         hostname=body.get('hostname'), key_name=body.get('key_name'),
         given={column: body[key] for key, column in _GIVEN.items()
                if key in body}, group_uuid=group_uuid,
+        config_drive=strutils.bool_from_string(body.get('config_drive')),
         zero_disk_allowed=ctx.can(policy.CREATE_ZERO_DISK_FLAVOR, target,
                                   fatal=False))
 

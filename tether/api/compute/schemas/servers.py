@@ -92,9 +92,12 @@ _server = {
         'block_device_mapping_v2': {
             'type': 'array', 'minItems': 1, 'maxItems': 32,
             'items': block_device_mapping_v2},
-        'networks': {'type': 'string', 'enum': ['none'],
-                     'description': '"none" (tether gives servers no '
-                                    'networks)'},
+        # "auto" asks the cloud to give the server what networks it can
+        # without being told (openstacksdk's create_server sends it when
+        # no network is named): with none to give, tether gives none.
+        'networks': {'type': 'string', 'enum': ['none', 'auto'],
+                     'description': '"none" or "auto" (tether gives '
+                                    'servers no networks)'},
         'min_count': {'type': ['integer', 'string'], 'pattern': '^1$',
                       'minimum': 1, 'maximum': 1,
                       'description': '1 (one server per request)'},
@@ -113,10 +116,12 @@ _server = {
         'accessIPv4': access_ip_v4,
         'accessIPv6': access_ip_v6,
         'personality': personality,
-        'config_drive': {'type': ['boolean', 'string'],
-                         'enum': [False, 'False', 'false', ''],
-                         'description': 'false (tether has no config '
-                                        'drive)'},
+        # A config drive for the guest (a boolean, as Nova's; "" is
+        # false, as tether took it before it made config drives).
+        'config_drive': {'anyOf': [boolean, {'type': 'string',
+                                             'enum': ['']}],
+                         'description': 'a boolean: whether the guest gets '
+                                        'a config drive'},
         'return_reservation_id': {'type': ['boolean', 'string'],
                                   'enum': [False, 'False', 'false']},
     },
@@ -168,7 +173,7 @@ _server_v219 = copy.deepcopy(_server)
 _server_v219['properties']['description'] = description
 CREATE_V2_19 = _create(_server_v219)
 
-# 2.37: networks is required (tether: "none").
+# 2.37: networks is required (tether: "none" or "auto").
 _server_v237 = copy.deepcopy(_server_v219)
 _server_v237['required'].append('networks')
 CREATE_V2_37 = _create(_server_v237)

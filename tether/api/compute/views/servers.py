@@ -135,7 +135,8 @@ class ServerView:
             'accessIPv6': instance.access_ip_v6 or '',
             'OS-DCF:diskConfig': 'MANUAL',
             'OS-EXT-AZ:availability_zone': instance.availability_zone or '',
-            'config_drive': '',
+            # "True" or "", as Nova shows it.
+            'config_drive': instance.config_drive or '',
             'key_name': instance.key_name,
             'OS-SRV-USG:launched_at': _usage_time(instance.launched_at),
             'OS-SRV-USG:terminated_at': _usage_time(

@@ -16,6 +16,7 @@ from oslo_utils import excutils
 from tether.compute import exception
 from tether.drivers.virt import driver
 from tether.drivers.virt.libvirt import config
+from tether.drivers.virt.libvirt import configdrive
 from tether.drivers.virt.libvirt import console
 from tether.drivers.virt.libvirt import driver_power
 from tether.drivers.virt.libvirt import driver_rescue
@@ -172,6 +173,18 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
         return config.Disk(path=path, fmt='qcow2',
                            target=config.disk_name(0))
 
+    def _config_drive(self, instance, index):
+        """The guest's config drive, made of its files in its directory:
+        a read-only disk after its boot disks."""
+        if self.instances_path is None:
+            raise exception.VirtError(
+                reason='a config drive needs [DEFAULT] instances_path')
+        path = configdrive.make(
+            os.path.join(self._instance_dir(instance.uuid), configdrive.NAME),
+            instance.config_drive)
+        return config.Disk(path=path, fmt='raw',
+                           target=config.disk_name(index), readonly=True)
+
     def spawn(self, instance, block_devices, power_on=True, root_image=None,
               shares=()):
         if root_image is not None and self.image_cache is None:
@@ -201,6 +214,9 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
                     # The guest boots from its root disk, whatever the
                     # other disks hold.
                     disks[0] = dataclasses.replace(disks[0], boot_order=1)
+                volumes = [_device(d.target) for d in disks[first:]]
+                if instance.config_drive is not None:
+                    disks.append(self._config_drive(instance, len(disks)))
                 xml = self._domain_xml(instance, disks, console_log,
                                        shares)
                 guest = self.host.define(xml, instance.uuid)
@@ -220,7 +236,7 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
                         self._remove_instance_dir(instance.uuid)
         LOG.info('Spawned %s (%s) with %d disks', instance.name,
                  instance.uuid, len(disks))
-        return [_device(d.target) for d in disks[first:]]
+        return volumes
 
     def destroy(self, instance_uuid):
         with self._lock(instance_uuid):
