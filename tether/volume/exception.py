@@ -289,3 +289,32 @@ class InvalidAuthKey(exception.Invalid):
     """Cinder's 400 of an accept with the wrong key."""
     msg_fmt = 'Invalid auth key: %(reason)s'
     error_code = 'volume.transfer.invalid_auth_key'
+
+
+class QoSSpecsNotFound(exception.NotFound):
+    msg_fmt = 'QoS specs %(specs_id)s could not be found.'
+    error_code = 'volume.qos_specs.not_found'
+
+
+class QoSSpecsExists(exception.Conflict):
+    msg_fmt = 'QoS specs %(name)s already exist.'
+    error_code = 'volume.qos_specs.exists'
+
+
+class QoSSpecsKeyNotFound(exception.NotFound):
+    msg_fmt = 'QoS specs %(specs_id)s have no key %(key)s.'
+    error_code = 'volume.qos_specs.key_not_found'
+
+
+class QoSSpecsInUse(exception.Invalid):
+    """Cinder's 400 "Qos specs still in use" of a delete without force."""
+    msg_fmt = ('QoS specs %(specs_id)s are associated with volume types; '
+               'disassociate them first, or delete with force=true.')
+    error_code = 'volume.qos_specs.in_use'
+
+
+class VolumeTypeHasQoSSpecs(exception.Invalid):
+    """Cinder's InvalidVolumeType (400): a type has one QoS specs."""
+    msg_fmt = ('Volume type %(volume_type_id)s is already associated with '
+               'other QoS specs: %(qos_specs_id)s.')
+    error_code = 'volume.type.has_qos_specs'

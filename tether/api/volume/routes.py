@@ -5,6 +5,7 @@ from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
+from tether.api.volume.handlers import qos_specs
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
 from tether.api.volume.handlers import snapshots
@@ -64,6 +65,21 @@ RESOURCES = [
         'GET': type_extra_specs.show_extra_spec,
         'PUT': type_extra_specs.update_extra_spec,
         'DELETE': type_extra_specs.delete_extra_spec}),
+    ('/qos-specs', {'GET': qos_specs.list_qos_specs,
+                    'POST': qos_specs.create_qos_specs}),
+    ('/qos-specs/{qos_id}', {'GET': qos_specs.show_qos_specs,
+                             'PUT': qos_specs.update_qos_specs,
+                             'DELETE': qos_specs.delete_qos_specs}),
+    ('/qos-specs/{qos_id}/delete_keys', {
+        'PUT': qos_specs.delete_qos_specs_keys}),
+    ('/qos-specs/{qos_id}/associations', {
+        'GET': qos_specs.list_qos_associations}),
+    ('/qos-specs/{qos_id}/associate', {
+        'GET': qos_specs.associate_qos_specs}),
+    ('/qos-specs/{qos_id}/disassociate', {
+        'GET': qos_specs.disassociate_qos_specs}),
+    ('/qos-specs/{qos_id}/disassociate_all', {
+        'GET': qos_specs.disassociate_all_qos_specs}),
     ('/os-services', {'GET': services.list_services}),
     ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {
