@@ -318,3 +318,8 @@ class VolumeTypeHasQoSSpecs(exception.Invalid):
     msg_fmt = ('Volume type %(volume_type_id)s is already associated with '
                'other QoS specs: %(qos_specs_id)s.')
     error_code = 'volume.type.has_qos_specs'
+
+
+class MessageNotFound(exception.NotFound):
+    msg_fmt = 'Message %(message_id)s could not be found.'
+    error_code = 'volume.message.not_found'

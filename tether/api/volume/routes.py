@@ -5,6 +5,7 @@ from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import extensions
 from tether.api.volume.handlers import limits
+from tether.api.volume.handlers import messages
 from tether.api.volume.handlers import qos_specs
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import services
@@ -65,6 +66,9 @@ RESOURCES = [
         'GET': type_extra_specs.show_extra_spec,
         'PUT': type_extra_specs.update_extra_spec,
         'DELETE': type_extra_specs.delete_extra_spec}),
+    ('/messages', {'GET': messages.list_messages}),
+    ('/messages/{message_id}', {'GET': messages.show_message,
+                                'DELETE': messages.delete_message}),
     ('/qos-specs', {'GET': qos_specs.list_qos_specs,
                     'POST': qos_specs.create_qos_specs}),
     ('/qos-specs/{qos_id}', {'GET': qos_specs.show_qos_specs,

@@ -13,6 +13,8 @@ from tether.api import wsgi
 
 BASE = '3.0'                  # Block Storage API v3.
 UPLOAD_IMAGE_PARAMS = '3.1'   # visibility, protected in an image upload.
+MESSAGES = '3.3'              # user messages (/messages).
+MESSAGES_PAGINATION = '3.5'   # paging, sort and filters of /messages.
 SERVICE_CLUSTER = '3.7'       # cluster (null) in service responses.
 SUMMARY = '3.12'              # GET /volumes/summary.
 GROUP_ID = '3.13'             # group_id in volume responses.

@@ -5,6 +5,7 @@ import itertools
 from tether.policies.volume import attachments
 from tether.policies.volume import availability_zones
 from tether.policies.volume import limits
+from tether.policies.volume import messages
 from tether.policies.volume import qos_specs
 from tether.policies.volume import quota_sets
 from tether.policies.volume import services
@@ -19,7 +20,8 @@ from tether.policies.volume import volumes
 
 _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             types, type_extra_specs, type_access, services, availability_zones,
-            attachments, snapshots, transfers, qos_specs]
+            attachments, snapshots, transfers, qos_specs,
+            messages]
 
 
 def list_rules():

@@ -23,6 +23,7 @@ from tether.volume.api import types as volume_types
 from tether.volume.api import volume_metadata
 from tether.volume.api import volume_sources
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import scheduler
@@ -158,7 +159,8 @@ def create(context, size, name=None, description=None, metadata=None,
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)
         host = (source.volume.host if source is not None
-                else scheduler.choose_backend(context, size, az))
+                else scheduler.choose_backend(context, size, az,
+                                              vtype.extra_specs))
     values = {
         'id': uuidutils.generate_uuid(),
         'project_id': context.project_id, 'user_id': context.user_id,
@@ -174,8 +176,12 @@ def create(context, size, name=None, description=None, metadata=None,
     volume = _insert_counted(context, values, metadata or {}, limits,
                              vtype.name, image_metadata, source)
     if host is None:
-        LOG.warning('No volume backend has room for %sG in zone %s; volume '
-                    '%s is in error.', size, az, volume.id)
+        LOG.warning('No volume backend in zone %s has room for %sG and the '
+                    'capabilities of type %s; volume %s is in error.', az,
+                    size, vtype.name, volume.id)
+        messages.record(context, messages.Action.SCHEDULE_ALLOCATE_VOLUME,
+                        volume.id, volume.project_id,
+                        detail=messages.Detail.NO_BACKEND_AVAILABLE)
         return volume
     try:
         rpcapi.get().create_volume(context, volume, image=image)

@@ -14,6 +14,7 @@ from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 from tether.volume import attachment_state as state
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume import qos
 
 LOG = logging.getLogger(__name__)
@@ -60,6 +61,9 @@ def connect(context, driver, volume_id, attachment_id, connector):
         state.change(context, attachment_id, volume_id,
                      {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
                      extra=[db_attachments.not_connected()])
+        messages.record(context, messages.Action.UPDATE_ATTACHMENT,
+                        volume_id, volume.project_id,
+                        detail=messages.Detail.ATTACH_ERROR)
         raise exception.BackendOperationFailed(
             reason='connecting volume %s failed: %s'
                    % (volume_id, type(exc).__name__))
@@ -111,6 +115,9 @@ def disconnect(context, driver, volume_id, attachment_id):
                 state.change(context, attachment_id, volume_id,
                              {'attach_status': AS.ERROR_DETACHING},
                              [state.BEING_DELETED])
+                messages.record(context, messages.Action.UPDATE_ATTACHMENT,
+                                volume_id, volume.project_id,
+                                detail=messages.Detail.DETACH_ERROR)
                 raise exception.BackendOperationFailed(
                     reason='disconnecting volume %s failed: %s'
                            % (volume_id, type(exc).__name__))

@@ -16,6 +16,7 @@ from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import exception
 from tether.volume import image_state
+from tether.volume import messages
 from tether.volume.ops import image_copy
 from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
@@ -90,6 +91,18 @@ def _write_image(context, driver, volume, model_update, image):
     return True
 
 
+def _record_failure(context, volume, exc):
+    """The user message of a create that failed on the backend: of the
+    image written into it, else of the driver (as Cinder's)."""
+    if volume.image_id and not (volume.snapshot_id or volume.source_volid):
+        messages.record(context, messages.Action.COPY_IMAGE_TO_VOLUME,
+                        volume.id, volume.project_id, exception=exc)
+    else:
+        messages.record(context, messages.Action.CREATE_VOLUME_FROM_BACKEND,
+                        volume.id, volume.project_id,
+                        detail=messages.Detail.DRIVER_FAILED_CREATE)
+
+
 def create_volume(context, driver, volume_id, image=None):
     """Make the volume's storage, and write into it what it is made of:
     a snapshot's or another volume's data, or an image (``image``: that
@@ -114,9 +127,10 @@ def create_volume(context, driver, volume_id, image=None):
                             volume_id)
                 return
             model_update = {'bootable': True}
-    except Exception:
+    except Exception as exc:
         LOG.exception('Creating volume %s failed', volume_id)
         volume_state.fail_create(context, volume, CREATE_STATUSES)
+        _record_failure(context, volume, exc)
         return
     if not _record_created(context, volume_id, model_update, S.AVAILABLE):
         LOG.warning('Volume %s changed state while it was created', volume_id)
