@@ -323,3 +323,27 @@ class VolumeTypeHasQoSSpecs(exception.Invalid):
 class MessageNotFound(exception.NotFound):
     msg_fmt = 'Message %(message_id)s could not be found.'
     error_code = 'volume.message.not_found'
+
+
+class ServiceNotFound(exception.NotFound):
+    msg_fmt = 'Service %(binary)s on host %(host)s could not be found.'
+    error_code = 'volume.service.not_found'
+
+
+class ServiceFrozenState(exception.Invalid):
+    msg_fmt = 'The volume service of host %(host)s is %(state)s already.'
+    error_code = 'volume.service.frozen_state'
+
+
+class InvalidServiceHost(exception.Invalid):
+    """Cinder's 400 of a freeze or thaw of a host it does not have."""
+    msg_fmt = 'No volume service runs on host %(host)s.'
+    error_code = 'volume.service.invalid_host'
+
+
+class BackendFrozen(exception.Invalid):
+    """Cinder's 400 (assert_not_frozen) of what would change a frozen
+    backend's storage."""
+    msg_fmt = ('The backend %(host)s of %(what)s is frozen; an '
+               'administrator thaws it first.')
+    error_code = 'volume.service.frozen'

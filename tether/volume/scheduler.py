@@ -1,4 +1,5 @@
-"""Choose the backend for a new volume from the live services' reports:
+"""Choose the backend for a new volume from the live services' reports
+(of services neither disabled nor frozen):
 the pools with room for it, in its zone, whose capabilities satisfy the
 extra specs of its type (Cinder's capacity, availability zone and
 capabilities filters), the one with the most room."""
@@ -108,7 +109,8 @@ def choose_backend(context, size, availability_zone=None, extra_specs=None):
     best = None
     for service in db_services.get_all(context,
                                        binary=fields.ServiceBinary.VOLUME):
-        if service.disabled or not service.is_up(CONF.service_down_time):
+        if service.disabled or service.frozen or \
+                not service.is_up(CONF.service_down_time):
             continue
         if availability_zone and \
                 service.availability_zone != availability_zone:

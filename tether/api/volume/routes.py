@@ -4,10 +4,12 @@ from tether.api import actions
 from tether.api.volume.handlers import attachments
 from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import extensions
+from tether.api.volume.handlers import hosts
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import messages
 from tether.api.volume.handlers import qos_specs
 from tether.api.volume.handlers import quota_sets
+from tether.api.volume.handlers import scheduler_stats
 from tether.api.volume.handlers import services
 from tether.api.volume.handlers import snapshots
 from tether.api.volume.handlers import transfers
@@ -85,6 +87,17 @@ RESOURCES = [
     ('/qos-specs/{qos_id}/disassociate_all', {
         'GET': qos_specs.disassociate_all_qos_specs}),
     ('/os-services', {'GET': services.list_services}),
+    ('/os-services/enable', {'PUT': services.enable_service}),
+    ('/os-services/disable', {'PUT': services.disable_service}),
+    ('/os-services/disable-log-reason', {
+        'PUT': services.disable_service_log_reason}),
+    ('/os-services/freeze', {'PUT': services.freeze_host}),
+    ('/os-services/thaw', {'PUT': services.thaw_host}),
+    ('/os-hosts', {'GET': hosts.list_hosts}),
+    ('/os-hosts/{host_name}', {'GET': hosts.show_host}),
+    ('/scheduler-stats/get_pools', {'GET': scheduler_stats.get_pools}),
+    ('/capabilities/{host_name}', {
+        'GET': scheduler_stats.show_capabilities}),
     ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),

@@ -228,6 +228,8 @@ def _claim_delete(context, volume_id, cascade):
 
 
 def delete(context, volume_id, cascade=False):
+    services.assert_not_frozen(context, get(context, volume_id).host,
+                               'volume %s' % volume_id)
     volume = _claim_delete(context, volume_id, cascade)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.
