@@ -347,3 +347,14 @@ class BackendFrozen(exception.Invalid):
     msg_fmt = ('The backend %(host)s of %(what)s is frozen; an '
                'administrator thaws it first.')
     error_code = 'volume.service.frozen'
+
+
+class RetypeNeedsMigration(exception.Invalid):
+    """A retype whose type the volume's backend does not satisfy: tether
+    does not migrate volumes (Cinder's scheduler would, with
+    migration_policy on-demand)."""
+    msg_fmt = ('The backend of volume %(volume_id)s does not satisfy the '
+               'extra specs of type %(type)s, and tether does not migrate '
+               'volumes to another backend (migration_policy '
+               '%(policy)s).')
+    error_code = 'volume.volume.retype_needs_migration'

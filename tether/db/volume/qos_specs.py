@@ -11,6 +11,7 @@ transaction the DELETE could not see.
 
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
+from sqlalchemy import orm
 
 from tether.db import base
 from tether.db import key_values
@@ -208,3 +209,33 @@ def destroy(context, qos_specs_id, force=False):
         count = 0
     if count != 1:
         raise exception.QoSSpecsInUse(specs_id=qos_specs_id)
+
+
+def front_end_unchanged(new_type_id):
+    """A clause on a volume (for its conditional update): retyping it to
+    ``new_type_id`` changes nothing the compute host applies, as
+    Cinder's volume_qos_allows_retype: the volume is not attached
+    (``available``), or both types have the same QoS specs (or none), or
+    neither type's specs are the compute host's (consumer front-end or
+    both). Its compute host got the limits when it connected, and tether
+    does not change them under a running guest."""
+    V = models.Volume
+    new_qos = sa.select(VT.qos_specs_id).where(
+        VT.id == new_type_id).scalar_subquery()
+    old_qos = sa.select(VT.qos_specs_id).where(
+        VT.id == V.volume_type_id).correlate(V).scalar_subquery()
+    old_type = orm.aliased(VT)
+
+    def front_end(*where):
+        return sa.exists().where(Q.consumer.in_(('front-end', 'both')),
+                                 *where)
+
+    return sa.or_(
+        V.status == 'available',
+        sa.and_(old_qos.is_(None), new_qos.is_(None)),
+        old_qos == new_qos,
+        sa.and_(
+            sa.not_(front_end(old_type.id == V.volume_type_id,
+                              Q.id == old_type.qos_specs_id)
+                    .correlate(V)),
+            sa.not_(front_end(Q.id == new_qos))))
