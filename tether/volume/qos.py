@@ -18,22 +18,28 @@ def _int(value):
         return None
 
 
-def for_connection(context, volume):
-    """The ``qos_specs`` of a volume's connection info: the keys of its
-    type's specs if the compute host applies them (consumer front-end or
-    both), with Cinder's per-GiB keys resolved for the volume's size;
-    else None."""
-    qos = db_qos.of_type(context, volume.volume_type_id)
-    if qos is None or qos.consumer not in FRONT_END_CONSUMERS:
-        return None
-    specs = dict(qos.specs)
+def resolve(specs, size):
+    """The keys of front-end specs for a volume of ``size`` GiB: each of
+    Cinder's per-GiB keys (``read_iops_sec_per_gb``, with ``_per_gb_min``
+    and ``_max``) becomes its plain key, the others are kept."""
+    specs = dict(specs)
     for key in PER_GB_KEYS:
         per_gb = _int(specs.pop('%s_per_gb' % key, None))
         minimum = _int(specs.pop('%s_per_gb_min' % key, None)) or 0
         if per_gb is None:
             continue
-        value = max(per_gb * volume.size, minimum)
+        value = max(per_gb * size, minimum)
         maximum = _int(specs.pop('%s_max' % key, None))
         specs[key] = str(min(value, maximum) if maximum is not None
                          else value)
     return specs
+
+
+def for_connection(context, volume):
+    """The ``qos_specs`` of a volume's connection info: the keys of its
+    type's specs if the compute host applies them (consumer front-end or
+    both), resolved for the volume's size; else None."""
+    qos = db_qos.of_type(context, volume.volume_type_id)
+    if qos is None or qos.consumer not in FRONT_END_CONSUMERS:
+        return None
+    return resolve(qos.specs, volume.size)

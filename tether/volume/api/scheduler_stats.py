@@ -56,8 +56,8 @@ def get_capabilities(context, host):
     ``host@backend``; a pool's name names its backend), or
     ServiceNotFound."""
     backend = host.partition('#')[0]
-    found = [s for s in db_services.get_all(
-                 context, binary=fields.ServiceBinary.VOLUME, host=backend)]
+    found = db_services.get_all(context, binary=fields.ServiceBinary.VOLUME,
+                                host=backend)
     if not found:
         raise exception.ServiceNotFound(host=host,
                                         binary=fields.ServiceBinary.VOLUME)
