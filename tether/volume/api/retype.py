@@ -19,7 +19,6 @@ transaction, as Cinder's conditional update of the volume is:
 from oslo_log import log as logging
 
 from tether.db import session
-from tether.db.volume import models
 from tether.db.volume import qos_specs as db_qos
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import service as db_services
@@ -104,7 +103,7 @@ def _retype(context, volume, old_name, vtype, limits):
         context, volume.id,
         {'volume_type_id': vtype.id, 'multiattach': vtype.multiattach},
         statuses, extra=(
-            models.Volume.volume_type_id == volume.volume_type_id,
+            db_volumes.type_is(volume.volume_type_id),
             db_qos.front_end_unchanged(vtype.id)))
     if not won:
         raise _lost(context, volume, vtype)
