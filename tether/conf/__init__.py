@@ -17,6 +17,7 @@ from tether.conf import compute_quota
 from tether.conf import database
 from tether.conf import image_cache
 from tether.conf import libvirt
+from tether.conf import messages
 from tether.conf import peers
 from tether.conf import quota
 from tether.conf import share
@@ -29,6 +30,7 @@ CONF.register_opts(api.api_opts)
 CONF.register_group(api.api_group)
 CONF.register_opts(api.api_group_opts, group=api.api_group)
 CONF.register_opts(quota.quota_opts)
+CONF.register_opts(messages.message_opts)
 CONF.register_opts(compute.compute_opts)
 CONF.register_group(database.compute_database_group)
 CONF.register_opts(db_options.database_opts,
@@ -72,6 +74,7 @@ def list_opts():
     """
     return [
         ('DEFAULT', base.default_opts + api.api_opts + quota.quota_opts +
+         messages.message_opts +
          compute.compute_opts),
         (api.api_group, api.api_group_opts),
         ('backend', backend.backend_opts),

@@ -301,3 +301,72 @@ class InvalidAuthKey(exception.Invalid):
     """Cinder's 400 of an accept with the wrong key."""
     msg_fmt = 'Invalid auth key: %(reason)s'
     error_code = 'volume.transfer.invalid_auth_key'
+
+
+class QoSSpecsNotFound(exception.NotFound):
+    msg_fmt = 'QoS specs %(specs_id)s could not be found.'
+    error_code = 'volume.qos_specs.not_found'
+
+
+class QoSSpecsExists(exception.Conflict):
+    msg_fmt = 'QoS specs %(name)s already exist.'
+    error_code = 'volume.qos_specs.exists'
+
+
+class QoSSpecsKeyNotFound(exception.NotFound):
+    msg_fmt = 'QoS specs %(specs_id)s have no key %(key)s.'
+    error_code = 'volume.qos_specs.key_not_found'
+
+
+class QoSSpecsInUse(exception.Invalid):
+    """Cinder's 400 "Qos specs still in use" of a delete without force."""
+    msg_fmt = ('QoS specs %(specs_id)s are associated with volume types; '
+               'disassociate them first, or delete with force=true.')
+    error_code = 'volume.qos_specs.in_use'
+
+
+class VolumeTypeHasQoSSpecs(exception.Invalid):
+    """Cinder's InvalidVolumeType (400): a type has one QoS specs."""
+    msg_fmt = ('Volume type %(volume_type_id)s is already associated with '
+               'other QoS specs: %(qos_specs_id)s.')
+    error_code = 'volume.type.has_qos_specs'
+
+
+class MessageNotFound(exception.NotFound):
+    msg_fmt = 'Message %(message_id)s could not be found.'
+    error_code = 'volume.message.not_found'
+
+
+class ServiceNotFound(exception.NotFound):
+    msg_fmt = 'Service %(binary)s on host %(host)s could not be found.'
+    error_code = 'volume.service.not_found'
+
+
+class ServiceFrozenState(exception.Invalid):
+    msg_fmt = 'The volume service of host %(host)s is %(state)s already.'
+    error_code = 'volume.service.frozen_state'
+
+
+class InvalidServiceHost(exception.Invalid):
+    """Cinder's 400 of a freeze or thaw of a host it does not have."""
+    msg_fmt = 'No volume service runs on host %(host)s.'
+    error_code = 'volume.service.invalid_host'
+
+
+class BackendFrozen(exception.Invalid):
+    """Cinder's 400 (assert_not_frozen) of what would change a frozen
+    backend's storage."""
+    msg_fmt = ('The backend %(host)s of %(what)s is frozen; an '
+               'administrator thaws it first.')
+    error_code = 'volume.service.frozen'
+
+
+class RetypeNeedsMigration(exception.Invalid):
+    """A retype whose type the volume's backend does not satisfy: tether
+    does not migrate volumes (Cinder's scheduler would, with
+    migration_policy on-demand)."""
+    msg_fmt = ('The backend of volume %(volume_id)s does not satisfy the '
+               'extra specs of type %(type)s, and tether does not migrate '
+               'volumes to another backend (migration_policy '
+               '%(policy)s).')
+    error_code = 'volume.volume.retype_needs_migration'

@@ -26,6 +26,7 @@ from tether.objects import fields
 from tether.objects.volume import volume as volume_obj
 from tether import rpc
 from tether.volume import exception
+from tether.volume import messages
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -145,8 +146,9 @@ def _notify(context, outcome, host=None):
 
 
 def finish(context, volume_id, error, new_size=None, reservations=None,
-           waiting=None, host=None, why=None):
-    """settle(), logged and notified; None if another way out came first."""
+           waiting=None, host=None, why=None, detail=None):
+    """settle(), logged and notified (a failure with a user message of
+    ``detail``); None if another way out came first."""
     try:
         outcome = settle(context, volume_id, error, new_size=new_size,
                          reservations=reservations, waiting=waiting)
@@ -154,15 +156,20 @@ def finish(context, volume_id, error, new_size=None, reservations=None,
         LOG.info('Extend of volume %s was settled already: %s', volume_id,
                  exc)
         return None
-    report(context, outcome, host, why)
+    report(context, outcome, host, why, detail)
     return outcome
 
 
-def report(context, outcome, host=None, why=None):
-    """Log how an extend ended; notify one that succeeded."""
+def report(context, outcome, host=None, why=None, detail=None):
+    """Log how an extend ended; notify one that succeeded; write the user
+    message of one that failed (Cinder's action 007, ``detail`` or "the
+    driver failed to extend")."""
     if outcome.error:
         LOG.error('Extend of volume %s to %sG failed%s', outcome.volume.id,
                   outcome.new_size, ': %s' % why if why else '')
+        messages.record(context, messages.Action.EXTEND_VOLUME,
+                        outcome.volume.id, outcome.volume.project_id,
+                        detail=detail or messages.Detail.DRIVER_FAILED_EXTEND)
     else:
         LOG.info('Volume %s extended from %sG to %sG', outcome.volume.id,
                  outcome.old_size, outcome.new_size)

@@ -15,6 +15,7 @@ from tether.objects import fields
 from tether import periodic
 from tether import rpc
 from tether.volume import manager as volume_manager
+from tether.volume import messages
 from tether.volume import rpcapi as volume_rpcapi
 
 CONF = cfg.CONF
@@ -78,6 +79,9 @@ class VolumeService:
             periodic.Periodic('reservation-expiry',
                               CONF.reservation_clean_interval,
                               self._expire_reservations),
+            periodic.Periodic('message-expiry',
+                              CONF.message_reap_interval,
+                              self._reap_messages),
             # A few checks per timeout: an overdue extend waits at most a
             # quarter of the timeout (or a minute) more.
             periodic.Periodic('overdue-extends',
@@ -111,6 +115,11 @@ class VolumeService:
                 LOG.warning('%s: took up %d stale operations (creates, '
                             'deletes, uploads, re-images)', backend.host,
                             count)
+
+    def _reap_messages(self):
+        count = messages.reap(self.context)
+        if count:
+            LOG.info('Deleted %d expired user messages', count)
 
     def _expire_reservations(self):
         in_flight = [v.id for v in db_volumes.get_all(

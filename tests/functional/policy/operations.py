@@ -164,6 +164,32 @@ SPECS = {
         fresh='volume') for path in _TRANSFERS},
     **{'volume DELETE %s/{transfer_id}' % path: Spec(fresh='transfer')
        for path in _TRANSFERS},
+    'volume POST /volumes/{volume_id}/action os-retype': Spec(
+        body=lambda ids: {'os-retype': {'new_type': ids['retype_type_id']}},
+        fresh='volume'),
+    'volume POST /qos-specs': Spec(
+        body=lambda ids: {'qos_specs': {'name': _new_name('pm-q')(ids)}},
+        creates='qos_specs'),
+    # Writes what is there already.
+    'volume PUT /qos-specs/{qos_id}': Spec(body={'qos_specs': {'k': 'v'}}),
+    'volume DELETE /qos-specs/{qos_id}': Spec(fresh='qos_specs'),
+    'volume PUT /qos-specs/{qos_id}/delete_keys': Spec(
+        body={'keys': ['k']}, fresh='qos_specs'),
+    'volume DELETE /messages/{message_id}': Spec(fresh='message'),
+    # The matrix's own volume service (enabled, disabled); a fresh one
+    # to freeze, a fresh frozen one to thaw.
+    **{'volume PUT /os-services/%s' % action: Spec(
+        body=lambda ids, b=body: dict(b, host=ids['volume_host'],
+                                      binary='cinder-volume'))
+       for action, body in (('enable', {}), ('disable', {}),
+                            ('disable-log-reason',
+                             {'disabled_reason': 'pm'}))},
+    'volume PUT /os-services/freeze': Spec(
+        body=lambda ids: {'host': ids['volume_host']},
+        fresh='volume_service'),
+    'volume PUT /os-services/thaw': Spec(
+        body=lambda ids: {'host': ids['volume_host']},
+        fresh='frozen_volume_service'),
     'volume POST /attachments': Spec(
         body=lambda ids: {'attachment': {
             'volume_uuid': ids['volume_id'],
@@ -381,6 +407,7 @@ def created(name, resp):
         return None
     body = resp.json()
     return kind, {'volume': lambda: body['volume']['id'],
+                  'qos_specs': lambda: body['qos_specs']['id'],
                   'type': lambda: body['volume_type']['id'],
                   'flavor': lambda: body['flavor']['id'],
                   'server_group': lambda: body['server_group']['id'],

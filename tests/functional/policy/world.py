@@ -22,6 +22,8 @@ from tether.db.compute import instance_action as db_actions
 from tether.db.compute import models
 from tether.db.compute import service as db_services
 from tether.db import session
+from tether.db.volume import models as volume_models
+from tether.db.volume import service as db_volume_services
 from tests.functional.policy import table
 
 VOLUME_VERSION = '3.71'
@@ -61,6 +63,7 @@ class World:
         self.volumes, self.types, self.servers = [], [], []
         self.flavors, self.services = [], []
         self.default_projects = []
+        self.qos, self.volume_hosts = [], []
         # (api, kind, id) of what the allowed calls created.
         self.created = []
 
@@ -97,6 +100,17 @@ class World:
         # A backup (available).
         self.ids['backup_id'] = self.backup()['backup_id']
         self.ids['type_id'] = self.volume_type()['type_id']
+        # A type the aio's backend satisfies, for retypes.
+        self.ids['retype_type_id'] = self.plain_type()['type_id']
+        self.ids['qos_id'] = self.qos_specs()['qos_id']
+        # A volume of project A no backend could hold, and its message.
+        self.ids['message_id'] = self.message()['message_id']
+        # A volume service record (enabled and disabled by the matrix),
+        # and the aio's own backend (shown, never changed).
+        self.ids['volume_host'] = self.volume_service()['volume_host']
+        resp = self.http('aA').get('/os-services?binary=cinder-volume')
+        self.ids['host_name'] = [s['host'] for s in resp.json()['services']
+                                 if s['host'].endswith('@local')][0]
         self.ids['private_type_id'] = self.private_type()['type_id']
         # Project A's default volume type: a type of its own, so that the
         # volumes the rows create do not use the shared one.
@@ -165,7 +179,9 @@ class World:
                                'hypervisor_id', 'hypervisor_hostname_pattern',
                                'network_label', 'aggregate_id',
                                'aggregate_name', 'aggregate_host', 'alias',
-                               'service_id', 'type_id', 'default_type_id')]
+                               'service_id', 'type_id', 'default_type_id',
+                               'retype_type_id', 'bogus_type_id', 'qos_id',
+                               'volume_host', 'host_name')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)
 
@@ -246,6 +262,57 @@ class World:
                           json={'extra_specs': {'multiattach': '<is> False'}})
         assert resp.status_code == 200, resp.text
         return {'type_id': type_id}
+
+    def plain_type(self):
+        admin = self.http('aA')
+        resp = admin.post('/types', json={'volume_type': {
+            'name': 'pm-r-%s-%s' % (self.tag, uuid.uuid4().hex[:6])}})
+        assert resp.status_code == 200, resp.text
+        self.types.append(resp.json()['volume_type']['id'])
+        return {'type_id': resp.json()['volume_type']['id']}
+
+    def qos_specs(self):
+        """QoS specs with the key k=v."""
+        resp = self.http('aA').post('/qos-specs', json={'qos_specs': {
+            'name': 'pm-q-%s-%s' % (self.tag, uuid.uuid4().hex[:6]),
+            'k': 'v'}})
+        assert resp.status_code == 200, resp.text
+        self.qos.append(resp.json()['qos_specs']['id'])
+        return {'qos_id': resp.json()['qos_specs']['id']}
+
+    def message(self):
+        """A user message of project A: of a volume no backend holds."""
+        if 'bogus_type_id' not in self.ids:
+            resp = self.http('aA').post('/types', json={'volume_type': {
+                'name': 'pm-b-%s-%s' % (self.tag, uuid.uuid4().hex[:6]),
+                'extra_specs': {'vendor_name': 'nobody'}}})
+            assert resp.status_code == 200, resp.text
+            self.ids['bogus_type_id'] = resp.json()['volume_type']['id']
+            self.types.append(self.ids['bogus_type_id'])
+        member = self.http('mA')
+        resp = member.post('/volumes', json={'volume': {
+            'size': 1, 'volume_type': self.ids['bogus_type_id']}})
+        assert resp.status_code == 202, resp.text
+        volume_id = resp.json()['volume']['id']
+        self.volumes.append(('mA', volume_id))
+        resp = member.get('/messages?resource_uuid=%s' % volume_id)
+        [message] = resp.json()['messages']
+        return {'message_id': message['id']}
+
+    def volume_service(self, frozen=False):
+        """A volume service record of a host of its own."""
+        host = 'pm-vol-%s@b' % uuid.uuid4().hex[:6]
+        ctx = _admin()
+        db_volume_services.register(ctx, host, 'tether-volume',
+                                    'tether-volume', 'pm-zone-' + self.tag,
+                                    '1.0', '1.0')
+        if frozen:
+            db_volume_services.set_frozen(ctx, host, 'tether-volume', True)
+        self.volume_hosts.append(host)
+        return {'volume_host': host}
+
+    def frozen_volume_service(self):
+        return self.volume_service(frozen=True)
 
     def private_type(self):
         """A private type that project A may use."""
@@ -408,9 +475,16 @@ class World:
             admin.delete('/volumes/%s?cascade=true' % volume_id)
         for project in self.default_projects:
             admin.delete('/default-types/%s' % project)
+        for qos_id in self.qos + [i for _a, k, i in created
+                                  if k == 'qos_specs']:
+            admin.delete('/qos-specs/%s?force=true' % qos_id)
         for type_id in self.types + [i for _a, k, i in created
                                      if k == 'type']:
             admin.delete('/types/%s' % type_id)
+        ctx = _admin()
+        with session.VOLUME.writing(ctx):
+            ctx.session.execute(sa.delete(volume_models.Service).where(
+                volume_models.Service.host.in_(self.volume_hosts)))
         for flavor_id in self.flavors + [i for _a, k, i in created
                                          if k == 'flavor']:
             cadmin.delete('/flavors/%s' % flavor_id)

@@ -14,6 +14,7 @@ import os
 import uuid
 
 from tests.functional import helpers
+from tests.functional.volume import message_helpers as mh
 from tests.functional.volume import snapshot_helpers as sh
 
 VERSION = '3.66'
@@ -55,6 +56,9 @@ def test_a_snapshot_the_compute_host_refuses_is_error(aio, wait):
                                 'error', wait)
     # Its quota is given back; the overlay made for it is gone.
     assert sh.usage(http.project)['snapshots'] == 0
+    assert mh.of(http, snapshot['id']) == [(
+        'VOLUME_VOLUME_SNAPSHOT_009_013',
+        'create snapshot:Snapshot failed to create.')]
     assert _files(aio, volume['id']) == [
         os.path.basename(aio.volume_path(volume['id']))]
     assert http.get('/volumes/%s' % volume['id']).json()['volume'][

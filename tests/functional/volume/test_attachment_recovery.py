@@ -10,6 +10,7 @@ import json
 import os
 
 from tests.functional import helpers
+from tests.functional.volume import message_helpers as mh
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 
@@ -57,6 +58,8 @@ def _failed_attach(aio, http, wait):
 def test_driver_failure_then_delete_the_attachment(aio, wait):
     http = aio.http(version='3.44')
     volume, attachment = _failed_attach(aio, http, wait)
+    assert mh.of(http, volume['id']) == [(
+        'VOLUME_VOLUME_004_021', 'update attachment:Failed to attach volume.')]
     resp = http.delete('/attachments/%s' % attachment['id'])
     assert resp.status_code == 200, resp.text
     assert _volume(http, volume)['status'] == 'available'

@@ -62,7 +62,9 @@ def test_life_cycle(aio, user, wait):
     assert info['data'] == {
         'export': aio.share_dir, 'name': 'volume-%s' % volume.id,
         'format': 'raw', 'options': None, 'access_mode': 'rw',
-        'volume_id': volume.id}
+        'volume_id': volume.id,
+        # The front-end QoS specs of its type: none.
+        'qos_specs': None}
     assert _status(user, volume) == 'attaching'
 
     bs.complete_attachment(attachment)

@@ -6,6 +6,7 @@ everything else goes through the volume API.
 
 from tests import qemu_guest
 from tests.functional import helpers
+from tests.functional.volume import message_helpers as mh
 from tests.functional.helpers import GiB
 
 
@@ -153,6 +154,9 @@ def test_extend_that_fails_in_the_backend_gives_its_quota_back(aio, wait):
         assert resp.status_code == 202, resp.text
         wait(lambda: status() == 'error_extending', what='error_extending')
     assert http.get(vpath).json()['volume']['size'] == 1
+    assert mh.of(http, volume['id']) == [(
+        'VOLUME_VOLUME_007_010',
+        'extend volume:Volume Driver failed to extend volume.')]
     assert helpers.virtual_size(path)[0] == 1 * GiB
     assert helpers.usage(http.project) == {'volumes': (1, 0),
                                            'gigabytes': (1, 0)}

@@ -17,6 +17,7 @@ from oslo_utils import timeutils
 import pytest
 
 from tests.functional import helpers
+from tests.functional.volume import message_helpers as mh
 from tests.functional.helpers import disk_bytes
 from tests.functional.helpers import MiB
 from tests.functional.image_helpers import conversion_dir_is_empty
@@ -224,6 +225,8 @@ def test_a_failed_reimage_of_a_reserved_volume_tells_the_server(aio, wait,
     assert helpers.db_volume(volume['id']).previous_status == 'downloading'
     assert conversion_dir_is_empty(aio)
     assert b'will be tampered' not in volume_content(aio, volume['id'])
+    assert [event for event, _text in mh.of(http, volume['id'])] == [
+        'VOLUME_VOLUME_016_001']
 
 
 def test_an_event_the_compute_api_refuses_does_not_fail_the_reimage(

@@ -13,6 +13,7 @@ from oslo_config import cfg
 import pytest
 
 from tests.functional import helpers
+from tests.functional.volume import message_helpers as mh
 from tests.functional.helpers import GiB
 from tests.functional.helpers import MiB
 from tests.functional.image_helpers import conversion_dir_is_empty
@@ -191,6 +192,9 @@ def _fails_on_the_host(aio, conn, image, wait, before_delete=None):
     assert http.get('/volumes/%s' % volume.id).json()['volume'][
         'consumes_quota'] is False
     assert conversion_dir_is_empty(aio)
+    # Its project reads why (Cinder's "copy image to volume" message).
+    assert [event for event, _text in mh.of(http, volume.id)] == [
+        'VOLUME_VOLUME_005_001']
     # Deleting it gives nothing back a second time.
     conn.block_storage.delete_volume(volume)
     wait(lambda: helpers.db_volume(volume.id) is None, what='delete')

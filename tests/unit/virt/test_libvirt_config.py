@@ -114,6 +114,15 @@ def test_read_only_disk_without_serial():
     assert el.find('serial') is None
 
 
+def test_disk_with_io_limits_has_an_iotune():
+    el = config.disk(_disk(iotune=(('total_bytes_sec', 1048576),
+                                   ('read_iops_sec', 2000))))
+    tune = el.find('iotune')
+    assert [(c.tag, c.text) for c in tune] == [
+        ('total_bytes_sec', '1048576'), ('read_iops_sec', '2000')]
+    assert config.disk(_disk()).find('iotune') is None
+
+
 def test_disk_refuses_an_unknown_format():
     with pytest.raises(ValueError, match='vmdk'):
         config.disk(_disk(fmt='vmdk'))

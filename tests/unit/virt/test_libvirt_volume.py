@@ -140,3 +140,21 @@ def test_libvirt_version_numbers():
     host = pytest.importorskip('tether.drivers.virt.libvirt.host')
     assert host.version_tuple(9000000) == (9, 0, 0)
     assert host.version_tuple(7002022) == (7, 2, 22)
+
+
+def test_qos_specs_become_the_disks_iotune():
+    # Nova's mapping: the keys libvirt takes, in its order; another
+    # consumer's keys (the backend's) and bad values are left out.
+    info = _info(qos_specs={'read_iops_sec': '2000',
+                            'total_bytes_sec': 1048576,
+                            'size_iops_sec': ' 4096 ',
+                            'minIOPS': '10', 'write_iops_sec': 'fast',
+                            'read_bytes_sec_max': '-1'})
+    spec = volume.disk_spec(info, '/srv/share/v', 'sdb')
+    assert spec.iotune == (('total_bytes_sec', 1048576),
+                           ('read_iops_sec', 2000),
+                           ('size_iops_sec', 4096))
+    for none in (None, {}, 'read_iops_sec=1', ['x']):
+        assert volume.disk_spec(_info(qos_specs=none), '/p',
+                                'sdb').iotune == ()
+    assert volume.disk_spec(_info(), '/p', 'sdb').iotune == ()

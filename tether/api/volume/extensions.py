@@ -2,19 +2,28 @@
 lists them: Cinder's names, aliases, descriptions and dates.
 
 Only an extension whose behaviour tether has in full is here: not
-os-services (no enable, disable, freeze or thaw), os-admin-actions (no
-force-delete, migration or snapshot actions) nor os-volume-actions (no
-os-attach, os-reserve ...), of which tether serves parts.
+os-services (no failover, get-log or set-log), os-hosts (no update),
+os-admin-actions (no force-delete, migration or snapshot actions) nor
+os-volume-actions (no os-attach, os-reserve ...), of which tether serves
+parts.
 """
 
 EXTENSIONS = (
     ('AvailabilityZones', 'os-availability-zone',
      'Describe Availability Zones.', '2013-06-27T00:00:00+00:00'),
     ('Backups', 'backups', 'Backups support.', '2012-12-12T00:00:00+00:00'),
+    ('Capabilities', 'capabilities', 'Capabilities support.',
+     '2015-08-31T00:00:00+00:00'),
+    ('ExtendedServices', 'os-extended-services',
+     'Extended services support.', '2014-01-10T00:00:00-00:00'),
+    ('Qos_specs_manage', 'qos-specs', 'QoS specs support.',
+     '2013-08-02T00:00:00+00:00'),
     ('QuotaClasses', 'os-quota-class-sets',
      'Quota classes management support.', '2012-03-12T00:00:00+00:00'),
     ('Quotas', 'os-quota-sets', 'Quota management support.',
      '2011-08-08T00:00:00+00:00'),
+    ('Scheduler_stats', 'scheduler-stats', 'Scheduler stats support.',
+     '2014-09-07T00:00:00+00:00'),
     ('TypesExtraSpecs', 'os-types-extra-specs', 'Type extra specs support.',
      '2011-08-24T00:00:00+00:00'),
     ('TypesManage', 'os-types-manage', 'Types manage support.',

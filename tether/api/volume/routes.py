@@ -6,10 +6,14 @@ from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import backups
 from tether.api.volume.handlers import default_types
 from tether.api.volume.handlers import extensions
+from tether.api.volume.handlers import hosts
 from tether.api.volume.handlers import limits
+from tether.api.volume.handlers import messages
+from tether.api.volume.handlers import qos_specs
 from tether.api.volume.handlers import quota_class_sets
 from tether.api.volume.handlers import quota_sets
 from tether.api.volume.handlers import resource_filters
+from tether.api.volume.handlers import scheduler_stats
 from tether.api.volume.handlers import services
 from tether.api.volume.handlers import snapshots
 from tether.api.volume.handlers import transfers
@@ -78,7 +82,36 @@ RESOURCES = [
         'PUT': default_types.set_default_type,
         'DELETE': default_types.delete_default_type}),
     ('/resource_filters', {'GET': resource_filters.list_resource_filters}),
+    ('/messages', {'GET': messages.list_messages}),
+    ('/messages/{message_id}', {'GET': messages.show_message,
+                                'DELETE': messages.delete_message}),
+    ('/qos-specs', {'GET': qos_specs.list_qos_specs,
+                    'POST': qos_specs.create_qos_specs}),
+    ('/qos-specs/{qos_id}', {'GET': qos_specs.show_qos_specs,
+                             'PUT': qos_specs.update_qos_specs,
+                             'DELETE': qos_specs.delete_qos_specs}),
+    ('/qos-specs/{qos_id}/delete_keys', {
+        'PUT': qos_specs.delete_qos_specs_keys}),
+    ('/qos-specs/{qos_id}/associations', {
+        'GET': qos_specs.list_qos_associations}),
+    ('/qos-specs/{qos_id}/associate', {
+        'GET': qos_specs.associate_qos_specs}),
+    ('/qos-specs/{qos_id}/disassociate', {
+        'GET': qos_specs.disassociate_qos_specs}),
+    ('/qos-specs/{qos_id}/disassociate_all', {
+        'GET': qos_specs.disassociate_all_qos_specs}),
     ('/os-services', {'GET': services.list_services}),
+    ('/os-services/enable', {'PUT': services.enable_service}),
+    ('/os-services/disable', {'PUT': services.disable_service}),
+    ('/os-services/disable-log-reason', {
+        'PUT': services.disable_service_log_reason}),
+    ('/os-services/freeze', {'PUT': services.freeze_host}),
+    ('/os-services/thaw', {'PUT': services.thaw_host}),
+    ('/os-hosts', {'GET': hosts.list_hosts}),
+    ('/os-hosts/{host_name}', {'GET': hosts.show_host}),
+    ('/scheduler-stats/get_pools', {'GET': scheduler_stats.get_pools}),
+    ('/capabilities/{host_name}', {
+        'GET': scheduler_stats.show_capabilities}),
     ('/extensions', {'GET': extensions.list_extensions}),
     ('/os-availability-zone', {
         'GET': availability_zones.list_availability_zones}),

@@ -13,6 +13,8 @@ from tether.api import wsgi
 
 BASE = '3.0'                  # Block Storage API v3.
 UPLOAD_IMAGE_PARAMS = '3.1'   # visibility, protected in an image upload.
+MESSAGES = '3.3'              # user messages (/messages).
+MESSAGES_PAGINATION = '3.5'   # paging, sort and filters of /messages.
 SERVICE_CLUSTER = '3.7'       # cluster (null) in service responses.
 BACKUP_UPDATE = '3.9'         # PUT /backups/{id} (name, description).
 SUMMARY = '3.12'              # GET /volumes/summary.
@@ -21,6 +23,8 @@ GROUP_SNAPSHOT_ID = '3.14'    # group_snapshot_id in snapshot responses.
 BACKUP_PROJECT = '3.18'       # os-backup-project-attr:project_id (admins).
 PROVIDER_ID = '3.21'          # provider_id in volume responses (admins).
 ATTACHMENTS = '3.27'          # the attachments API (/attachments).
+POOL_FILTER = '3.28'          # name filter of scheduler-stats/get_pools.
+POOL_TYPE_FILTER = '3.35'     # volume_type filter of get_pools.
 SUMMARY_METADATA = '3.36'     # metadata in the volume summary.
 BACKUP_SORT_NAME = '3.37'     # backup lists sorted by name.
 LIMITS_PROJECT_ID = '3.39'    # admins read another project's /limits.

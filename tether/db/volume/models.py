@@ -107,6 +107,13 @@ class VolumeType(base.TimestampMixin, Base):
     name = sa.Column(sa.String(255), nullable=False, unique=True)
     description = sa.Column(sa.String(255))
     is_public = sa.Column(sa.Boolean, nullable=False, default=True)
+    # The QoS specs of the type's volumes (at most one; a spec is not
+    # deleted while a type has it, unless forced).
+    qos_specs_id = sa.Column(
+        sa.String(36),
+        sa.ForeignKey('quality_of_service_specs.id', ondelete='RESTRICT',
+                      name='volume_types_qos_specs_id_fkey'),
+        index=True)
 
     extra_specs = orm.relationship(
         'VolumeTypeExtraSpec', lazy='selectin', cascade='all, delete-orphan',
@@ -170,6 +177,10 @@ class Service(base.TimestampMixin, Base):
     object_current_version = sa.Column(sa.String(36))
     # JSON: capacity and capabilities the backend last reported.
     capabilities = sa.Column(sa.Text)
+    # An administrator froze the backend (os-services/freeze): its
+    # volumes and snapshots are not managed until it is thawed.
+    frozen = sa.Column(sa.Boolean, nullable=False, default=False,
+                       server_default=sa.false())
 
 
 class Quota(base.TimestampMixin, Base):
@@ -446,3 +457,56 @@ class DefaultVolumeType(base.TimestampMixin, Base):
     volume_type_id = sa.Column(
         sa.String(36), sa.ForeignKey('volume_types.id'), nullable=False,
         index=True)
+
+
+class QualityOfServiceSpecs(base.TimestampMixin, Base):
+    """QoS specs (Cinder's): limits that a volume type's volumes get, on
+    the compute host (``consumer`` front-end), the backend (back-end) or
+    both."""
+    __tablename__ = 'quality_of_service_specs'
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    name = sa.Column(sa.String(255), nullable=False, unique=True)
+    consumer = sa.Column(sa.String(255), nullable=False)
+
+    items = orm.relationship(
+        'QualityOfServiceSpecsItem', lazy='selectin',
+        cascade='all, delete-orphan', passive_deletes=True)
+
+
+class QualityOfServiceSpecsItem(_KeyValueMixin, Base):
+    __tablename__ = 'quality_of_service_specs_items'
+    __table_args__ = (
+        sa.UniqueConstraint('qos_specs_id', 'key',
+                            name='uniq_qos_specs_items0qos_specs_id0key'),
+    )
+    qos_specs_id = sa.Column(
+        sa.String(36),
+        sa.ForeignKey('quality_of_service_specs.id', ondelete='CASCADE'),
+        nullable=False)
+
+
+class Message(base.TimestampMixin, Base):
+    """A user message (Cinder's /messages): what went wrong in an
+    operation that had already answered 202, for the project to read
+    until it expires."""
+    __tablename__ = 'messages'
+    __table_args__ = (
+        sa.Index('messages_project_created_idx', 'project_id',
+                 'created_at', 'id'),
+        sa.Index('messages_created_idx', 'created_at', 'id'),
+        sa.Index('messages_expires_idx', 'expires_at'),
+    )
+
+    id = sa.Column(sa.String(36), primary_key=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    request_id = sa.Column(sa.String(255))
+    # VOLUME, VOLUME_SNAPSHOT ...
+    resource_type = sa.Column(sa.String(36))
+    resource_uuid = sa.Column(sa.String(255))
+    # VOLUME_<resource type>_<action id>_<detail id>
+    event_id = sa.Column(sa.String(255), nullable=False)
+    message_level = sa.Column(sa.String(255), nullable=False)
+    action_id = sa.Column(sa.String(10))
+    detail_id = sa.Column(sa.String(10))
+    expires_at = sa.Column(sa.DateTime, nullable=False)

@@ -8,6 +8,7 @@ from tether.db import base
 from tether.db import session
 from tether.db.volume import models
 from tether.objects.volume import service as service_obj
+from tether.volume import exception
 
 db = session.VOLUME
 
@@ -68,3 +69,54 @@ def destroy(context, service_id):
         sa.delete(models.Service).where(models.Service.id == service_id)
         .execution_options(synchronize_session=False))
     return result.rowcount > 0
+
+
+def _by_host_and_binary(host, binary):
+    return [models.Service.host == host, models.Service.binary == binary]
+
+
+@db.writer
+def set_disabled(context, host, binary, disabled, reason=None):
+    """Enable or disable the service ``binary`` of ``host`` (one UPDATE);
+    the service as it is then, or ServiceNotFound."""
+    count = context.session.execute(
+        sa.update(models.Service).where(*_by_host_and_binary(host, binary))
+        .values(disabled=disabled, disabled_reason=reason,
+                updated_at=base.now())
+        .execution_options(synchronize_session=False)).rowcount
+    if count != 1:
+        raise exception.ServiceNotFound(host=host, binary=binary)
+    return service_obj.Service.from_db(context.session.scalars(
+        sa.select(models.Service).where(*_by_host_and_binary(host, binary))
+    ).one())
+
+
+@db.writer
+def set_frozen(context, host, binary, frozen):
+    """Freeze (or thaw) a service that is not (or is) frozen: one
+    conditional UPDATE; ServiceNotFound if there is no such service,
+    ServiceFrozenState if it already is."""
+    count = context.session.execute(
+        sa.update(models.Service).where(
+            *_by_host_and_binary(host, binary),
+            models.Service.frozen == (not frozen))
+        .values(frozen=frozen, updated_at=base.now())
+        .execution_options(synchronize_session=False)).rowcount
+    if count == 1:
+        return
+    found = context.session.scalars(
+        sa.select(models.Service.id).where(
+            *_by_host_and_binary(host, binary))).first()
+    if found is None:
+        raise exception.ServiceNotFound(host=host, binary=binary)
+    raise exception.ServiceFrozenState(
+        host=host, state='frozen' if frozen else 'not frozen')
+
+
+@db.reader
+def is_frozen(context, backend_host):
+    """Whether the service of a volume's backend (``host@backend``, the
+    volume's host without its pool) is frozen."""
+    return bool(context.session.scalar(
+        sa.select(models.Service.frozen).where(
+            models.Service.host == backend_host.partition('#')[0])))

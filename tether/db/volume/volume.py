@@ -152,6 +152,11 @@ def _conditional_update(context, volume_id, values, expected_statuses,
     return cas.update(context, models.Volume, where + list(extra), values)
 
 
+def type_is(volume_type_id):
+    """A clause for ``extra``: the volume is still of this type."""
+    return models.Volume.volume_type_id == volume_type_id
+
+
 def previous_status_in(statuses):
     """A clause for ``extra``: the volume's previous_status is one of
     ``statuses`` (None among them: it has none)."""

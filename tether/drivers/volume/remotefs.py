@@ -345,5 +345,8 @@ class RemoteFSDriver(remotefs_snapshots.SnapshotMixin,
             'vendor_name': 'tether',
             'driver_version': '1.0',
             'storage_protocol': self.driver_volume_type,
+            # Volumes of a multiattach type (its extra spec
+            # "multiattach": "<is> True" is matched against this).
+            'multiattach': True,
             'pools': pools,
         }

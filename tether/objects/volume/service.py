@@ -24,5 +24,7 @@ class Service(base.ReportsIn, base.Record):
     object_current_version: str | None
     # Capacity and capabilities the backend last reported.
     capabilities: dict
+    # Frozen by an administrator (os-services/freeze).
+    frozen: bool
     created_at: datetime.datetime | None
     updated_at: datetime.datetime | None

@@ -13,6 +13,8 @@ class VolumeType(base.Record):
     description: str | None
     is_public: bool
     extra_specs: dict
+    # Its QoS specs, if any.
+    qos_specs_id: str | None
     created_at: datetime.datetime | None
     updated_at: datetime.datetime | None
 
@@ -21,6 +23,7 @@ class VolumeType(base.Record):
         return cls(id=row.id, name=row.name, description=row.description,
                    is_public=row.is_public,
                    extra_specs={s.key: s.value for s in row.extra_specs},
+                   qos_specs_id=row.qos_specs_id,
                    created_at=row.created_at, updated_at=row.updated_at)
 
     @property

@@ -6,9 +6,13 @@ from tether.policies.volume import attachments
 from tether.policies.volume import availability_zones
 from tether.policies.volume import backups
 from tether.policies.volume import default_types
+from tether.policies.volume import hosts
 from tether.policies.volume import limits
+from tether.policies.volume import messages
+from tether.policies.volume import qos_specs
 from tether.policies.volume import quota_class_sets
 from tether.policies.volume import quota_sets
+from tether.policies.volume import scheduler_stats
 from tether.policies.volume import services
 from tether.policies.volume import snapshots
 from tether.policies.volume import transfers
@@ -22,7 +26,8 @@ from tether.policies.volume import volumes
 _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             types, type_extra_specs, type_access, services, availability_zones,
             attachments, snapshots, transfers, quota_class_sets,
-            backups, default_types]
+            backups, default_types, qos_specs, messages,
+            scheduler_stats, hosts]
 
 
 def list_rules():

@@ -10,6 +10,7 @@ EXTEND_COMPLETION = ('volume_extension:volume_admin_actions:'
                      'extend_volume_completion')
 UPLOAD_IMAGE = 'volume_extension:volume_actions:upload_image'
 UPLOAD_PUBLIC = 'volume_extension:volume_actions:upload_public'
+RETYPE = 'volume:retype'
 REIMAGE = 'volume:reimage'
 REIMAGE_RESERVED = 'volume:reimage_reserved'
 
@@ -29,6 +30,9 @@ rules = [
               '(os-extend_volume_completion; the compute service calls it). '
               'Cinder allows administrators only; tether also the service '
               'role, which the compute service\'s user has.',
+              [('POST', _A)]),
+    base.rule(RETYPE, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
+              'Give a volume another volume type (os-retype).',
               [('POST', _A)]),
     base.rule(UPLOAD_IMAGE, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
               'Upload a volume to a new image (os-volume_upload_image).',

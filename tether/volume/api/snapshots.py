@@ -19,6 +19,7 @@ from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
+from tether.volume.api import services
 from tether.volume.api import volume_sources
 from tether.volume import exception
 from tether.volume import quota
@@ -85,6 +86,7 @@ def create(context, volume_id, name=None, description=None, metadata=None,
             volume_id=volume_id, status=volume.status,
             expected=', '.join(statuses))
     rpcapi.get().check_snapshot_calls('taking a snapshot')
+    services.assert_not_frozen(context, volume.host, 'volume %s' % volume.id)
     values = {
         'id': uuidutils.generate_uuid(),
         'volume_id': volume.id,
@@ -128,6 +130,8 @@ def delete(context, snapshot_id, force=False):
     rpcapi.get().check_snapshot_calls('deleting a snapshot')
     snapshot = get(context, snapshot_id)
     volume = db_volumes.get(context, snapshot.volume_id)
+    services.assert_not_frozen(context, volume.host,
+                               'snapshot %s' % snapshot_id)
     snapshot = _claim_delete(context, snapshot_id,
                              S.ALL if force else S.DELETABLE)
     rpcapi.get().delete_snapshot(context, volume, snapshot)

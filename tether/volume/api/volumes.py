@@ -24,6 +24,7 @@ from tether.volume.api import types as volume_types
 from tether.volume.api import volume_metadata
 from tether.volume.api import volume_sources
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import scheduler
@@ -168,7 +169,8 @@ def create(context, size, name=None, description=None, metadata=None,
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)
         host = (source.volume.host if source is not None
-                else scheduler.choose_backend(context, size, az))
+                else scheduler.choose_backend(context, size, az,
+                                              vtype.extra_specs))
     values = {
         'id': volume_id or uuidutils.generate_uuid(),
         'project_id': context.project_id, 'user_id': context.user_id,
@@ -184,8 +186,12 @@ def create(context, size, name=None, description=None, metadata=None,
     volume = _insert_counted(context, values, metadata or {}, limits,
                              vtype.name, image_metadata, source)
     if host is None:
-        LOG.warning('No volume backend has room for %sG in zone %s; volume '
-                    '%s is in error.', size, az, volume.id)
+        LOG.warning('No volume backend in zone %s has room for %sG and the '
+                    'capabilities of type %s; volume %s is in error.', az,
+                    size, vtype.name, volume.id)
+        messages.record(context, messages.Action.SCHEDULE_ALLOCATE_VOLUME,
+                        volume.id, volume.project_id,
+                        detail=messages.Detail.NO_BACKEND_AVAILABLE)
         return volume
     try:
         rpcapi.get().create_volume(context, volume, image=image)
@@ -232,6 +238,8 @@ def _claim_delete(context, volume_id, cascade):
 
 
 def delete(context, volume_id, cascade=False):
+    services.assert_not_frozen(context, get(context, volume_id).host,
+                               'volume %s' % volume_id)
     volume = _claim_delete(context, volume_id, cascade)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.

@@ -14,6 +14,8 @@ from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 from tether.volume import attachment_state as state
 from tether.volume import exception
+from tether.volume import messages
+from tether.volume import qos
 
 LOG = logging.getLogger(__name__)
 AS = state.AS
@@ -37,7 +39,8 @@ def _shares_volume_connection(context, attachment, volume):
 
 
 def connect(context, driver, volume_id, attachment_id, connector):
-    """Ask the driver for the connection info and record it.
+    """Ask the driver for the connection info, with the front-end QoS
+    specs of the volume's type, and record it.
 
     On a driver failure the attachment becomes ``error_attaching`` and the
     volume's status follows its other attachments.
@@ -58,9 +61,16 @@ def connect(context, driver, volume_id, attachment_id, connector):
         state.change(context, attachment_id, volume_id,
                      {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
                      extra=[db_attachments.not_connected()])
+        messages.record(context, messages.Action.UPDATE_ATTACHMENT,
+                        volume_id, volume.project_id,
+                        detail=messages.Detail.ATTACH_ERROR)
         raise exception.BackendOperationFailed(
             reason='connecting volume %s failed: %s'
                    % (volume_id, type(exc).__name__))
+    # The limits the compute host applies, as Cinder's connectors carry
+    # them (None: none).
+    info.setdefault('data', {})['qos_specs'] = qos.for_connection(
+        context, volume)
     recorded = state.change(
         context, attachment_id, volume_id,
         {'connection_info': jsonutils.dumps(info),
@@ -105,6 +115,9 @@ def disconnect(context, driver, volume_id, attachment_id):
                 state.change(context, attachment_id, volume_id,
                              {'attach_status': AS.ERROR_DETACHING},
                              [state.BEING_DELETED])
+                messages.record(context, messages.Action.UPDATE_ATTACHMENT,
+                                volume_id, volume.project_id,
+                                detail=messages.Detail.DETACH_ERROR)
                 raise exception.BackendOperationFailed(
                     reason='disconnecting volume %s failed: %s'
                            % (volume_id, type(exc).__name__))

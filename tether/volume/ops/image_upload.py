@@ -17,6 +17,7 @@ from tether.db.volume import volume as db_volumes
 from tether import images
 from tether.objects import fields
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume import image_state
 
 CONF = cfg.CONF
@@ -95,6 +96,9 @@ def copy_volume_to_image(context, driver, volume_id, image):
                       volume.previous_status)
         delete_unfinished(client, image['id'])
         image_state.end_upload(context, volume_id, image['id'])
+        messages.record(context, messages.Action.COPY_VOLUME_TO_IMAGE,
+                        volume_id, volume.project_id,
+                        detail=messages.Detail.FAILED_TO_UPLOAD_VOLUME)
         return
     if image_state.end_upload(context, volume_id, image['id']):
         LOG.info('Volume %s is uploaded to image %s', volume_id,

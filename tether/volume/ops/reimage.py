@@ -20,6 +20,7 @@ from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import compute_client
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume import image_state
 from tether.volume.ops import image_copy
 
@@ -77,10 +78,12 @@ def reimage(context, driver, volume_id, image_id, image=None):
     try:
         image = image_copy.write_image(context, driver, volume, image_id,
                                        sparse=False, image=image)
-    except Exception:
+    except Exception as exc:
         LOG.exception('Re-imaging volume %s with image %s failed: the '
                       'volume is in error', volume_id, image_id)
         _fail(context, volume_id, image_id)
+        messages.record(context, messages.Action.REIMAGE_VOLUME, volume_id,
+                        volume.project_id, exception=exc)
         return
     previous = image_state.end_reimage(context, volume_id, image)
     if previous is None:

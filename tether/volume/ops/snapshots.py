@@ -15,6 +15,7 @@ from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume.ops import assisted_snapshots
 from tether.volume import snapshot_state
 
@@ -50,6 +51,10 @@ def create_snapshot(context, driver, snapshot_id):
         LOG.exception('Creating snapshot %s of volume %s failed',
                       snapshot_id, snapshot.volume_id)
         snapshot_state.fail_create(context, snapshot)
+        messages.record(context, messages.Action.SNAPSHOT_CREATE,
+                        snapshot_id, snapshot.project_id,
+                        detail=messages.Detail.SNAPSHOT_CREATE_ERROR,
+                        resource_type=messages.Resource.VOLUME_SNAPSHOT)
         return
     if not db_snapshots.conditional_update(
             context, snapshot_id, {'status': S.AVAILABLE,
@@ -79,6 +84,10 @@ def delete_snapshot(context, driver, snapshot_id):
         db_snapshots.conditional_update(
             context, snapshot_id, {'status': S.ERROR_DELETING},
             [S.DELETING])
+        messages.record(context, messages.Action.SNAPSHOT_DELETE,
+                        snapshot_id, snapshot.project_id,
+                        detail=messages.Detail.SNAPSHOT_DELETE_ERROR,
+                        resource_type=messages.Resource.VOLUME_SNAPSHOT)
         return
     snapshot_state.finish_delete(context, snapshot)
     LOG.info('Snapshot %s of volume %s deleted', snapshot_id,

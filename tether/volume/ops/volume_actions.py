@@ -29,6 +29,7 @@ from tether.drivers.volume import driver as base_driver
 from tether.objects import fields
 from tether.volume import compute_client
 from tether.volume import exception
+from tether.volume import messages
 from tether.volume import extend_state
 
 CONF = cfg.CONF
@@ -125,7 +126,8 @@ def _hand_to_hypervisor(context, host, volume, new_size, reservations):
     if why:
         extend_state.finish(
             context, volume.id, True, waiting=True, host=host,
-            why='the compute service was not told: %s' % why)
+            why='the compute service was not told: %s' % why,
+            detail=messages.Detail.NOTIFY_COMPUTE_SERVICE_FAILED)
 
 
 # Settlement of what waited too long ---------------------------------------

@@ -19,6 +19,7 @@ from tether.volume.backup import rpcapi as backup_rpcapi
 from tether.volume import backup_state
 from tether.volume import exception
 from tether.volume import image_state
+from tether.volume import messages
 from tether.volume.ops import image_copy
 from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
@@ -93,6 +94,18 @@ def _write_image(context, driver, volume, model_update, image):
     return True
 
 
+def _record_failure(context, volume, exc):
+    """The user message of a create that failed on the backend: of the
+    image written into it, else of the driver (as Cinder's)."""
+    if volume.image_id and not (volume.snapshot_id or volume.source_volid):
+        messages.record(context, messages.Action.COPY_IMAGE_TO_VOLUME,
+                        volume.id, volume.project_id, exception=exc)
+    else:
+        messages.record(context, messages.Action.CREATE_VOLUME_FROM_BACKEND,
+                        volume.id, volume.project_id,
+                        detail=messages.Detail.DRIVER_FAILED_CREATE)
+
+
 def create_volume(context, driver, volume_id, image=None):
     """Make the volume's storage, and write into it what it is made of:
     a snapshot's or another volume's data, or an image (``image``: that
@@ -117,10 +130,11 @@ def create_volume(context, driver, volume_id, image=None):
                             volume_id)
                 return
             model_update = {'bootable': True}
-    except Exception:
+    except Exception as exc:
         LOG.exception('Creating volume %s failed', volume_id)
         volume_state.fail_create(context, volume, CREATE_STATUSES)
         backup_state.abandon_restore(context, volume_id)
+        _record_failure(context, volume, exc)
         return
     restore = db_backups.restoring_into(context, volume_id)
     if restore is not None:

@@ -12,6 +12,7 @@ from tether.api.volume.views import volume_actions as views
 from tether.api import wsgi
 from tether.objects import fields
 from tether.policies.volume import volume_actions as policy
+from tether.volume.api import retype as retype_api
 from tether.volume.api import volume_actions as actions_api
 from tether.volume.api import volumes as volume_api
 
@@ -115,11 +116,25 @@ def reimage(req):
     return wsgi.empty_response(202)
 
 
+@responses.declare(None, 202)
+@validation.body(schema.RETYPE)
+def retype(req):
+    """Give the volume another type (without migration: its backend
+    must satisfy the new type's extra specs)."""
+    volume = volumes.load_volume(req, policy.RETYPE)
+    body = req.validated['os-retype']
+    retype_api.retype(req.context, volume, body['new_type'],
+                      migration_policy=body.get('migration_policy') or
+                      'never')
+    return wsgi.empty_response(202)
+
+
 ACTIONS = {
     'os-extend': extend_volume,
     'os-extend_volume_completion': extend_volume_completion,
     'os-reimage': reimage,
     'os-reset_status': reset_status,
+    'os-retype': retype,
     'os-volume_upload_image': upload_image,
 }
 
@@ -128,7 +143,7 @@ ACTIONS = {
 CINDER_ONLY = frozenset((
     'os-attach', 'os-begin_detaching', 'os-detach', 'os-force_delete',
     'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
-    'os-migrate_volume_completion', 'os-reserve', 'os-retype',
+    'os-migrate_volume_completion', 'os-reserve',
     'os-roll_detaching', 'os-set_bootable', 'os-terminate_connection',
     'os-unmanage', 'os-unreserve', 'os-update_readonly_flag', 'revert'))
 

@@ -42,3 +42,48 @@ LIST_RESPONSES = rt.growing(_service, _list, [
     (versions.BACKEND_STATE, {'backend_state': {
         'type': ['string', 'null'], 'enum': ['up', 'down', None]}}, []),
 ])
+
+
+# Actions (PUT /os-services/{action}) -----------------------------------------
+
+_STRING = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+
+ENABLE = {
+    'type': 'object',
+    'properties': {
+        'host': _STRING,
+        'binary': _STRING,
+        # Cinder's older name of binary, still taken.
+        'service': _STRING,
+    },
+    'required': ['host'],
+    'anyOf': [{'required': ['binary']}, {'required': ['service']}],
+    'additionalProperties': False,
+}
+DISABLE_LOG_REASON = {
+    'type': 'object',
+    'properties': dict(ENABLE['properties'], disabled_reason={
+        'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'pattern': r'\S'}),
+    'required': ['host', 'disabled_reason'],
+    'anyOf': ENABLE['anyOf'],
+    'additionalProperties': False,
+}
+FREEZE = {
+    'type': 'object',
+    'properties': {'host': _STRING},
+    'required': ['host'],
+    'additionalProperties': False,
+}
+
+_changed = {
+    'host': {'type': 'string'},
+    'service': {'type': 'string'},
+    'binary': {'type': 'string'},
+    'status': {'type': 'string', 'enum': ['enabled', 'disabled']},
+    'disabled': {'type': 'boolean'},
+}
+ENABLE_RESPONSE = rt.obj(dict(_changed, disabled_reason={'type': 'null'}))
+DISABLE_RESPONSE = rt.obj(_changed)
+DISABLE_LOG_REASON_RESPONSE = rt.obj(
+    dict(_changed, disabled_reason={'type': 'string'}))

@@ -84,6 +84,18 @@ REIMAGE = v.action('os-reimage', {
     'additionalProperties': False,
 })
 
+RETYPE = v.action('os-retype', {
+    'type': 'object',
+    'properties': {
+        # A type's name or ID.
+        'new_type': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'migration_policy': {'type': ['string', 'null'],
+                             'enum': ['never', 'on-demand', None]},
+    },
+    'required': ['new_type'],
+    'additionalProperties': False,
+})
+
 
 # Responses ------------------------------------------------------------------
 

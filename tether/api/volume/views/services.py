@@ -33,9 +33,9 @@ def service(req, svc):
         'disabled_reason': svc.disabled_reason,
     }
     if svc.binary == fields.ServiceBinary.VOLUME:
-        # No replication, failover or freeze in tether.
+        # No replication or failover in tether.
         d.update({'replication_status': 'disabled',
-                  'active_backend_id': None, 'frozen': False})
+                  'active_backend_id': None, 'frozen': svc.frozen})
         if microversion.at_least(req, versions.BACKEND_STATE):
             d['backend_state'] = svc.backend_state
     if microversion.at_least(req, versions.SERVICE_CLUSTER):

@@ -38,5 +38,5 @@ class TypeView:
         if self.show_specs:
             d['extra_specs'] = self.specs(vtype.extra_specs)
         if qos and self.show_qos:
-            d['qos_specs_id'] = None
+            d['qos_specs_id'] = vtype.qos_specs_id
         return d

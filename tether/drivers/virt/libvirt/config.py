@@ -42,6 +42,9 @@ class Disk:
     readonly: bool = False
     # The disk's place in the boot order (1: the guest boots from it).
     boot_order: int = None
+    # ((name, value), ...): the disk's I/O limits, libvirt's <iotune>
+    # elements (total_bytes_sec, read_iops_sec ...), in this order.
+    iotune: tuple = ()
 
 
 # Disk names ---------------------------------------------------------------
@@ -101,6 +104,10 @@ def disk(spec):
         _sub(el, 'serial', spec.serial)
     if spec.readonly:
         _sub(el, 'readonly')
+    if spec.iotune:
+        tune = _sub(el, 'iotune')
+        for name, value in spec.iotune:
+            _sub(tune, name, value)
     if spec.boot_order is not None:
         _sub(el, 'boot', order=spec.boot_order)
     _sub(el, 'address', type='drive', controller=SCSI_CONTROLLER, bus=0,

@@ -5,7 +5,8 @@ The connection info comes from the volume service::
     {'driver_volume_type': 'nfs',
      'data': {'export': 'host:/path' or '/local/dir', 'name': 'volume-<id>',
               'format': 'raw' | 'qcow2', 'options': '-o ...' or None,
-              'access_mode': 'rw' | 'ro'}}
+              'access_mode': 'rw' | 'ro',
+              'qos_specs': {'total_bytes_sec': '...', ...} or None}}
 
 An export that is an absolute path is a directory used as an
 already-mounted share (the embedded default and the tests); any other
@@ -18,12 +19,23 @@ import os
 
 from oslo_concurrency import lockutils
 from oslo_concurrency import processutils
+from oslo_log import log as logging
 
 from tether.compute import exception
 from tether.drivers.virt.libvirt import config
 
+LOG = logging.getLogger(__name__)
 DRIVER_VOLUME_TYPES = ('nfs',)
 ACCESS_MODES = ('rw', 'ro')
+# The QoS keys a disk's <iotune> takes, as Nova's libvirt driver maps
+# them (each becomes the element of its name); other keys are the
+# backend's, or unknown here, and are left out.
+IOTUNE_KEYS = ('total_bytes_sec', 'read_bytes_sec', 'write_bytes_sec',
+               'total_iops_sec', 'read_iops_sec', 'write_iops_sec',
+               'read_bytes_sec_max', 'read_iops_sec_max',
+               'write_bytes_sec_max', 'write_iops_sec_max',
+               'total_bytes_sec_max', 'total_iops_sec_max',
+               'size_iops_sec')
 
 
 def _data(connection_info):
@@ -76,6 +88,34 @@ def volume_id(connection_info):
     return name[len('volume-'):] if name.startswith('volume-') else name
 
 
+def iotune(connection_info):
+    """((name, value), ...) of the disk's ``<iotune>``: the keys of the
+    connection's ``data.qos_specs`` that libvirt applies, each a
+    non-negative integer (another value is logged and left out, as
+    libvirt would refuse the whole disk)."""
+    specs = _data(connection_info).get('qos_specs')
+    if not specs:
+        return ()
+    if not isinstance(specs, dict):
+        LOG.warning('Unknown content in connection_info/qos_specs: %r',
+                    type(specs).__name__)
+        return ()
+    tune = []
+    for name in IOTUNE_KEYS:
+        if name not in specs:
+            continue
+        try:
+            value = int(str(specs[name]).strip())
+        except ValueError:
+            value = -1
+        if value < 0:
+            LOG.warning('QoS key %s=%r is not a non-negative integer; '
+                        'not applied', name, specs[name])
+            continue
+        tune.append((name, value))
+    return tuple(tune)
+
+
 def disk_spec(connection_info, path, target):
     """The :class:`config.Disk` of a volume at ``path`` named ``target``."""
     data = _data(connection_info)
@@ -90,7 +130,8 @@ def disk_spec(connection_info, path, target):
             reason='data.access_mode %r is not rw or ro' % mode)
     return config.Disk(path=path, fmt=fmt, target=target,
                        serial=volume_id(connection_info),
-                       readonly=mode == 'ro')
+                       readonly=mode == 'ro',
+                       iotune=iotune(connection_info))
 
 
 def connect(connection_info, mount_base, mount_options=None):
