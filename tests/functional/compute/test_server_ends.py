@@ -69,23 +69,26 @@ def _bad_bodies(volume_id):
         sh.root_bdm(volume_id, boot_index=1)])
     snapshot_bdm = body(block_device_mapping_v2=[
         sh.root_bdm(volume_id, source_type='snapshot')])
-    # A volume made of an image needs its size.
+    # A volume made of an image needs its size (an image that does not
+    # exist is found missing first, as Nova reads the images first; the
+    # size check itself: tests/unit/compute/test_block_device_mapping.py).
     image_bdm = body(block_device_mapping_v2=[
         sh.root_bdm(volume_id, source_type='image')])
     no_name = body()
     del no_name['server']['name']
     return [
         (sh.LATEST, body(flavorRef='no-such-flavor'), 'no-such-flavor'),
+        # An image beside the root volume must exist, as Nova checks it.
         (sh.LATEST, body(imageRef='70a599e0-31e7-49b7-b260-868f441e862b'),
-         'imageRef'),
+         'Can not find requested image'),
         (sh.LATEST, no_root, 'boot_index'),
         (sh.LATEST, body(networks='private'), 'networks'),
         (sh.LATEST, body(color='red'), 'color'),
         (sh.LATEST, body(min_count=2), 'min_count'),
         (sh.LATEST, body(max_count=2), 'max_count'),
         ('2.37', no_networks, 'networks'),
-        (sh.LATEST, snapshot_bdm, 'source_type'),
-        (sh.LATEST, image_bdm, 'non-zero size'),
+        (sh.LATEST, snapshot_bdm, 'failed to get snapshot'),
+        (sh.LATEST, image_bdm, 'failed to get image'),
         (sh.LATEST, no_name, 'name'),
         ('2.1', body(description='new in 2.19'), 'description'),
         (sh.LATEST, body(availability_zone='nova:somehost'),

@@ -42,8 +42,10 @@ SPECS = {
     'volume DELETE /volumes/{volume_id}': Spec(fresh='volume'),
     'volume PUT /os-quota-class-sets/{class_name}': Spec(
         body={'quota_class_set': {'volumes': 100}}),
+    # Project A's: it stays without a limit on servers (the rows make
+    # more than the default ten).
     'compute PUT /os-quota-sets/{target_project_id}': Spec(
-        body={'quota_set': {'instances': 10}}),
+        body={'quota_set': {'instances': -1}}),
     'compute DELETE /os-quota-sets/{target_project_id}': Spec(
         fresh='quota'),
     'compute PUT /os-quota-class-sets/{quota_class}': Spec(

@@ -113,9 +113,16 @@ class World:
                                  if s['host'].endswith('@local')][0]
         self.ids['private_type_id'] = self.private_type()['type_id']
         # Project A's default volume type: a type of its own, so that the
-        # volumes the rows create do not use the shared one.
-        self.ids['default_type_id'] = self.volume_type()['type_id']
+        # volumes the rows create do not use the shared one; without extra
+        # specs, so that every backend can hold them.
+        self.ids['default_type_id'] = self.plain_type()['type_id']
         self.default_type(self.projects['A'])
+        # Room for the servers the rows make in project A (more than the
+        # default ten).
+        resp = self.http('aA', 'compute').put(
+            '/os-quota-sets/%s' % self.projects['A'], json={
+                'quota_set': {'instances': -1, 'cores': -1, 'ram': -1}})
+        assert resp.status_code == 200, resp.text
         server = self.server(task_state='rebooting')
         self.ids['server_id'] = server['server_id']
         self.ids['request_id'] = server['request_id']

@@ -245,12 +245,15 @@ def check_images(context, boot, flavor, zero_disk_allowed=False,
     for device in boot.volumes:
         if not device.made_of_image:
             continue
-        image = found.get(device.uuid) or known.get(device.uuid)
+        image = found.get(device.uuid)
         if image is None:
-            try:
-                image = client.get(device.uuid)
-            except (exception.ImageNotFound, exception.ImageNotAuthorized):
-                raise _invalid('failed to get image %s.' % device.uuid)
+            image = known.get(device.uuid)
+            if image is None:
+                try:
+                    image = client.get(device.uuid)
+                except (exception.ImageNotFound,
+                        exception.ImageNotAuthorized):
+                    raise _invalid('failed to get image %s.' % device.uuid)
             check_usable(image)
             found[image['id']] = image
         if device.is_root:

@@ -112,7 +112,7 @@ def create_image(context, instance, name, metadata, check_quota=True,
     snapshots of volume-backed servers, called for those only."""
     metadata = metadata or {}
     if check_quota:
-        server_metadata.check_quota(metadata)
+        server_metadata.check_quota(context, metadata)
     if not instance.is_image_backed:
         if authorize_volume_backed is not None:
             authorize_volume_backed()
