@@ -5,6 +5,9 @@ import itertools
 from tether.policies.volume import attachments
 from tether.policies.volume import availability_zones
 from tether.policies.volume import backups
+from tether.policies.volume import group_snapshots
+from tether.policies.volume import group_types
+from tether.policies.volume import groups
 from tether.policies.volume import limits
 from tether.policies.volume import quota_class_sets
 from tether.policies.volume import quota_sets
@@ -21,7 +24,7 @@ from tether.policies.volume import volumes
 _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             types, type_extra_specs, type_access, services, availability_zones,
             attachments, snapshots, transfers, quota_class_sets,
-            backups]
+            backups, group_types, groups, group_snapshots]
 
 
 def list_rules():
