@@ -163,6 +163,13 @@ def create_group_from_src(req):
     ctx.can(policy.CREATE, {'project_id': ctx.project_id,
                             'user_id': ctx.user_id})
     body = req.validated['create-from-src']
+    given = [k for k in ('group_snapshot_id', 'source_group_id')
+             if body.get(k) is not None]
+    if len(given) != 1:
+        raise fault.HTTPError(
+            400, 'Invalid input for field/attribute create-from-src: give '
+                 'exactly one of group_snapshot_id and source_group_id (it '
+                 'names %s).' % (' and '.join(given) or 'neither'))
     group = group_sources.create_from_src(
         ctx, name=_strip(body.get('name')),
         description=_strip(body.get('description')),

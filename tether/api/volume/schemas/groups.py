@@ -44,11 +44,12 @@ CREATE_FROM_SRC = v.action('create-from-src', {
     'properties': {
         'name': _NAME,
         'description': _DESCRIPTION,
-        'group_snapshot_id': v.uuid,
-        'source_group_id': v.uuid,
+        # openstacksdk sends both, the one it does not use null (which
+        # Cinder refuses): tether takes null as not given, and the
+        # handler asks for exactly one.
+        'group_snapshot_id': {'oneOf': [v.uuid, {'type': 'null'}]},
+        'source_group_id': {'oneOf': [v.uuid, {'type': 'null'}]},
     },
-    'oneOf': [{'required': ['group_snapshot_id']},
-              {'required': ['source_group_id']}],
     'additionalProperties': False,
 })
 
