@@ -23,7 +23,9 @@ class CLI:
         # The cloud of tether-aio's clouds.yaml, for this user.
         clouds = {'clouds': {'t': aio_clouds.noauth_cloud(
             token, aio.impl.served())}}
-        path = os.path.join(str(directory), 'clouds.yaml')
+        # One file per user: two CLIs of one test do not share a token.
+        path = os.path.join(str(directory),
+                            'clouds-%s-%s.yaml' % (user, project))
         with open(path, 'w') as f:
             yaml.safe_dump(clouds, f)
         self.env = dict(os.environ, OS_CLIENT_CONFIG_FILE=path)

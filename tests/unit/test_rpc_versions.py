@@ -66,9 +66,9 @@ def test_an_explicit_version_pins_it_and_its_objects(levels):
 
 def test_an_explicit_version_newer_than_this_code_caps_objects(levels):
     # A cap above what this code speaks changes nothing it sends.
-    levels('volume', '1.7')
+    levels('volume', '1.9')
     pin = _volume_pin(Services())
-    assert pin.rpc == '1.7'
+    assert pin.rpc == '1.9'
     assert pin.objects == VOLUME_HISTORY[NEWEST_VOLUME]
 
 
@@ -198,8 +198,8 @@ def test_object_fingerprints():
         'Attachment': '1.0-2fe4bc0917382c1155498ef73e7db32f',
         'Backup': '1.0-9b529dfcc7b58f2d5c9f14c63f622466',
         'Instance': '1.8-b2d7f11648a4be7ee9a48f05bf317304',
-        'Snapshot': '1.0-3e42dd3cf6d384784f07ead7393ba273',
-        'Volume': '1.3-724eac70e8b353ecfd0d993425ddc1f0',
+        'Snapshot': '1.1-44113fd319ff5a0b35797bf30346bbfa',
+        'Volume': '1.4-7aa28ccdcdb6e619701ea704a4b45819',
     }
     assert checker.get_hashes() == expected
 
@@ -317,7 +317,7 @@ def test_a_volume_at_rpc_1_1_is_volume_1_1_without_its_image():
     assert 'image_metadata' not in _data(sent)
     assert 'use_quota' not in _data(sent)
     newest = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(newest) == '1.3'
+    assert _version(newest) == '1.4'
     assert _data(newest)['image_metadata'] == volume.image_metadata
     assert _data(newest)['use_quota'] is False
 
@@ -358,7 +358,7 @@ def test_pinned_objects_inside_arguments_and_without_a_pin():
     assert _version(sent['volumes'][0]) == '1.0'
     assert sent['other'] == 3
     unpinned = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(unpinned) == '1.3'
+    assert _version(unpinned) == '1.4'
     assert len(_data(unpinned)['attachments']) == 1
 
 
@@ -526,6 +526,21 @@ def test_a_volume_at_rpc_1_3_is_volume_1_2():
     sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.3')).serialize_entity(
         None, sample_volume())
     assert _version(sent) == '1.2'
+
+
+def test_a_volume_before_rpc_1_7_is_volume_1_3_without_its_group():
+    volume = sample_volume()
+    volume.group_id = str(uuid.uuid4())
+    sent = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.6')).serialize_entity(
+        None, volume)
+    assert _version(sent) == '1.3'
+    assert 'group_id' not in _data(sent)
+    received = rpc.RequestContextSerializer().deserialize_entity(None, sent)
+    assert received.group_id is None
+    newest = _serializer(rpc.pin_at(VOLUME_HISTORY, '1.7')).serialize_entity(
+        None, volume)
+    assert (_version(newest), _data(newest)['group_id']) == (
+        '1.4', volume.group_id)
 
 
 @pytest.mark.parametrize('task_state', ['image_snapshot',

@@ -72,12 +72,14 @@ def next_links_by_id(req, items, limit):
 
 
 def volume_api_page(req, collection, api, filters, render, sort_keys,
-                    sort_dirs):
+                    sort_dirs, links_key=None):
     """The body of a list of the volume API: one page of
     ``api.get_all`` (the caller's ``filters`` and sort order; the scope
     (``all_tenants``, ``project_id``), marker, limit and offset of the
     validated query), each item rendered, with the link to the next page
-    and, when asked (``with_count``), ``api.count`` of every page."""
+    and, when asked (``with_count``), ``api.count`` of every page. The
+    link is ``<collection>_links`` unless ``links_key`` names it (Cinder's
+    ``group_links`` of ``groups``)."""
     params = req.validated_query
     scope = {'all_tenants': strutils.bool_from_string(
                  params.get('all_tenants', False)),
@@ -90,7 +92,7 @@ def volume_api_page(req, collection, api, filters, render, sort_keys,
     body = {collection: [render(item) for item in items]}
     links = next_links_by_id(req, items, limit)
     if links:
-        body[collection + '_links'] = links
+        body[links_key or collection + '_links'] = links
     if strutils.bool_from_string(params.get('with_count', False)):
         body['count'] = api.count(req.context, filters=filters, **scope)
     return body

@@ -28,6 +28,9 @@ default_opts = [
                help='Availability zone of this volume service.'),
     cfg.StrOpt('default_volume_type', default='__DEFAULT__',
                help='Name of the volume type used when none is given.'),
+    cfg.StrOpt('default_group_type',
+               help='Name of the group type GET /group_types/default '
+                    'shows (as Cinder\'s option: unset, there is none).'),
     cfg.ListOpt('enabled_backends', default=[],
                 help='Names of the configuration groups that describe the '
                      'backends this tether-volume serves (one RPC server '

@@ -106,6 +106,53 @@ class BackupStatusField(BaseEnumField):
     AUTO_TYPE = BackupStatus()
 
 
+class GroupStatus(Enum):
+    """A generic volume group (Cinder's statuses; a deleted one is gone)."""
+    CREATING = 'creating'
+    AVAILABLE = 'available'
+    UPDATING = 'updating'
+    IN_USE = 'in-use'
+    DELETING = 'deleting'
+    ERROR = 'error'
+    ERROR_DELETING = 'error_deleting'
+
+    ALL = (CREATING, AVAILABLE, UPDATING, IN_USE, DELETING, ERROR,
+           ERROR_DELETING)
+    # What an administrator may set with reset_status (Cinder's
+    # group_status format: any status but deleted).
+    RESETTABLE = ALL
+    DELETABLE = (AVAILABLE, ERROR)
+
+    def __init__(self):
+        super().__init__(valid_values=GroupStatus.ALL)
+
+
+class GroupStatusField(BaseEnumField):
+    AUTO_TYPE = GroupStatus()
+
+
+class GroupSnapshotStatus(Enum):
+    """A snapshot of a group (Cinder's statuses; a deleted one is gone)."""
+    CREATING = 'creating'
+    AVAILABLE = 'available'
+    DELETING = 'deleting'
+    ERROR = 'error'
+    ERROR_DELETING = 'error_deleting'
+
+    ALL = (CREATING, AVAILABLE, DELETING, ERROR, ERROR_DELETING)
+    # What an administrator may set with reset_status (Cinder's
+    # group_snapshot_status format: any status but deleted).
+    RESETTABLE = ALL
+    DELETABLE = (AVAILABLE, ERROR)
+
+    def __init__(self):
+        super().__init__(valid_values=GroupSnapshotStatus.ALL)
+
+
+class GroupSnapshotStatusField(BaseEnumField):
+    AUTO_TYPE = GroupSnapshotStatus()
+
+
 class VolumeAttachStatus(Enum):
     ATTACHED = 'attached'
     ATTACHING = 'attaching'

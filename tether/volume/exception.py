@@ -46,7 +46,8 @@ class VolumeTypeExtraSpecsNotFound(exception.NotFound):
 
 
 class VolumeTypeInUse(exception.Invalid):
-    msg_fmt = ('Volume type %(volume_type_id)s is in use by volumes; '
+    msg_fmt = ('Volume type %(volume_type_id)s is in use by volumes (or '
+               'groups); '
                '%(what)s cannot be %(action)s while they exist.')
     error_code = 'volume.type.in_use'
 

@@ -11,6 +11,7 @@ from oslo_utils import importutils
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume.ops import attachments
+from tether.volume.ops import group_snapshots
 from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
 from tether.volume.ops import snapshots
@@ -66,6 +67,10 @@ class VolumeManager:
         if count:
             LOG.info('%s: reconciled %d snapshots left mid-operation',
                      self.host, count)
+        count = group_snapshots.reconcile(context, self.driver, self.host)
+        if count:
+            LOG.info('%s: reconciled %d group snapshots left '
+                     'mid-operation', self.host, count)
 
     def get_capabilities(self, context):
         stats = self.driver.get_volume_stats()
@@ -117,6 +122,14 @@ class VolumeManager:
 
     def delete_snapshot(self, context, volume, snapshot):
         snapshots.delete_snapshot(context, self.driver, snapshot.id)
+
+    def create_group_snapshot(self, context, group_snapshot_id):
+        group_snapshots.create_group_snapshot(context, self.driver,
+                                              group_snapshot_id)
+
+    def delete_group_snapshot(self, context, group_snapshot_id):
+        group_snapshots.delete_group_snapshot(context, self.driver,
+                                              group_snapshot_id)
 
     def get_backup_device(self, context, volume, snapshot=None):
         return self.driver.backup_device(volume, snapshot)

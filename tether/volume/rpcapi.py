@@ -45,6 +45,9 @@ class VolumeAPI:
             volume made of a snapshot or a volume; Snapshot 1.0, Volume
             1.3
     * 1.6 - get_backup_device (a synchronous call, of tether-backup)
+    * 1.7 - create_group_snapshot, delete_group_snapshot (casts to the
+            backend of the group); Volume 1.4 (group_id), Snapshot 1.1
+            (group_snapshot_id)
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -89,6 +92,11 @@ class VolumeAPI:
         managers that say where a volume's data is for tether-backup
         (1.6)."""
         self._require('1.6', what)
+
+    def check_group_snapshot_calls(self, what):
+        """Raise ServiceTooOld if the pin holds this client below the
+        managers that take and delete group snapshots (1.7)."""
+        self._require('1.7', what)
 
     def _require(self, version, what):
         """Raise ServiceTooOld if the pin holds this client below
@@ -149,6 +157,20 @@ class VolumeAPI:
         self._require('1.5', 'deleting a snapshot')
         self._prepare(volume, '1.5').cast(ctxt, 'delete_snapshot',
                                           volume=volume, snapshot=snapshot)
+
+    def create_group_snapshot(self, ctxt, group, group_snapshot_id):
+        """Take the snapshots of the group snapshot (on the group's
+        backend)."""
+        self._require('1.7', 'taking a group snapshot')
+        self._prepare(group, '1.7').cast(
+            ctxt, 'create_group_snapshot',
+            group_snapshot_id=group_snapshot_id)
+
+    def delete_group_snapshot(self, ctxt, group, group_snapshot_id):
+        self._require('1.7', 'deleting a group snapshot')
+        self._prepare(group, '1.7').cast(
+            ctxt, 'delete_group_snapshot',
+            group_snapshot_id=group_snapshot_id)
 
     def get_backup_device(self, ctxt, volume, snapshot=None):
         """Where the data of the volume (or of its ``snapshot``) is, for

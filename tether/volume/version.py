@@ -10,7 +10,7 @@ from oslo_utils import versionutils
 
 # The volume manager's RPC API (tether.volume.rpcapi lists the methods of
 # each version).
-RPC_API_VERSION = '1.6'
+RPC_API_VERSION = '1.7'
 
 # The version of each object a volume manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -38,6 +38,9 @@ RPC_OBJECT_VERSIONS = {
     # get_backup_device (a call of tether-backup): where the data of a
     # volume or of its snapshot is
     '1.6': {'Volume': '1.3', 'Attachment': '1.0', 'Snapshot': '1.0'},
+    # create_group_snapshot, delete_group_snapshot; a volume carries its
+    # group, a snapshot its group snapshot
+    '1.7': {'Volume': '1.4', 'Attachment': '1.0', 'Snapshot': '1.1'},
 }
 
 

@@ -7,6 +7,7 @@ from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
+from tether.volume import group_state
 from tether.volume import quota
 from tether.volume import snapshot_state
 
@@ -37,7 +38,13 @@ def fail_create(context, volume, expected_statuses):
 @session.VOLUME.writer
 def finish_delete(context, volume):
     """Remove a ``deleting`` volume's row (and its snapshots') and give
-    its quota back (if it still held it), at once."""
+    its quota back (if it still held it), at once; the last volume of a
+    group being deleted takes the group with it."""
+    # The group's row first (tether.volume.group_state): of two volumes
+    # of the group that go at once, the second sees the first gone.
+    group_id = volume.group_id
+    in_deleted_group = bool(group_id) and \
+        group_state.hold_deleting_in_transaction(context, group_id)
     # The snapshots of a volume deleted with cascade go first, with it
     # (its backend removed their files with the volume's).
     # (The UPDATE holds the row and says whether it is still deleting.)
@@ -54,3 +61,5 @@ def finish_delete(context, volume):
                                              counted)
         db_quotas.rollback(context, db_quotas.get_reservations_for(
             context, volume.id))
+        if in_deleted_group:
+            group_state.finish_delete_in_transaction(context, group_id)

@@ -6,6 +6,9 @@ from tether.api.volume.handlers import availability_zones
 from tether.api.volume.handlers import backups
 from tether.api.volume.handlers import default_types
 from tether.api.volume.handlers import extensions
+from tether.api.volume.handlers import group_snapshots
+from tether.api.volume.handlers import group_types
+from tether.api.volume.handlers import groups
 from tether.api.volume.handlers import hosts
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import messages
@@ -165,6 +168,45 @@ RESOURCES = [
     ('/backups/{backup_id}/export_record', {'GET': backups.export_record}),
     ('/backups/{backup_id}/action', {
         'POST': actions.Dispatcher('backup', backups.ACTIONS)}),
+    ('/group_types', {'GET': group_types.list_group_types,
+                      'POST': group_types.create_group_type}),
+    # Before /group_types/{group_type_id}: the first route that matches
+    # wins.
+    ('/group_types/default', {
+        'GET': group_types.show_default_group_type}),
+    ('/group_types/{group_type_id}', {
+        'GET': group_types.show_group_type,
+        'PUT': group_types.update_group_type,
+        'DELETE': group_types.delete_group_type}),
+    ('/group_types/{group_type_id}/group_specs', {
+        'GET': group_types.list_group_specs,
+        'POST': group_types.create_group_specs}),
+    ('/group_types/{group_type_id}/group_specs/{key}', {
+        'GET': group_types.show_group_spec,
+        'PUT': group_types.update_group_spec,
+        'DELETE': group_types.delete_group_spec}),
+    ('/groups', {'GET': groups.list_groups, 'POST': groups.create_group}),
+    # Before /groups/{group_id}: the first route that matches wins.
+    ('/groups/detail', {'GET': groups.list_groups_detail}),
+    ('/groups/action', {
+        'POST': actions.Dispatcher('group', groups.COLLECTION_ACTIONS)}),
+    ('/groups/{group_id}', {'GET': groups.show_group,
+                            'PUT': groups.update_group}),
+    ('/groups/{group_id}/action', {
+        'POST': actions.Dispatcher('group', groups.ACTIONS,
+                                   unserved=groups.find_group)}),
+    ('/group_snapshots', {'GET': group_snapshots.list_group_snapshots,
+                          'POST': group_snapshots.create_group_snapshot}),
+    # Before /group_snapshots/{group_snapshot_id}: the first route that
+    # matches wins.
+    ('/group_snapshots/detail', {
+        'GET': group_snapshots.list_group_snapshots_detail}),
+    ('/group_snapshots/{group_snapshot_id}', {
+        'GET': group_snapshots.show_group_snapshot,
+        'DELETE': group_snapshots.delete_group_snapshot}),
+    ('/group_snapshots/{group_snapshot_id}/action', {
+        'POST': actions.Dispatcher('group snapshot',
+                                   group_snapshots.ACTIONS)}),
     ('/attachments', {'GET': attachments.list_attachments,
                       'POST': attachments.create_attachment}),
     # Before /attachments/{attachment_id}: the first route that matches wins.

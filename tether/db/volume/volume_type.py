@@ -57,6 +57,12 @@ def _in_use(type_id_column):
     return sa.exists().where(models.Volume.volume_type_id == type_id_column)
 
 
+def _in_group(type_id_column):
+    """True where a group takes the type."""
+    m = models.GroupVolumeTypeMapping
+    return sa.exists().where(m.volume_type_id == type_id_column)
+
+
 def _get_row(context, type_id):
     row = context.session.scalars(
         sa.select(models.VolumeType).where(models.VolumeType.id == type_id)
@@ -148,7 +154,8 @@ def destroy(context, type_id, protected_name):
         count = context.session.execute(
             sa.delete(vt).where(vt.id == type_id, vt.name != protected_name,
                                 sa.not_(_in_use(vt.id)),
-                                sa.not_(default_type.is_default(vt.id)))
+                                sa.not_(default_type.is_default(vt.id)),
+                                sa.not_(_in_group(vt.id)))
             .execution_options(synchronize_session=False)).rowcount
     except db_exc.DBReferenceError:
         # A volume or a default committed in between (invisible to the

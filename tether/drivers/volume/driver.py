@@ -79,6 +79,13 @@ class VolumeDriver:
         interruption), it leaves the same result."""
         raise NotImplementedError()
 
+    def create_group_snapshot(self, pairs):
+        """Keep the data of several volumes (``pairs``: (volume,
+        snapshot), none attached) in one moment, as far as the backend
+        can. By default one after the other."""
+        for volume, snapshot in pairs:
+            self.create_snapshot(volume, snapshot)
+
     def delete_snapshot(self, volume, snapshot):
         """Forget ``snapshot`` of ``volume`` (not attached), keeping the
         volume's data and its other snapshots' data; succeed if it is

@@ -16,6 +16,7 @@ A volume without snapshots has no info file. Each step below leaves the
 files in a state from which the same call, run again, finishes the job.
 """
 
+import contextlib
 import json
 import os
 import stat
@@ -140,43 +141,61 @@ class SnapshotMixin:
     def create_snapshot(self, volume, snapshot):
         _check_same_volume(volume, snapshot)
         with self.volume_lock(volume):
-            info = self.read_snap_info(volume)
-            if snapshot.id in info:
-                LOG.info('Snapshot %s of volume %s was already taken',
-                         snapshot.id, volume.id)
-                return
-            backing = info.get(ACTIVE, volume.name_on_disk)
-            backing_path = os.path.join(self.volume_dir(volume), backing)
-            name = '%s.%s' % (volume.name_on_disk, snapshot.id)
-            path = os.path.join(self.volume_dir(volume), name)
-            if not os.path.exists(backing_path):
-                raise exception.RemoteFSSnapshotChainBroken(
-                    volume_id=volume.id,
-                    reason='its active file %s is missing' % backing)
-            fmt = self._file_format(volume, backing)
-            # qemu-img would stack an overlay under a running guest's feet
-            # (it writes on in the old file); without -U, qemu-img info
-            # fails on the lock the guest's QEMU holds.
-            try:
-                qemu_img.info(backing_path, fmt, limits=self.limits)
-            except exception.ImageLocked:
-                raise _in_use(volume)
-            # An overlay left by a create interrupted before the info file
-            # named it: nothing used it, it is made again.
-            _unlink(path)
-            size = max(volume.size * GiB,
-                       qemu_img.virtual_size(backing_path, fmt))
-            try:
-                qemu_img.create_overlay(path, backing, fmt, size,
-                                        limits=self.limits)
-            except exception.ProcessFailed as exc:
-                raise exception.VolumeBackendAPIException(
-                    data='snapshot %s of volume %s: %s'
-                         % (snapshot.id, volume.id, exc))
-            self._same_mode(path, backing_path)
-            info[ACTIVE] = name
-            info[snapshot.id] = name
-            self._write_snap_info(volume, info)
+            self._take_snapshot(volume, snapshot)
+
+    def create_group_snapshot(self, pairs):
+        """Snapshots of several volumes (``pairs``: (volume, snapshot))
+        taken in one moment: every volume's lock is held (in the order of
+        their ids) from the first overlay to the last, so nothing of this
+        service writes any of them in between. Raises at the first that
+        fails (those made before it stay, named in their info files)."""
+        for volume, snapshot in pairs:
+            _check_same_volume(volume, snapshot)
+        with contextlib.ExitStack() as stack:
+            for volume, _snapshot in sorted(pairs, key=lambda p: p[0].id):
+                stack.enter_context(self.volume_lock(volume))
+            for volume, snapshot in pairs:
+                self._take_snapshot(volume, snapshot)
+
+    def _take_snapshot(self, volume, snapshot):
+        """The overlay of ``snapshot`` (the volume's lock held)."""
+        info = self.read_snap_info(volume)
+        if snapshot.id in info:
+            LOG.info('Snapshot %s of volume %s was already taken',
+                     snapshot.id, volume.id)
+            return
+        backing = info.get(ACTIVE, volume.name_on_disk)
+        backing_path = os.path.join(self.volume_dir(volume), backing)
+        name = '%s.%s' % (volume.name_on_disk, snapshot.id)
+        path = os.path.join(self.volume_dir(volume), name)
+        if not os.path.exists(backing_path):
+            raise exception.RemoteFSSnapshotChainBroken(
+                volume_id=volume.id,
+                reason='its active file %s is missing' % backing)
+        fmt = self._file_format(volume, backing)
+        # qemu-img would stack an overlay under a running guest's feet
+        # (it writes on in the old file); without -U, qemu-img info
+        # fails on the lock the guest's QEMU holds.
+        try:
+            qemu_img.info(backing_path, fmt, limits=self.limits)
+        except exception.ImageLocked:
+            raise _in_use(volume)
+        # An overlay left by a create interrupted before the info file
+        # named it: nothing used it, it is made again.
+        _unlink(path)
+        size = max(volume.size * GiB,
+                   qemu_img.virtual_size(backing_path, fmt))
+        try:
+            qemu_img.create_overlay(path, backing, fmt, size,
+                                    limits=self.limits)
+        except exception.ProcessFailed as exc:
+            raise exception.VolumeBackendAPIException(
+                data='snapshot %s of volume %s: %s'
+                     % (snapshot.id, volume.id, exc))
+        self._same_mode(path, backing_path)
+        info[ACTIVE] = name
+        info[snapshot.id] = name
+        self._write_snap_info(volume, info)
 
     @staticmethod
     def _same_mode(path, backing_path):

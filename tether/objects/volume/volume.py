@@ -32,7 +32,8 @@ class Volume(base.TetherObject):
     # Version 1.2: image_metadata (of a volume made from an image),
     #              use_quota
     # Version 1.3: snapshot_id, source_volid
-    VERSION = '1.3'
+    # Version 1.4: group_id
+    VERSION = '1.4'
 
     fields = {
         'id': fields.UUIDField(),
@@ -66,19 +67,22 @@ class Volume(base.TetherObject):
         # What it was made of: a snapshot, or another volume (a clone).
         'snapshot_id': fields.StringField(nullable=True, default=None),
         'source_volid': fields.StringField(nullable=True, default=None),
+        # The generic volume group it is in.
+        'group_id': fields.StringField(nullable=True, default=None),
     }
 
     # Volume version -> the Attachment version it carries (for a backport
     # without a version manifest).
     obj_relationships = {'attachments': [('1.1', '1.0'), ('1.2', '1.0'),
-                                         ('1.3', '1.0')]}
+                                         ('1.3', '1.0'), ('1.4', '1.0')]}
 
     _COLUMNS = ('id', 'project_id', 'user_id', 'host', 'name', 'description',
                 'size', 'availability_zone', 'status', 'previous_status',
                 'attach_status', 'volume_type_id', 'volume_type_name',
                 'bootable', 'multiattach',
                 'provider_location', 'created_at', 'updated_at',
-                'launched_at', 'use_quota', 'snapshot_id', 'source_volid')
+                'launched_at', 'use_quota', 'snapshot_id', 'source_volid',
+                'group_id')
 
     @classmethod
     def from_db(cls, db_volume, volume_type_name=None, relations=True):
@@ -103,8 +107,8 @@ class Volume(base.TetherObject):
     def obj_load_attr(self, attrname):
         """A volume sent without what it was made of (by a service before
         Volume 1.3, which made none of snapshots or volumes) was made of
-        neither."""
-        if attrname in ('snapshot_id', 'source_volid'):
+        neither; one sent before Volume 1.4 is in no group."""
+        if attrname in ('snapshot_id', 'source_volid', 'group_id'):
             setattr(self, attrname, None)
             return
         super().obj_load_attr(attrname)
@@ -129,6 +133,8 @@ class Volume(base.TetherObject):
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = versionutils.convert_version_to_tuple(target_version)
+        if target < (1, 4):
+            primitive.pop('group_id', None)
         if target < (1, 3):
             primitive.pop('snapshot_id', None)
             primitive.pop('source_volid', None)

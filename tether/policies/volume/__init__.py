@@ -6,6 +6,9 @@ from tether.policies.volume import attachments
 from tether.policies.volume import availability_zones
 from tether.policies.volume import backups
 from tether.policies.volume import default_types
+from tether.policies.volume import group_snapshots
+from tether.policies.volume import group_types
+from tether.policies.volume import groups
 from tether.policies.volume import hosts
 from tether.policies.volume import limits
 from tether.policies.volume import messages
@@ -27,7 +30,8 @@ _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             types, type_extra_specs, type_access, services, availability_zones,
             attachments, snapshots, transfers, quota_class_sets,
             backups, default_types, qos_specs, messages,
-            scheduler_stats, hosts]
+            scheduler_stats, hosts, group_types, groups,
+            group_snapshots]
 
 
 def list_rules():

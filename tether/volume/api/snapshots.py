@@ -22,6 +22,7 @@ from tether.objects import fields
 from tether.volume.api import services
 from tether.volume.api import volume_sources
 from tether.volume import exception
+from tether.volume import group_exception
 from tether.volume import quota
 from tether.volume import rpcapi
 from tether.volume import snapshot_state
@@ -115,10 +116,16 @@ def update(context, snapshot_id, values):
 @session.VOLUME.writer
 def _claim_delete(context, snapshot_id, expected):
     """``deleting``, unless a volume is being made of it (read after the
-    claim holds its row): one transaction."""
+    claim holds its row) or it is part of a group snapshot: one
+    transaction."""
     snapshot = db_snapshots.transition_in_transaction(
         context, snapshot_id, {'status': S.DELETING}, expected,
         context.project_scope)
+    if snapshot.group_snapshot_id:
+        # As Cinder, even with force: it goes with its group snapshot.
+        raise group_exception.SnapshotInGroupSnapshot(
+            snapshot_id=snapshot_id,
+            group_snapshot_id=snapshot.group_snapshot_id)
     volume_sources.check_no_volume_made_of_snapshot(context, snapshot_id)
     return snapshot
 

@@ -12,6 +12,7 @@ from oslo_utils import uuidutils
 
 from tether.db import session
 from tether.db.volume import attachment as db_attachments
+from tether.db.volume import group as db_groups
 from tether.db.volume import quota as db_quotas
 from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
@@ -24,6 +25,7 @@ from tether.volume.api import types as volume_types
 from tether.volume.api import volume_metadata
 from tether.volume.api import volume_sources
 from tether.volume import exception
+from tether.volume import group_exception
 from tether.volume import messages
 from tether.volume import quota
 from tether.volume import rpcapi
@@ -73,12 +75,16 @@ def summary(context, all_tenants=False):
 def _insert_counted(context, values, metadata, limits, type_name,
                     image_metadata, source=None):
     """Count the volume against the quota and insert it (its ``source``
-    held, still available): one transaction.
+    held, still available; its group held, still available): one
+    transaction.
 
     A volume no backend took (``use_quota`` false, in error) holds no
     quota, yet a request over quota is refused as over quota all the
     same: its quota is counted, then given back.
     """
+    if values.get('group_id'):
+        db_groups.transition_in_transaction(
+            context, values['group_id'], {}, [fields.GroupStatus.AVAILABLE])
     if source is not None:
         volume_sources.hold_in_transaction(context, source)
     deltas = quota.with_type({'volumes': 1, 'gigabytes': values['size']},
@@ -116,15 +122,42 @@ def _check_source_size(source, size):
                    'more' % (size, source.what, source.size, source.size))
 
 
+def _group(context, group_id, vtype, availability_zone, source):
+    """The group a new volume is made in: the caller's, taking its
+    type, in its zone, and (a volume made of a source) on its backend."""
+    group = db_groups.get(context, group_id, context.project_scope)
+    if vtype.id not in group.volume_type_ids:
+        raise exception.InvalidInput(
+            reason='Invalid volume_type provided: %s (requested type must '
+                   'be supported by this group).' % vtype.name)
+    if availability_zone not in (None, group.availability_zone):
+        raise exception.InvalidInput(
+            reason='group %s is in availability zone %s, not %s'
+            % (group.id, group.availability_zone, availability_zone))
+    if source is not None and \
+            source.volume.backend_host != group.backend_host:
+        raise exception.InvalidInput(
+            reason='%s is on backend %s, group %s on %s' % (
+                source.what, source.volume.backend_host, group.id,
+                group.backend_host))
+    if group.status != fields.GroupStatus.AVAILABLE:
+        raise group_exception.InvalidGroupStatus(
+            group_id=group.id, status=group.status,
+            expected=fields.GroupStatus.AVAILABLE)
+    return group
+
+
 def create(context, size, name=None, description=None, metadata=None,
            volume_type=None, availability_zone=None, image_ref=None,
-           snapshot_id=None, source_volid=None, volume_id=None):
+           snapshot_id=None, source_volid=None, volume_id=None,
+           group_id=None):
     """A new volume: empty, or made of an image (``image_ref``), of a
     snapshot (``snapshot_id``) or of another volume (``source_volid``),
     which it takes its size (if ``size`` is None), type, zone, bootable
     flag and image metadata from (and its backend: the backend copies
     the source's files). ``volume_id``: its id, if the caller chose it
-    (a restore claimed its backup for it first)."""
+    (a restore claimed its backup for it first). ``group_id``: the
+    generic volume group it is made in, on the group's backend."""
     volume_metadata.check_keys(metadata or {})
     image = image_metadata = source = None
     bootable = False
@@ -166,9 +199,15 @@ def create(context, size, name=None, description=None, metadata=None,
         if project_default is None and not volume_types.visible(context,
                                                                 vtype):
             raise exception.VolumeTypeNotFound(volume_type_id=volume_type)
+        group = None
+        if group_id is not None:
+            group = _group(context, group_id, vtype, availability_zone,
+                           source)
+            az = group.availability_zone
         limits = quota.check_per_volume_size(context, context.project_id,
                                              size)
         host = (source.volume.host if source is not None
+                else group.host if group is not None
                 else scheduler.choose_backend(context, size, az,
                                               vtype.extra_specs))
     values = {
@@ -180,6 +219,7 @@ def create(context, size, name=None, description=None, metadata=None,
         'attach_status': fields.VolumeAttachStatus.DETACHED,
         'volume_type_id': vtype.id, 'bootable': bootable,
         'multiattach': vtype.multiattach, 'use_quota': host is not None,
+        'group_id': group_id,
     }
     if source is not None:
         values.update(source.values())
@@ -217,11 +257,19 @@ def _claim_delete(context, volume_id, cascade):
     volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
         fields.DELETABLE_STATUSES, context.project_scope)
+    if volume.group_id:
+        raise group_exception.VolumeInGroup(volume_id=volume_id,
+                                            group_id=volume.group_id)
     volume_sources.check_no_volume_made_of_volume(context, volume_id)
     snapshots = db_snapshots.of_volume_in_transaction(context, volume_id)
     if snapshots and not cascade:
         raise exception.VolumeHasSnapshots(volume_id=volume_id,
                                            count=len(snapshots))
+    for snapshot in snapshots:
+        if snapshot.group_snapshot_id:
+            raise group_exception.SnapshotInGroupSnapshot(
+                snapshot_id=snapshot.id,
+                group_snapshot_id=snapshot.group_snapshot_id)
     others = [s for s in snapshots if s.project_id != volume.project_id]
     if others and not context.is_admin:
         # As Cinder: snapshots left in another project by a transfer

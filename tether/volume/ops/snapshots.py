@@ -98,12 +98,17 @@ def reconcile(context, driver, host):
     """Run again what a snapshot of this backend's volumes was left
     doing (creating, deleting), as if its message came again; a snapshot
     left ``deleting`` whose volume is being deleted with it (cascade) is
-    the volume delete's to finish."""
+    the volume delete's to finish, one of a group snapshot its group
+    snapshot's."""
     count = 0
     left = db_snapshots.get_all_by_volume_host(context, host, LEFT_STATUSES)
     for snapshot in left:
         volume = db_volumes.get(context, snapshot.volume_id)
         if volume.status == fields.VolumeStatus.DELETING:
+            continue
+        if snapshot.group_snapshot_id:
+            # Its group snapshot's to take or delete with the others
+            # (tether.volume.ops.group_snapshots.reconcile).
             continue
         LOG.info('Reconciling snapshot %s left %s', snapshot.id,
                  snapshot.status)

@@ -18,6 +18,7 @@ from tether.objects import fields
 from tether.volume.backup import rpcapi as backup_rpcapi
 from tether.volume import backup_state
 from tether.volume import exception
+from tether.volume import group_state
 from tether.volume import image_state
 from tether.volume import messages
 from tether.volume.ops import image_copy
@@ -110,12 +111,22 @@ def create_volume(context, driver, volume_id, image=None):
     """Make the volume's storage, and write into it what it is made of:
     a snapshot's or another volume's data, or an image (``image``: that
     image as the API read it, or None to read it here). A failure leaves
-    the volume in ``error``, its quota given back."""
+    the volume in ``error``, its quota given back. The last volume made
+    of a group being made of a source makes the group available."""
     volume = _fresh(context, volume_id)
     if (volume is None or volume.status not in CREATE_STATUSES or
             image_state.reimaging(volume)):
         LOG.info('Volume %s is no longer creating; nothing to do', volume_id)
         return
+    try:
+        _create_volume(context, driver, volume, image)
+    finally:
+        if volume.group_id:
+            group_state.settle_create(context, volume.group_id)
+
+
+def _create_volume(context, driver, volume, image):
+    volume_id = volume.id
     try:
         model_update = driver.create_volume(volume)
         if volume.snapshot_id or volume.source_volid:
@@ -173,6 +184,8 @@ def delete_volume(context, driver, volume_id):
         db_volumes.conditional_update(context, volume_id,
                                       {'status': S.ERROR_DELETING},
                                       [S.DELETING])
+        if volume.group_id:
+            group_state.fail_delete(context, volume.group_id)
         return
     volume_state.finish_delete(context, volume)
 

@@ -19,7 +19,7 @@ from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
 
 # Sources of a new volume that tether does not offer (yet).
-_UNSUPPORTED_SOURCES = ('backup_id', 'consistencygroup_id', 'group_id',
+_UNSUPPORTED_SOURCES = ('backup_id', 'consistencygroup_id',
                         'source_replica')
 # Those it does; a volume is made of one of them at most.
 _SOURCES = ('imageRef', 'image_id', 'snapshot_id', 'source_volid')
@@ -79,7 +79,10 @@ def create_volume(req):
         # image_id: the name Cinder also reads.
         image_ref=body.get('imageRef') or body.get('image_id'),
         snapshot_id=body.get('snapshot_id'),
-        source_volid=body.get('source_volid'))
+        source_volid=body.get('source_volid'),
+        # As Cinder: the group of a create from 3.13 only.
+        group_id=(body.get('group_id') if microversion.at_least(
+            req, versions.GROUP_ID) else None))
     # As Cinder: the extended attributes come with a GET only.
     return wsgi.json_response({'volume': _detail(req, volume, False)},
                               status=202)
@@ -91,7 +94,8 @@ def _list(req, detail):
     params = req.validated_query
     sort_keys, sort_dirs = listing.parse_sort(params, volume_api.SORT_KEYS)
     filters = {}
-    for key in ('name', 'status', 'availability_zone', 'user_id'):
+    for key in ('name', 'status', 'availability_zone', 'user_id',
+                'group_id'):
         if key in params:
             filters[key] = params[key]
     for key in ('bootable', 'multiattach'):

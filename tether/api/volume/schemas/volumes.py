@@ -70,7 +70,8 @@ UPDATE = {
 LIST_QUERY = listing.list_query(
     user_id=listing.STRING, name=listing.STRING, status=listing.STRING,
     availability_zone=listing.STRING, bootable=v.boolean,
-    multiattach=v.boolean, metadata=listing.METADATA_FILTER)
+    multiattach=v.boolean, metadata=listing.METADATA_FILTER,
+    group_id=listing.STRING)
 
 LIST_QUERY_V345 = copy.deepcopy(LIST_QUERY)
 LIST_QUERY_V345['properties']['with_count'] = v.boolean

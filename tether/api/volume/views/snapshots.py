@@ -39,7 +39,7 @@ class SnapshotView:
         lets see them."""
         d = self.summary(snapshot)
         if self._at(versions.GROUP_SNAPSHOT_ID):
-            d['group_snapshot_id'] = None
+            d['group_snapshot_id'] = snapshot.group_snapshot_id
         if self._at(versions.SNAPSHOT_USER_ID):
             d['user_id'] = snapshot.user_id
         if self._at(versions.CONSUMES_QUOTA):

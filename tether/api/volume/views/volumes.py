@@ -86,7 +86,7 @@ class VolumeView:
         if extended:
             self._extend(d, volume)
         if self._at(versions.GROUP_ID):
-            d['group_id'] = None
+            d['group_id'] = volume.group_id
         if self._at(versions.PROVIDER_ID) and self.show_host:
             d['provider_id'] = None
         if self._at(versions.SHARED_TARGETS):

@@ -32,3 +32,9 @@ from tether.db.volume.models.services import (  # noqa: F401
 from tether.db.volume.models.backups import (  # noqa: F401
     Backup,
     BackupMetadata)
+from tether.db.volume.models.groups import (  # noqa: F401
+    GroupType,
+    GroupTypeSpec,
+    Group,
+    GroupVolumeTypeMapping,
+    GroupSnapshot)

@@ -43,6 +43,8 @@ class Volume(base.TimestampMixin, Base):
     # another volume (a clone).
     snapshot_id = sa.Column(sa.String(36))
     source_volid = sa.Column(sa.String(36))
+    # The generic volume group it is in (tether.volume.api.groups).
+    group_id = sa.Column(sa.String(36), index=True)
 
     volume_metadata = orm.relationship(
         'VolumeMetadata', lazy='selectin', cascade='all, delete-orphan',
@@ -171,6 +173,8 @@ class Snapshot(base.TimestampMixin, Base):
     # False once the snapshot gave its quota back (its create failed).
     use_quota = sa.Column(sa.Boolean, nullable=False, default=True,
                           server_default=sa.true())
+    # The group snapshot it was taken in (such a snapshot goes with it).
+    group_snapshot_id = sa.Column(sa.String(36), index=True)
 
     snapshot_metadata = orm.relationship(
         'SnapshotMetadata', lazy='selectin', cascade='all, delete-orphan',
