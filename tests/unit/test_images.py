@@ -9,6 +9,7 @@ import pytest
 
 from tether import conf  # noqa: F401 - registers [image]
 from tether import exception
+from tether import image_checks
 from tether import images
 
 CONF = cfg.CONF
@@ -116,7 +117,7 @@ def _image_of(data, algo='sha256'):
 def test_a_file_that_is_what_the_image_api_recorded_passes(tmp_path):
     path = tmp_path / 'img'
     path.write_bytes(b'image data' * 1000)
-    images.FileCheck(_image_of(path.read_bytes()), str(path)).wait()
+    image_checks.FileCheck(_image_of(path.read_bytes()), str(path)).wait()
 
 
 @pytest.mark.parametrize('change, reason', [
@@ -129,7 +130,7 @@ def test_a_file_that_changed_is_corrupt(tmp_path, change, reason):
     image = _image_of(data)
     path.write_bytes(change(data))
     with pytest.raises(exception.ImageCorrupt, match=reason):
-        images.FileCheck(image, str(path)).wait()
+        image_checks.FileCheck(image, str(path)).wait()
 
 
 def test_a_file_found_good_is_not_read_again_until_it_changes(
@@ -139,22 +140,22 @@ def test_a_file_found_good_is_not_read_again_until_it_changes(
     path.write_bytes(data)
     image = _image_of(data, 'sha512')
     reads = []
-    check = images.FileCheck._check
-    monkeypatch.setattr(images.FileCheck, '_check',
+    check = image_checks.FileCheck._check
+    monkeypatch.setattr(image_checks.FileCheck, '_check',
                         lambda self, f: reads.append(1) or check(self, f))
-    images.FileCheck(image, str(path)).wait()
-    images.FileCheck(image, str(path)).wait()
+    image_checks.FileCheck(image, str(path)).wait()
+    image_checks.FileCheck(image, str(path)).wait()
     assert len(reads) == 1
     # Written in place, same size: its change time moves, and the next
     # check reads it again and finds it corrupt.
     with open(path, 'r+b') as f:
         f.write(b'tampered')
     with pytest.raises(exception.ImageCorrupt):
-        images.FileCheck(image, str(path)).wait()
+        image_checks.FileCheck(image, str(path)).wait()
     assert len(reads) == 2
 
 
 def test_a_file_that_cannot_be_read_fails_the_check(tmp_path):
     with pytest.raises(exception.ImageServiceUnavailable,
                        match='could not be read'):
-        images.FileCheck(_image_of(b'x'), str(tmp_path / 'gone')).wait()
+        image_checks.FileCheck(_image_of(b'x'), str(tmp_path / 'gone')).wait()

@@ -18,6 +18,7 @@ from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from tether.drivers import qemu_img
+from tether import image_checks
 from tether import images
 from tether.volume import exception
 from tether.volume import volume_image
@@ -99,7 +100,7 @@ def _convert_local(driver, volume, image, path, sparse):
     the operation, and the caller puts the volume in error)."""
     started = time.monotonic()
     found, virtual_size = _inspect(image, path, volume)
-    check = images.FileCheck(image, path)
+    check = image_checks.FileCheck(image, path)
     try:
         driver.copy_image_to_volume(volume, path, found, sparse=sparse)
     finally:
