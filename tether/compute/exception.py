@@ -407,3 +407,29 @@ class MetadataLimitExceeded(exception.Forbidden):
     """Nova answers metadata beyond the quota with 403, not 413."""
     msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
     error_code = 'compute.server.metadata_limit_exceeded'
+
+
+# The metadata of images (the proxy to the image API, to 2.38) --------------
+
+class ImageMetadataItemNotFound(exception.NotFound):
+    msg_fmt = 'Image %(image_id)s has no metadata item %(key)s.'
+    error_code = 'compute.image.metadata_not_found'
+
+
+class ImageMetadataLimitExceeded(MetadataLimitExceeded):
+    msg_fmt = ('Image metadata limit exceeded: an image may have at most '
+               '%(allowed)d metadata items ([quota] metadata_items).')
+    error_code = 'compute.image.metadata_limit_exceeded'
+
+
+class ImageAttributeNotMetadata(exception.Invalid):
+    msg_fmt = ('%(key)s is an attribute of the image, not one of its '
+               'metadata items (properties).')
+    error_code = 'compute.image.metadata_key_is_attribute'
+
+
+class ImageMetadataChanged(exception.Conflict):
+    """The image's properties kept changing under a replace."""
+    msg_fmt = ('The metadata of image %(image_id)s changed while it was '
+               'replaced; try again.')
+    error_code = 'compute.image.metadata_changed'

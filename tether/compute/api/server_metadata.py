@@ -16,12 +16,12 @@ CHANGEABLE = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED,
               VmState.SUSPENDED)
 
 
-def check_quota(metadata):
-    """MetadataLimitExceeded if ``metadata`` has more items than
-    ``[quota] metadata_items`` (-1: no limit)."""
+def check_quota(metadata, error=exception.MetadataLimitExceeded):
+    """``error`` (MetadataLimitExceeded) if ``metadata`` has more items
+    than ``[quota] metadata_items`` (-1: no limit)."""
     allowed = CONF.quota.metadata_items
     if 0 <= allowed < len(metadata or {}):
-        raise exception.MetadataLimitExceeded(allowed=allowed)
+        raise error(allowed=allowed)
 
 
 def _change(context, instance, change, action='update metadata'):

@@ -10,6 +10,7 @@ from tether.policies.compute import flavor_access
 from tether.policies.compute import flavor_extra_specs
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
+from tether.policies.compute import images
 from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
 from tether.policies.compute import lock_server
@@ -35,7 +36,7 @@ _MODULES = [base, servers, server_actions, lock_server, pause_server,
             instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata,
-            volumes, snapshots, server_addresses]
+            volumes, snapshots, images, server_addresses]
 
 
 def list_rules():
