@@ -274,6 +274,30 @@ SPECS.update({
     'compute DELETE /os-snapshots/{snapshot_id}': Spec(fresh='snapshot',
                                                        version=_PROXY),
 })
+# The proxy to the image API: images to 2.35, their metadata to 2.38, of
+# project A's private image (k=v); a write of what is there already,
+# a delete of a throwaway image.
+_IMAGE_OF_A = {'image_id': 'project_image_id'}
+SPECS.update({
+    'compute GET /images': Spec(version=_PROXY),
+    'compute GET /images/detail': Spec(version=_PROXY),
+    'compute GET /images/{image_id}': Spec(use=_IMAGE_OF_A,
+                                           version=_PROXY),
+    'compute DELETE /images/{image_id}': Spec(
+        use=_IMAGE_OF_A, fresh='project_image', version=_PROXY),
+    'compute GET /images/{image_id}/metadata': Spec(use=_IMAGE_OF_A,
+                                                    version='2.38'),
+    'compute POST /images/{image_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}, use=_IMAGE_OF_A, version='2.38'),
+    'compute PUT /images/{image_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}, use=_IMAGE_OF_A, version='2.38'),
+    'compute GET /images/{image_id}/metadata/{key}': Spec(
+        use=_IMAGE_OF_A, version='2.38'),
+    'compute PUT /images/{image_id}/metadata/{key}': Spec(
+        body={'meta': {'k': 'v'}}, use=_IMAGE_OF_A, version='2.38'),
+    'compute DELETE /images/{image_id}/metadata/{key}': Spec(
+        use=_IMAGE_OF_A, fresh='project_image', version='2.38'),
+})
 # The hypervisor routes Nova serves up to a version: statistics and
 # uptime to 2.87 (UUIDs from 2.53, as the world's hypervisor_id), search
 # and servers to 2.52 (by a part of the host name).

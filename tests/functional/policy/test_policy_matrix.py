@@ -84,7 +84,15 @@ def snapshot(world):
                              % ids['access_flavor_id'], 'flavor_access'),
         'services': sorted((s['id'], s['status']) for s in get(
             cadmin, '/os-services', 'services')),
+        'image': _image(world, ids['project_image_id']),
     }
+
+
+def _image(world, image_id):
+    """Project A's image as the image API shows an administrator."""
+    resp = world.aio.admin().image.get('/images/%s' % image_id)
+    assert resp.status_code == 200, resp.text
+    return resp.json()
 
 
 def call(world, name, column, allowed):

@@ -55,7 +55,7 @@ class World:
                     'target_project_id': self.projects['A'],
                     'flavor_id': '1'}
         self.volumes, self.types, self.servers = [], [], []
-        self.flavors, self.services = [], []
+        self.flavors, self.services, self.images = [], [], []
         # (api, kind, id) of what the allowed calls created.
         self.created = []
 
@@ -70,6 +70,8 @@ class World:
         self.image = image_helpers.upload(self.aio.admin(), b'pm' * 512,
                                           visibility='public')
         self.ids['image_id'] = self.image.id
+        # A private image of project A (property k=v): the image proxy's.
+        self.ids['project_image_id'] = self.project_image()['image_id']
         self.ids['volume_id'] = self.volume()['volume_id']
         self.ids['reserved_id'] = self.volume()['volume_id']
         self.ids['attachment_id'] = self._attachment(
@@ -165,6 +167,23 @@ class World:
             json={'os-set_image_metadata': {'metadata': {'k': 'v'}}})
         assert resp.status_code == 200, resp.text
         return ids
+
+    def project_image(self):
+        """A private image of project A with the property k=v (and no
+        other: made with the image API's own calls), 1 KiB of data."""
+        glance = self.aio.sdk(self.user('mA'), self.projects['A'],
+                              ['member']).image
+        resp = glance.post('/images', json={
+            'name': 'pm-image', 'disk_format': 'raw',
+            'container_format': 'bare', 'k': 'v'})
+        assert resp.status_code == 201, resp.text
+        image_id = resp.json()['id']
+        resp = glance.put('/images/%s/file' % image_id, data=b'\0' * 1024,
+                          headers={'Content-Type':
+                                   'application/octet-stream'})
+        assert resp.status_code == 204, resp.text
+        self.images.append(image_id)
+        return {'image_id': image_id}
 
     def snapshot(self):
         """A snapshot (metadata k=v) of a new volume of project A."""
@@ -308,7 +327,10 @@ class World:
         """Remove what the matrix made (``created``: (api, kind, id) of
         what allowed calls created)."""
         admin, cadmin = self.http('aA'), self.http('aA', 'compute')
-        self.aio.admin().image.delete_image(self.image.id)
+        glance = self.aio.admin().image
+        glance.delete_image(self.image.id)
+        for image_id in self.images:
+            glance.delete('/images/%s' % image_id)
         # The transfers of project A's volumes first: an offered volume
         # is not deleted.
         resp = admin.get('/volume-transfers?all_tenants=1&project_id=%s'
