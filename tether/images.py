@@ -32,12 +32,14 @@ from tether import image_data
 LOG = logging.getLogger(__name__)
 
 PEER = clients.Peer('image', 'image', '2')
-CHUNK = 1024 * 1024
+CHUNK = image_data.CHUNK
 # The disk formats of images a user may supply (Glance's names), which
 # tether.drivers.qemu_img reads. Here, not there, for the API processes
 # that refuse the others: the driver and its format inspector stay out
 # of them.
 SOURCE_FORMATS = ('raw', 'qcow2', 'vmdk', 'vdi', 'vhd', 'vhdx', 'iso')
+# The image API's JSON patch, in which "add" replaces a value there.
+PATCH_TYPE = 'application/openstack-images-v2.1-json-patch'
 
 
 class ImageClient:
@@ -46,7 +48,7 @@ class ImageClient:
         self.request_id = request_id
 
     def _request(self, method, url, image_id, missing=(404,),
-                 explain_forbidden=False, **kwargs):
+                 explain_forbidden=False, conflict=None, **kwargs):
         from openstack import exceptions as sdk_exc  # see tether.clients
 
         try:
@@ -64,6 +66,8 @@ class ImageClient:
                 raise exception.ImageNotAuthorized(
                     message='The image API refused: %s' % _reason(resp))
             raise exception.ImageNotAuthorized(image_id=image_id)
+        if resp.status_code == 409 and conflict is not None:
+            raise conflict
         if resp.status_code in (400, 409):
             raise exception.ImageRefused(reason=_reason(resp))
         if resp.status_code == 413:
@@ -106,9 +110,18 @@ class ImageClient:
         """The images the caller sees that match ``filters`` (the image
         API's query: properties, ``sort_key``, ``sort_dir`` ...), every
         page of them."""
+        return self.page(None, **filters)
+
+    def page(self, limit, marker=None, **filters):
+        """The first ``limit`` (None: all) images the caller sees that
+        match ``filters``, after the image ``marker`` (the image API's
+        order: newest first). A marker the image API does not know is
+        its 400 (ImageRefused)."""
         found, url = [], '/images'
-        params = dict(filters, limit=100)
-        while url:
+        params = dict(filters, limit=min(limit or 100, 100))
+        if marker is not None:
+            params['marker'] = marker
+        while url and (limit is None or len(found) < limit):
             page = self._request('GET', url, 'images', missing=(),
                                  params=params).json()
             found.extend(page['images'])
@@ -117,7 +130,7 @@ class ImageClient:
             if url:
                 url = url[len('/v2'):] if url.startswith('/v2/') else url
                 params = None
-        return found
+        return found if limit is None else found[:limit]
 
     def create(self, values):
         """A new image record (``queued``, no data yet) of ``values``:
@@ -143,11 +156,31 @@ class ImageClient:
                       data=data, headers={
                           'Content-Type': 'application/octet-stream'})
 
+    def root(self):
+        """The image API's URL without its version (as Nova gives the
+        image API's URLs)."""
+        return re.sub(r'/v\d+(\.\d+)?$', '',
+                      self.proxy.get_endpoint().rstrip('/'))
+
     def url(self, image_id):
         """The image's URL at the image API (Nova's Location of a
-        snapshot before 2.45)."""
-        return '%s/images/%s' % (self.proxy.get_endpoint().rstrip('/'),
-                                 image_id)
+        snapshot before 2.45, the ``alternate`` link of an image)."""
+        return '%s/images/%s' % (self.root(), image_id)
+
+    def update_properties(self, image_id, values=None, remove=(),
+                          absent=None):
+        """Set the properties ``values`` (a dict) of the image and remove
+        those named in ``remove``, in one request (the image API applies
+        all or none); the image after. ``absent``: what to raise when a
+        property to remove is not there (the image API's 409)."""
+        changes = [{'op': 'remove', 'path': _pointer(key)}
+                   for key in remove]
+        changes += [{'op': 'add', 'path': _pointer(key), 'value': value}
+                    for key, value in (values or {}).items()]
+        return self._request(
+            'PATCH', '/images/%s' % image_id, image_id, json=changes,
+            conflict=absent, headers={
+                'Content-Type': PATCH_TYPE}).json()
 
     def delete(self, image_id, protected=False):
         """Delete the image; ImageNotFound if it is gone already. A
@@ -158,8 +191,7 @@ class ImageClient:
                 'PATCH', '/images/%s' % image_id, image_id,
                 json=[{'op': 'replace', 'path': '/protected',
                        'value': False}],
-                headers={'Content-Type':
-                         'application/openstack-images-v2.1-json-patch'})
+                headers={'Content-Type': PATCH_TYPE})
         self._request('DELETE', '/images/%s' % image_id, image_id)
 
     def chunks(self, image):
@@ -258,6 +290,11 @@ def _reason(resp):
         text = html.unescape(re.sub(r'<[^>]+>', ' ', text))
         message = ' '.join(text.split())[:300]
     return '%s (%s)' % (message, resp.status_code)
+
+
+def _pointer(key):
+    """The JSON pointer of a property (RFC 6901)."""
+    return '/' + key.replace('~', '~0').replace('/', '~1')
 
 
 def _remove(path):

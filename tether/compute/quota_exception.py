@@ -46,3 +46,9 @@ class MetadataLimitExceeded(exception.Forbidden):
     """Nova answers metadata beyond the quota with 403, not 413."""
     msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
     error_code = 'compute.server.metadata_limit_exceeded'
+
+
+class ImageMetadataLimitExceeded(MetadataLimitExceeded):
+    msg_fmt = ('Image metadata limit exceeded: an image may have at most '
+               '%(allowed)d metadata items (the metadata_items quota).')
+    error_code = 'compute.image.metadata_limit_exceeded'

@@ -198,7 +198,7 @@ VOLUME = Suite('volume', r'^tempest\.api\.volume\.')
 # The groups of Nova's tests for what tether's compute API serves (the
 # Nova conformance issue names them).
 COMPUTE_GROUPS = (
-    r'volumes\.', r'servers\.test_server_actions\.',
+    r'volumes\.', r'images\.', r'servers\.test_server_actions\.',
     r'servers\.test_servers\.', r'servers\.test_server_metadata\.',
     r'servers\.test_server_rescue',
     r'servers\.test_instance_actions\.',

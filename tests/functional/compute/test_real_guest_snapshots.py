@@ -177,8 +177,13 @@ def test_snapshots_of_a_volume_the_guest_writes(cloud, guest_images, wait,
     _delete_snapshot(user, third['id'], wait)
     assert _read(console, disk) == after
 
-    # Detached and attached again, the volume reads the same.
+    # Detached and attached again, the volume reads the same. (The guest
+    # is seen to lose the disk first: a detach and an attach between two
+    # of its looks at its disks would leave it nothing to report.)
+    mark = console.mark()
     user.conn.compute.delete_volume_attachment(data['id'], server)
+    changed, _disks = console.wait_disks_changed(mark)
+    assert guest_console.names(changed['removed']) == [disk], changed
     user.wait_volume(data['id'], 'available')
     disk = _attach(user, console, server, data['id'])
     assert _read(console, disk) == after

@@ -178,6 +178,47 @@ SPECS = {
     'volume PUT /qos-specs/{qos_id}/delete_keys': Spec(
         body={'keys': ['k']}, fresh='qos_specs'),
     'volume DELETE /messages/{message_id}': Spec(fresh='message'),
+    # Generic groups: the world's group type (spec k=v), group (with a
+    # volume) and group snapshot; throwaway ones where a row destroys.
+    'volume POST /group_types': Spec(
+        body=lambda ids: {'group_type': {'name': _new_name('pm-g')(ids)}},
+        creates='group_type'),
+    'volume PUT /group_types/{group_type_id}': Spec(
+        body={'group_type': {'description': 'pm'}}),
+    'volume DELETE /group_types/{group_type_id}': Spec(fresh='group_type'),
+    # Writes what is there already.
+    'volume POST /group_types/{group_type_id}/group_specs': Spec(
+        body={'group_specs': {'k': 'v'}}),
+    'volume PUT /group_types/{group_type_id}/group_specs/{key}': Spec(
+        body={'k': 'v'}),
+    'volume DELETE /group_types/{group_type_id}/group_specs/{key}': Spec(
+        fresh='group_type'),
+    'volume POST /groups': Spec(
+        body=lambda ids: {'group': {
+            'name': 'pm-new-group', 'group_type': ids['group_type_id'],
+            'volume_types': [ids['default_type_id']]}},
+        creates='group'),
+    # A group takes a change only (a description of its own each time).
+    'volume PUT /groups/{group_id}': Spec(
+        body=lambda ids: {'group': {'description': _new_name('pm')(ids)}}),
+    # A copy of a group without volumes: refused (400, as Cinder) once
+    # the policy let it through.
+    'volume POST /groups/action create-from-src': Spec(
+        body=lambda ids: {'create-from-src': {
+            'name': 'pm-copy', 'source_group_id': ids['empty_group_id']}},
+        creates='group'),
+    'volume POST /groups/{group_id}/action delete': Spec(
+        body={'delete': {'delete-volumes': False}}, fresh='empty_group'),
+    'volume POST /groups/{group_id}/action reset_status': Spec(
+        body={'reset_status': {'status': 'available'}}),
+    'volume POST /group_snapshots': Spec(
+        body=lambda ids: {'group_snapshot': {
+            'group_id': ids['empty_group_id'], 'name': 'pm-new-gsnap'}},
+        creates='group_snapshot'),
+    'volume DELETE /group_snapshots/{group_snapshot_id}': Spec(
+        fresh='group_snapshot'),
+    'volume POST /group_snapshots/{group_snapshot_id}/action reset_status':
+        Spec(body={'reset_status': {'status': 'available'}}),
     # The matrix's own volume service (enabled, disabled); a fresh one
     # to freeze, a fresh frozen one to thaw.
     **{'volume PUT /os-services/%s' % action: Spec(
@@ -356,6 +397,30 @@ SPECS.update({
     'compute DELETE /os-snapshots/{snapshot_id}': Spec(fresh='snapshot',
                                                        version=_PROXY),
 })
+# The proxy to the image API: images to 2.35, their metadata to 2.38, of
+# project A's private image (k=v); a write of what is there already,
+# a delete of a throwaway image.
+_IMAGE_OF_A = {'image_id': 'project_image_id'}
+SPECS.update({
+    'compute GET /images': Spec(version=_PROXY),
+    'compute GET /images/detail': Spec(version=_PROXY),
+    'compute GET /images/{image_id}': Spec(use=_IMAGE_OF_A,
+                                           version=_PROXY),
+    'compute DELETE /images/{image_id}': Spec(
+        use=_IMAGE_OF_A, fresh='project_image', version=_PROXY),
+    'compute GET /images/{image_id}/metadata': Spec(use=_IMAGE_OF_A,
+                                                    version='2.38'),
+    'compute POST /images/{image_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}, use=_IMAGE_OF_A, version='2.38'),
+    'compute PUT /images/{image_id}/metadata': Spec(
+        body={'metadata': {'k': 'v'}}, use=_IMAGE_OF_A, version='2.38'),
+    'compute GET /images/{image_id}/metadata/{key}': Spec(
+        use=_IMAGE_OF_A, version='2.38'),
+    'compute PUT /images/{image_id}/metadata/{key}': Spec(
+        body={'meta': {'k': 'v'}}, use=_IMAGE_OF_A, version='2.38'),
+    'compute DELETE /images/{image_id}/metadata/{key}': Spec(
+        use=_IMAGE_OF_A, fresh='project_image', version='2.38'),
+})
 # The hypervisor routes Nova serves up to a version: statistics and
 # uptime to 2.87 (UUIDs from 2.53, as the world's hypervisor_id), search
 # and servers to 2.52 (by a part of the host name).
@@ -410,6 +475,9 @@ def created(name, resp):
     body = resp.json()
     return kind, {'volume': lambda: body['volume']['id'],
                   'qos_specs': lambda: body['qos_specs']['id'],
+                  'group_type': lambda: body['group_type']['id'],
+                  'group': lambda: body['group']['id'],
+                  'group_snapshot': lambda: body['group_snapshot']['id'],
                   'type': lambda: body['volume_type']['id'],
                   'flavor': lambda: body['flavor']['id'],
                   'server_group': lambda: body['server_group']['id'],

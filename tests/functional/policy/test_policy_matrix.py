@@ -47,7 +47,7 @@ def snapshot(world):
     # their own time), only that no volume the matrix does not know of
     # appeared.
     shared = {ids['volume_id'], ids['reserved_id'], ids['attached_id']}
-    known = {v for _c, v in world.volumes} | {
+    known = {v for _c, v in world.volumes} | set(world.group_volumes) | {
         i for _a, kind, i in world.created if kind == 'volume'}
     servers = get(cadmin, '/servers/detail?all_tenants=1&project_id=%s'
                   % project, 'servers')
@@ -68,6 +68,18 @@ def snapshot(world):
                          for b in get(admin, '/backups/detail?all_tenants=1'
                                       '&project_id=%s' % project, 'backups')
                          if b['id'] == ids['backup_id']),
+        'groups': sorted(
+            (g['id'], g['name'], g['status']) for g in get(
+                admin, '/groups/detail?all_tenants=1', 'groups')
+            if g['project_id'] == project and g['id'] in (
+                ids['group_id'], ids['empty_group_id'])),
+        'group snapshot': sorted(
+            (s['id'], s['name'], s['status']) for s in get(
+                admin, '/group_snapshots/detail?all_tenants=1',
+                'group_snapshots')
+            if s['id'] == ids['group_snapshot_id']),
+        'group type': get(admin, '/group_types/%s/group_specs'
+                          % ids['group_type_id'], 'group_specs'),
         'default type': get(admin, '/default-types/%s' % project,
                             'default_type'),
         'type': (get(admin, '/types/%s' % ids['type_id'], 'volume_type'),
@@ -100,7 +112,15 @@ def snapshot(world):
                          'aggregate'),
         'aggregates': sorted(a['id'] for a in get(cadmin, '/os-aggregates',
                                                   'aggregates')),
+        'image': _image(world, ids['project_image_id']),
     }
+
+
+def _image(world, image_id):
+    """Project A's image as the image API shows an administrator."""
+    resp = world.aio.admin().image.get('/images/%s' % image_id)
+    assert resp.status_code == 200, resp.text
+    return resp.json()
 
 
 def call(world, name, column, allowed):

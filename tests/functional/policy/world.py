@@ -61,9 +61,10 @@ class World:
                     'quota_class': 'pm-class-' + tag,
                     'class_name': 'pm-class-' + tag}
         self.volumes, self.types, self.servers = [], [], []
-        self.flavors, self.services = [], []
+        self.flavors, self.services, self.images = [], [], []
         self.default_projects = []
         self.qos, self.volume_hosts = [], []
+        self.group_types, self.groups, self.group_volumes = [], [], []
         # (api, kind, id) of what the allowed calls created.
         self.created = []
 
@@ -78,6 +79,8 @@ class World:
         self.image = image_helpers.upload(self.aio.admin(), b'pm' * 512,
                                           visibility='public')
         self.ids['image_id'] = self.image.id
+        # A private image of project A (property k=v): the image proxy's.
+        self.ids['project_image_id'] = self.project_image()['image_id']
         self.ids['volume_id'] = self.volume()['volume_id']
         self.ids['reserved_id'] = self.volume()['volume_id']
         self.ids['attachment_id'] = self._attachment(
@@ -117,6 +120,14 @@ class World:
         # specs, so that every backend can hold them.
         self.ids['default_type_id'] = self.plain_type()['type_id']
         self.default_type(self.projects['A'])
+        # A group type (spec k=v), a group of project A with a volume of
+        # its own (of its default type), a group snapshot of it, and a
+        # group without volumes.
+        self.ids['group_type_id'] = self.group_type()['group_type_id']
+        self.ids['group_id'] = self.group()['group_id']
+        self.ids['group_snapshot_id'] = self.group_snapshot()[
+            'group_snapshot_id']
+        self.ids['empty_group_id'] = self.empty_group()['group_id']
         # Room for the servers the rows make in project A (more than the
         # default ten).
         resp = self.http('aA', 'compute').put(
@@ -188,7 +199,8 @@ class World:
                                'aggregate_name', 'aggregate_host', 'alias',
                                'service_id', 'type_id', 'default_type_id',
                                'retype_type_id', 'bogus_type_id', 'qos_id',
-                               'volume_host', 'host_name')]
+                               'volume_host', 'host_name',
+                               'group_type_id')]
         return set(values) | set(v for _c, v in self.volumes
                                  if _c == 'mA') | set(self.servers)
 
@@ -209,6 +221,23 @@ class World:
             json={'os-set_image_metadata': {'metadata': {'k': 'v'}}})
         assert resp.status_code == 200, resp.text
         return ids
+
+    def project_image(self):
+        """A private image of project A with the property k=v (and no
+        other: made with the image API's own calls), 1 KiB of data."""
+        glance = self.aio.sdk(self.user('mA'), self.projects['A'],
+                              ['member']).image
+        resp = glance.post('/images', json={
+            'name': 'pm-image', 'disk_format': 'raw',
+            'container_format': 'bare', 'k': 'v'})
+        assert resp.status_code == 201, resp.text
+        image_id = resp.json()['id']
+        resp = glance.put('/images/%s/file' % image_id, data=b'\0' * 1024,
+                          headers={'Content-Type':
+                                   'application/octet-stream'})
+        assert resp.status_code == 204, resp.text
+        self.images.append(image_id)
+        return {'image_id': image_id}
 
     def snapshot(self):
         """A snapshot (metadata k=v) of a new volume of project A."""
@@ -286,6 +315,51 @@ class World:
         assert resp.status_code == 200, resp.text
         self.qos.append(resp.json()['qos_specs']['id'])
         return {'qos_id': resp.json()['qos_specs']['id']}
+
+    def group_type(self):
+        """A public group type with the spec k=v."""
+        resp = self.http('aA').post('/group_types', json={'group_type': {
+            'name': 'pm-g-%s-%s' % (self.tag, uuid.uuid4().hex[:6]),
+            'group_specs': {'k': 'v'}}})
+        assert resp.status_code == 202, resp.text
+        self.group_types.append(resp.json()['group_type']['id'])
+        return {'group_type_id': resp.json()['group_type']['id']}
+
+    def group(self, with_volume=True):
+        """An available group of project A (of the matrix's group type
+        and project A's default volume type), with a volume in it."""
+        member = self.http('mA')
+        resp = member.post('/groups', json={'group': {
+            'name': 'pm-group', 'group_type': self.ids['group_type_id'],
+            'volume_types': [self.ids['default_type_id']]}})
+        assert resp.status_code == 202, resp.text
+        group_id = resp.json()['group']['id']
+        self.groups.append(group_id)
+        self.wait(lambda: member.get('/groups/%s' % group_id).json()
+                  ['group']['status'] == 'available',
+                  what='group %s available' % group_id)
+        if with_volume:
+            volume = helpers.create_volume(
+                member, size=1, wait_for=self.wait, name='pm-gvol',
+                group_id=group_id,
+                volume_type=self.ids['default_type_id'])
+            self.group_volumes.append(volume['id'])
+        return {'group_id': group_id}
+
+    def empty_group(self):
+        return self.group(with_volume=False)
+
+    def group_snapshot(self):
+        """An available group snapshot of project A's group."""
+        member = self.http('mA')
+        resp = member.post('/group_snapshots', json={'group_snapshot': {
+            'group_id': self.ids['group_id'], 'name': 'pm-gsnap'}})
+        assert resp.status_code == 202, resp.text
+        snapshot_id = resp.json()['group_snapshot']['id']
+        self.wait(lambda: member.get('/group_snapshots/%s' % snapshot_id)
+                  .json()['group_snapshot']['status'] == 'available',
+                  what='group snapshot %s available' % snapshot_id)
+        return {'group_snapshot_id': snapshot_id}
 
     def message(self):
         """A user message of project A: of a volume no backend holds."""
@@ -453,17 +527,50 @@ class World:
 
     # What is left afterwards ------------------------------------------------
 
+    def _groups(self):
+        """Every group of project A (the world's, the rows')."""
+        resp = self.http('aA').get('/groups/detail?all_tenants=1')
+        return [g['id'] for g in resp.json().get('groups', [])
+                if g.get('project_id') == self.projects['A']]
+
     def cleanup(self, created):
         """Remove what the matrix made (``created``: (api, kind, id) of
         what allowed calls created)."""
         admin, cadmin = self.http('aA'), self.http('aA', 'compute')
-        self.aio.admin().image.delete_image(self.image.id)
+        glance = self.aio.admin().image
+        glance.delete_image(self.image.id)
+        for image_id in self.images:
+            glance.delete('/images/%s' % image_id)
         # The transfers of project A's volumes first: an offered volume
         # is not deleted.
         resp = admin.get('/volume-transfers?all_tenants=1&project_id=%s'
                          % self.projects['A'])
         for transfer in resp.json().get('transfers', []):
             admin.delete('/volume-transfers/%s' % transfer['id'])
+        # The group snapshots and groups of project A (with their
+        # volumes: a volume of a group is not deleted alone), then the
+        # group types.
+        groups = self._groups()
+        resp = admin.get('/group_snapshots/detail?all_tenants=1')
+        for snapshot in resp.json().get('group_snapshots', []):
+            if snapshot['group_id'] in groups:
+                admin.delete('/group_snapshots/%s' % snapshot['id'])
+        for group_id in groups:
+            self.wait(lambda: not any(
+                s['group_id'] == group_id for s in admin.get(
+                    '/group_snapshots/detail?all_tenants=1').json()
+                ['group_snapshots']),
+                what='group snapshots of %s gone' % group_id)
+            admin.post('/groups/%s/action' % group_id, json={
+                'reset_status': {'status': 'available'}})
+            admin.post('/groups/%s/action' % group_id, json={
+                'delete': {'delete-volumes': True}})
+        for group_id in groups:
+            self.wait(lambda: admin.get('/groups/%s' % group_id)
+                      .status_code == 404, what='group %s gone' % group_id)
+        for type_id in self.group_types + [i for _a, k, i in created
+                                           if k == 'group_type']:
+            admin.delete('/group_types/%s' % type_id)
         # The backups of project A (they outlive their volumes).
         resp = admin.get('/backups?all_tenants=1&project_id=%s'
                          % self.projects['A'])

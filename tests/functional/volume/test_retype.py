@@ -148,13 +148,11 @@ def test_per_type_usage_moves_with_the_volume(aio, wait):
     first, second = rh.vtype(aio), rh.vtype(aio)
     volume = helpers.create_volume(http, volume_type=first['id'],
                                    wait_for=wait, size=3)
-    # The project counts usage per type (Cinder's volumes_<type>,
-    # gigabytes_<type>): rows as that counting leaves them.
+    # The create counted it per type (Cinder's volumes_<type>,
+    # gigabytes_<type>).
     ctx = helpers.admin_context()
-    with session.VOLUME.get_context_manager().writer.using(ctx):
-        db_quotas.consume_in_transaction(
-            ctx, http.project, {'volumes_%s' % first['name']: 1,
-                                'gigabytes_%s' % first['name']: 3}, {})
+    assert _per_type_usage(http.project) == {
+        'volumes_%s' % first['name']: 1, 'gigabytes_%s' % first['name']: 3}
     assert rh.retype(http, volume['id'], second['id']).status_code == 202
     assert _per_type_usage(http.project) == {
         'volumes_%s' % first['name']: 0, 'gigabytes_%s' % first['name']: 0,

@@ -10,6 +10,8 @@ from tether.api.compute.handlers import flavor_access
 from tether.api.compute.handlers import flavor_extra_specs
 from tether.api.compute.handlers import flavors
 from tether.api.compute.handlers import hypervisors
+from tether.api.compute.handlers import image_metadata
+from tether.api.compute.handlers import images
 from tether.api.compute.handlers import instance_actions
 from tether.api.compute.handlers import keypairs
 from tether.api.compute.handlers import limits
@@ -181,6 +183,19 @@ RESOURCES = _servers('/servers') + [
     ('/os-snapshots/detail', {'GET': snapshots.list_snapshots_detail}),
     ('/os-snapshots/{snapshot_id}', {'GET': snapshots.show_snapshot,
                                      'DELETE': snapshots.delete_snapshot}),
+    # The proxy to the image API: images to 2.35, their metadata to 2.38.
+    ('/images', {'GET': images.list_images}),
+    ('/images/detail', {'GET': images.list_images_detail}),
+    ('/images/{image_id}', {'GET': images.show_image,
+                            'DELETE': images.delete_image}),
+    ('/images/{image_id}/metadata', {
+        'GET': image_metadata.list_image_metadata,
+        'POST': image_metadata.create_image_metadata,
+        'PUT': image_metadata.update_all_image_metadata}),
+    ('/images/{image_id}/metadata/{key}', {
+        'GET': image_metadata.show_image_metadata,
+        'PUT': image_metadata.update_image_metadata,
+        'DELETE': image_metadata.delete_image_metadata}),
 ] + _servers('/os-volumes_boot')  # Nova's old name of /servers (to 2.102).
 
 

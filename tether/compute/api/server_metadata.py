@@ -14,13 +14,15 @@ CHANGEABLE = (VmState.ACTIVE, VmState.STOPPED, VmState.PAUSED,
               VmState.SUSPENDED)
 
 
-def check_quota(context, metadata):
-    """MetadataLimitExceeded if ``metadata`` has more items than the
-    caller's ``metadata_items`` limit (-1: none), as Nova checks it."""
+def check_quota(context, metadata,
+                error=quota_exception.MetadataLimitExceeded):
+    """``error`` (MetadataLimitExceeded) if ``metadata`` has more items
+    than the caller's ``metadata_items`` limit (-1: none), as Nova checks
+    it."""
     allowed = quota.limit_of(context, 'metadata_items', context.project_id,
                              context.user_id)
     if 0 <= allowed < len(metadata or {}):
-        raise quota_exception.MetadataLimitExceeded(allowed=allowed)
+        raise error(allowed=allowed)
 
 
 def _change(context, instance, change, action='update metadata'):

@@ -12,6 +12,7 @@ from tether.policies.compute import flavor_access
 from tether.policies.compute import flavor_extra_specs
 from tether.policies.compute import flavors
 from tether.policies.compute import hypervisors
+from tether.policies.compute import images
 from tether.policies.compute import instance_actions
 from tether.policies.compute import keypairs
 from tether.policies.compute import limits
@@ -42,7 +43,7 @@ _MODULES = [base, servers, server_actions, lock_server, pause_server,
             instance_actions, flavors,
             flavor_extra_specs, flavor_access, services,
             hypervisors, availability_zones, keypairs, server_metadata,
-            volumes, snapshots, server_addresses, server_groups,
+            volumes, snapshots, images, server_addresses, server_groups,
             aggregates, simple_tenant_usage, extensions, limits,
             quota_sets, quota_class_sets]
 
