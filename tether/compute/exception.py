@@ -385,23 +385,3 @@ class VolumeAPIUnavailable(VolumeAPIError, exception.ServiceUnavailable):
 class MetadataItemNotFound(exception.NotFound):
     msg_fmt = 'Metadata item was not found'
     error_code = 'compute.server.metadata_not_found'
-
-
-# The metadata of images (the proxy to the image API, to 2.38) --------------
-
-class ImageMetadataItemNotFound(exception.NotFound):
-    msg_fmt = 'Image %(image_id)s has no metadata item %(key)s.'
-    error_code = 'compute.image.metadata_not_found'
-
-
-class ImageAttributeNotMetadata(exception.Invalid):
-    msg_fmt = ('%(key)s is an attribute of the image, not one of its '
-               'metadata items (properties).')
-    error_code = 'compute.image.metadata_key_is_attribute'
-
-
-class ImageMetadataChanged(exception.Conflict):
-    """The image's properties kept changing under a replace."""
-    msg_fmt = ('The metadata of image %(image_id)s changed while it was '
-               'replaced; try again.')
-    error_code = 'compute.image.metadata_changed'

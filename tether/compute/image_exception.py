@@ -1,6 +1,6 @@
-"""Exceptions of the compute service about servers made of images: the
-image a server boots from, whether it fits the flavor and its volumes,
-and the volumes the compute host makes of images."""
+"""Exceptions of the compute service about images: the image a server
+boots from, whether it fits the flavor and its volumes, the volumes the
+compute host makes of images, and the image proxy's metadata."""
 
 from tether import exception
 
@@ -110,3 +110,23 @@ class QuiesceNotSupported(exception.Conflict):
                'for a quiesced snapshot (os_require_quiesce), and tether '
                'has no guest agent to quiesce it.')
     error_code = 'compute.image.quiesce_not_supported'
+
+
+# The metadata of images (the proxy to the image API, to 2.38) --------------
+
+class ImageMetadataItemNotFound(exception.NotFound):
+    msg_fmt = 'Image %(image_id)s has no metadata item %(key)s.'
+    error_code = 'compute.image.metadata_not_found'
+
+
+class ImageAttributeNotMetadata(exception.Invalid):
+    msg_fmt = ('%(key)s is an attribute of the image, not one of its '
+               'metadata items (properties).')
+    error_code = 'compute.image.metadata_key_is_attribute'
+
+
+class ImageMetadataChanged(exception.Conflict):
+    """The image's properties kept changing under a replace."""
+    msg_fmt = ('The metadata of image %(image_id)s changed while it was '
+               'replaced; try again.')
+    error_code = 'compute.image.metadata_changed'

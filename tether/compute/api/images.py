@@ -13,6 +13,7 @@ from oslo_utils import uuidutils
 
 from tether.compute.api import server_metadata
 from tether.compute import exception
+from tether.compute import image_exception
 from tether.compute import quota_exception
 from tether import images
 
@@ -105,7 +106,7 @@ def delete(context, image_id):
 def _check_keys(metadata):
     for key in metadata:
         if key in ATTRIBUTES:
-            raise exception.ImageAttributeNotMetadata(key=key)
+            raise image_exception.ImageAttributeNotMetadata(key=key)
 
 
 def _check_quota(context, metadata):
@@ -136,17 +137,19 @@ def update(context, image_id, metadata, replace=False):
         try:
             return properties(client.update_properties(
                 image_id, metadata, remove=remove,
-                absent=exception.ImageMetadataChanged(image_id=image_id)))
-        except exception.ImageMetadataChanged:
+                absent=image_exception.ImageMetadataChanged(
+                    image_id=image_id)))
+        except image_exception.ImageMetadataChanged:
             continue
-    raise exception.ImageMetadataChanged(image_id=image_id)
+    raise image_exception.ImageMetadataChanged(image_id=image_id)
 
 
 def delete_key(context, image_id, key):
     """Remove one property; ImageMetadataItemNotFound if the image has
     none of that key (or another request removed it first)."""
     client = images.for_caller(context)
-    missing = exception.ImageMetadataItemNotFound(image_id=image_id, key=key)
+    missing = image_exception.ImageMetadataItemNotFound(image_id=image_id,
+                                                        key=key)
     if key not in properties(client.get(image_id)):
         raise missing
     client.update_properties(image_id, remove=[key], absent=missing)

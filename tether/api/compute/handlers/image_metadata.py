@@ -11,7 +11,7 @@ from tether.api import responses
 from tether.api import validation
 from tether.api import wsgi
 from tether.compute.api import images as images_api
-from tether.compute import exception
+from tether.compute import image_exception
 from tether.policies.compute import images as policy
 
 served = microversion.version_window(
@@ -43,7 +43,7 @@ def show_image_metadata(req):
     key = req.urlvars['key']
     metadata = _metadata(req)
     if key not in metadata:
-        raise exception.ImageMetadataItemNotFound(
+        raise image_exception.ImageMetadataItemNotFound(
             image_id=req.urlvars['image_id'], key=key)
     return wsgi.json_response({'meta': {key: metadata[key]}})
 
