@@ -5,6 +5,7 @@ the openstack CLI and openstacksdk: the identity commands the noauth
 clouds cannot serve, and the volume and compute calls through
 Keystone's tokens and catalog."""
 
+import json
 import os
 import subprocess
 import uuid
@@ -111,3 +112,34 @@ def test_project_access_by_name(keystone_aio):
         admin.block_storage.delete_type(admin.block_storage.find_type(vtype))
         admin.close()
         demo.close()
+
+
+def test_quota_commands_by_project_name(keystone_aio):
+    # `openstack quota set|show` look the project up in the identity
+    # service: with Keystone they work by name, for both APIs.
+    def quotas():
+        rows = json.loads(_openstack(keystone_aio, 'tether-admin', 'quota',
+                                     'show', '-f', 'json', 'alt'))
+        if isinstance(rows, dict):
+            return rows
+        return {r['Resource']: r['Limit'] for r in rows}
+    before = quotas()
+    try:
+        _openstack(keystone_aio, 'tether-admin', 'quota', 'set',
+                   '--instances', '7', '--cores', '9', '--volumes', '8',
+                   'alt')
+        after = quotas()
+        assert (after['instances'], after['cores'], after['volumes']) == (
+            7, 9, 8), after
+        limits = json.loads(_openstack(
+            keystone_aio, 'tether-alt', 'limits', 'show', '--absolute',
+            '-f', 'json'))
+        # Both APIs' absolute limits, under openstacksdk's names.
+        named = {r['Name']: r['Value'] for r in limits}
+        assert named['max_total_instances'] == 7, named
+        assert named['max_total_volumes'] == 8, named
+    finally:
+        _openstack(keystone_aio, 'tether-admin', 'quota', 'set',
+                   '--instances', str(before['instances']),
+                   '--cores', str(before['cores']),
+                   '--volumes', str(before['volumes']), 'alt')
