@@ -22,8 +22,8 @@ def test_the_filters_of_each_list(aio):
              for f in resp.json()['resource_filters']}
     assert set(found) == set(LISTS)
     assert found['volume'] == sorted([
-        'availability_zone', 'bootable', 'metadata', 'multiattach', 'name',
-        'status', 'user_id'])
+        'availability_zone', 'bootable', 'group_id', 'metadata',
+        'multiattach', 'name', 'status', 'user_id'])
     assert found['snapshot'] == ['metadata', 'name', 'status', 'volume_id']
     assert found['volume_type'] == ['is_public']
     assert set(found['attachment']) >= {'volume_id', 'instance_id',
