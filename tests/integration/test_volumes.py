@@ -64,7 +64,9 @@ def test_the_services_report_up(cloud):
     compute = cloud.openstack('admin', 'compute', 'service', 'list',
                               '-f', 'json')
     host = cloud.deployment.host
-    assert [(s['Binary'], s['Host'], s['State']) for s in volume] == [
-        ('cinder-volume', host + '@int', 'up')]
+    # The volume service and the backup service (tether-backup), each
+    # under Cinder's name for it.
+    assert sorted((s['Binary'], s['Host'], s['State']) for s in volume) == [
+        ('cinder-backup', host, 'up'), ('cinder-volume', host + '@int', 'up')]
     assert [(s['Binary'], s['Host'], s['State']) for s in compute] == [
         ('tether-compute', host, 'up')]
