@@ -184,8 +184,9 @@ def compute_books(admin):
                                 '&limit=1000')['servers']
         busy = [s['id'] for s in servers
                 if s.get('OS-EXT-STS:task_state') == 'deleting']
-        return None if busy else servers
-    servers = wait_for(settled, 'every server to settle', timeout=300)
+        # (A list in a tuple: no server at all is settled too.)
+        return None if busy else (servers,)
+    [servers] = wait_for(settled, 'every server to settle', timeout=300)
     usages = {project: admin.compute(
         'GET', '/os-quota-sets/%s/detail' % project)['quota_set']
         for project in PROJECTS}
