@@ -5,6 +5,7 @@ import itertools
 import pytest
 
 from tether.objects import fields
+from tether.objects.compute import status as server_status
 
 
 def _matches(filters, vm_state, task_state):
@@ -27,7 +28,8 @@ def _matches(filters, vm_state, task_state):
     fields.VmState.ALL, fields.TaskState.ALL + (None,)))
 def test_each_server_has_the_one_status_its_filter_finds(vm_state,
                                                          task_state):
-    status = fields.server_status(vm_state, task_state)
-    found = [name for name, filters in fields.SERVER_STATUS_FILTERS.items()
+    status = server_status.server_status(vm_state, task_state)
+    found = [name for name, filters
+             in server_status.SERVER_STATUS_FILTERS.items()
              if _matches(filters, vm_state, task_state)]
     assert found == [status]

@@ -55,6 +55,7 @@ from tether.drivers.virt.power_state import PowerState
 from tether import images
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
+from tether.objects.compute import status as server_status
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -243,7 +244,8 @@ def _fail(context, instance, exc):
             context, instance.uuid,
             {'vm_state': VmState.ERROR, 'task_state': None,
              'fault': instance_obj.fault_of(exc)},
-            expected_task_state=tuple(fields.REBUILDS), action='rebuild')
+            expected_task_state=tuple(server_status.REBUILDS),
+            action='rebuild')
     except (exception.InstanceInvalidState, exception.InstanceNotFound):
         LOG.info('Server %s moved on (deleted?) while its rebuild failed',
                  instance.uuid)

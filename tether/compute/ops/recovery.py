@@ -41,6 +41,7 @@ from tether.db.compute import instance as db_instances
 from tether.drivers.virt.power_state import PowerState
 from tether.objects.compute import instance as instance_obj
 from tether.objects import fields
+from tether.objects.compute import status as server_status
 
 LOG = logging.getLogger(__name__)
 
@@ -143,7 +144,7 @@ def reconcile_instance(context, host, instance):
                  'tether-compute on %s.' % host.host))},
             expected_task_state=task, action='reconcile')
         return True
-    if task in fields.REBUILDS:
+    if task in server_status.REBUILDS:
         # The wait for volume-reimaged (or what came after it) died with
         # the last run: no event will reach it.
         db_instances.update(

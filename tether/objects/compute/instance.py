@@ -7,6 +7,7 @@ from oslo_versionedobjects import fields
 
 from tether.objects import base
 from tether.objects import fields as t_fields
+from tether.objects.compute import status as server_status
 
 
 def fault_of(exc, code=500):
@@ -152,7 +153,7 @@ class Instance(base.TetherObject):
         if target < (1, 8):
             primitive.pop('config_drive', None)
         if target < (1, 2) and primitive.get('task_state') in \
-                t_fields.REBUILDS:
+                server_status.REBUILDS:
             # A manager before rebuilds could not read it; the API never
             # sends a rebuilding server to one (a rebuild needs a newer
             # host).
@@ -173,4 +174,4 @@ class Instance(base.TetherObject):
 
     @property
     def status(self):
-        return t_fields.server_status(self.vm_state, self.task_state)
+        return server_status.server_status(self.vm_state, self.task_state)

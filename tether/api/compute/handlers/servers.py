@@ -24,7 +24,7 @@ from tether.compute.api import server_groups as server_groups_api
 from tether.compute.api import servers as servers_api
 from tether.compute import keypair_exception
 from tether.compute import server_group_exception as sg_exception
-from tether.objects import fields
+from tether.objects.compute import status as server_status
 from tether.policies.compute import servers as policy
 
 
@@ -230,14 +230,14 @@ def _search(req, all_projects_rule):
         filters['display_name'] = params['name']
     if 'status' in params:
         status = str(params['status']).upper()
-        status_filters = fields.SERVER_STATUS_FILTERS.get(status)
+        status_filters = server_status.SERVER_STATUS_FILTERS.get(status)
         if status_filters is None:
             # Before 2.38 Nova answers an unknown status with no servers.
             if microversion.at_least(req, versions.STRICT_STATUS_FILTER):
                 raise fault.HTTPError(
                     400, 'Invalid status value %r: a server status is one '
                          'of %s.' % (params['status'], ', '.join(
-                             sorted(fields.SERVER_STATUS_FILTERS))))
+                             sorted(server_status.SERVER_STATUS_FILTERS))))
             return None
         filters.update(status_filters)
     if 'availability_zone' in params:
