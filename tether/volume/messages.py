@@ -24,8 +24,9 @@ def record(context, action, resource_uuid, project_id, detail=None,
     """Write a message of ``project_id`` about ``resource_uuid``: the
     ``action`` that failed and its detail (the one ``exception`` maps
     to, else ``detail``, else an unknown error). A message that cannot
-    be written is logged, never raised: the failure it reports is
-    already handled."""
+    be written is logged, never raised, so the caller still settles the
+    failure it reports. Callers write it before the status a client
+    waits on (``error``): who sees that status finds the message."""
     detail = message_field.detail_of(exception, detail)
     now = timeutils.utcnow()
     values = {

@@ -58,12 +58,12 @@ def connect(context, driver, volume_id, attachment_id, connector):
     except Exception as exc:
         LOG.exception('Connecting volume %s for attachment %s failed',
                       volume_id, attachment_id)
-        state.change(context, attachment_id, volume_id,
-                     {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
-                     extra=[db_attachments.not_connected()])
         messages.record(context, messages.Action.UPDATE_ATTACHMENT,
                         volume_id, volume.project_id,
                         detail=messages.Detail.ATTACH_ERROR)
+        state.change(context, attachment_id, volume_id,
+                     {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
+                     extra=[db_attachments.not_connected()])
         raise exception.BackendOperationFailed(
             reason='connecting volume %s failed: %s'
                    % (volume_id, type(exc).__name__))
@@ -112,12 +112,12 @@ def disconnect(context, driver, volume_id, attachment_id):
             except Exception as exc:
                 LOG.exception('Disconnecting attachment %s of volume %s '
                               'failed', attachment_id, volume_id)
-                state.change(context, attachment_id, volume_id,
-                             {'attach_status': AS.ERROR_DETACHING},
-                             [state.BEING_DELETED])
                 messages.record(context, messages.Action.UPDATE_ATTACHMENT,
                                 volume_id, volume.project_id,
                                 detail=messages.Detail.DETACH_ERROR)
+                state.change(context, attachment_id, volume_id,
+                             {'attach_status': AS.ERROR_DETACHING},
+                             [state.BEING_DELETED])
                 raise exception.BackendOperationFailed(
                     reason='disconnecting volume %s failed: %s'
                            % (volume_id, type(exc).__name__))

@@ -95,10 +95,10 @@ def copy_volume_to_image(context, driver, volume_id, image):
                       'returns to %s', volume_id, image['id'],
                       volume.previous_status)
         delete_unfinished(client, image['id'])
-        image_state.end_upload(context, volume_id, image['id'])
         messages.record(context, messages.Action.COPY_VOLUME_TO_IMAGE,
                         volume_id, volume.project_id,
                         detail=messages.Detail.FAILED_TO_UPLOAD_VOLUME)
+        image_state.end_upload(context, volume_id, image['id'])
         return
     if image_state.end_upload(context, volume_id, image['id']):
         LOG.info('Volume %s is uploaded to image %s', volume_id,

@@ -81,9 +81,9 @@ def reimage(context, driver, volume_id, image_id, image=None):
     except Exception as exc:
         LOG.exception('Re-imaging volume %s with image %s failed: the '
                       'volume is in error', volume_id, image_id)
-        _fail(context, volume_id, image_id)
         messages.record(context, messages.Action.REIMAGE_VOLUME, volume_id,
                         volume.project_id, exception=exc)
+        _fail(context, volume_id, image_id)
         return
     previous = image_state.end_reimage(context, volume_id, image)
     if previous is None:

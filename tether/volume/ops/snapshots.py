@@ -50,11 +50,11 @@ def create_snapshot(context, driver, snapshot_id):
     except Exception:
         LOG.exception('Creating snapshot %s of volume %s failed',
                       snapshot_id, snapshot.volume_id)
-        snapshot_state.fail_create(context, snapshot)
         messages.record(context, messages.Action.SNAPSHOT_CREATE,
                         snapshot_id, snapshot.project_id,
                         detail=messages.Detail.SNAPSHOT_CREATE_ERROR,
                         resource_type=messages.Resource.VOLUME_SNAPSHOT)
+        snapshot_state.fail_create(context, snapshot)
         return
     if not db_snapshots.conditional_update(
             context, snapshot_id, {'status': S.AVAILABLE,
@@ -81,13 +81,13 @@ def delete_snapshot(context, driver, snapshot_id):
     except Exception:
         LOG.exception('Deleting snapshot %s of volume %s failed',
                       snapshot_id, snapshot.volume_id)
-        db_snapshots.conditional_update(
-            context, snapshot_id, {'status': S.ERROR_DELETING},
-            [S.DELETING])
         messages.record(context, messages.Action.SNAPSHOT_DELETE,
                         snapshot_id, snapshot.project_id,
                         detail=messages.Detail.SNAPSHOT_DELETE_ERROR,
                         resource_type=messages.Resource.VOLUME_SNAPSHOT)
+        db_snapshots.conditional_update(
+            context, snapshot_id, {'status': S.ERROR_DELETING},
+            [S.DELETING])
         return
     snapshot_state.finish_delete(context, snapshot)
     LOG.info('Snapshot %s of volume %s deleted', snapshot_id,

@@ -143,9 +143,9 @@ def _create_volume(context, driver, volume, image):
             model_update = {'bootable': True}
     except Exception as exc:
         LOG.exception('Creating volume %s failed', volume_id)
+        _record_failure(context, volume, exc)
         volume_state.fail_create(context, volume, CREATE_STATUSES)
         backup_state.abandon_restore(context, volume_id)
-        _record_failure(context, volume, exc)
         return
     restore = db_backups.restoring_into(context, volume_id)
     if restore is not None:
