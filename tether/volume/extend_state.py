@@ -75,7 +75,7 @@ def stored_target(admin_metadata, volume_id, size):
 
 @session.VOLUME.writer
 def settle(context, volume_id, error, new_size=None, reservations=None,
-           waiting=None, project_id=None, authorize=None):
+           waiting=None, project_id=None, authorize=None, detail=None):
     """Take the volume out of ``extending``; returns an :class:`Outcome`.
 
     ``new_size``/``reservations`` are the manager's, for an extend that
@@ -89,6 +89,9 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     look-up to a project (VolumeNotFound otherwise), and ``authorize``,
     called with the volume before anything changes, may refuse the
     caller (the completion action's policy, on the volume it settles).
+    A failed extend's user message (Cinder's action 007, ``detail`` or
+    "the driver failed to extend") is written in the same transaction:
+    who sees ``error_extending`` finds it.
     """
     volume = db_attachments.lock_volume(context, volume_id, project_id)
     if authorize is not None:
@@ -106,6 +109,9 @@ def settle(context, volume_id, error, new_size=None, reservations=None,
     old_size = volume.size
     if error:
         db_quotas.rollback_in_transaction(context, reservations)
+        messages.record(context, messages.Action.EXTEND_VOLUME, volume_id,
+                        volume.project_id,
+                        detail=detail or messages.Detail.DRIVER_FAILED_EXTEND)
         values = {'status': S.ERROR_EXTENDING}
     else:
         db_quotas.commit_in_transaction(context, reservations)
@@ -151,25 +157,22 @@ def finish(context, volume_id, error, new_size=None, reservations=None,
     ``detail``); None if another way out came first."""
     try:
         outcome = settle(context, volume_id, error, new_size=new_size,
-                         reservations=reservations, waiting=waiting)
+                         reservations=reservations, waiting=waiting,
+                         detail=detail)
     except exception.VolumeNotExtending as exc:
         LOG.info('Extend of volume %s was settled already: %s', volume_id,
                  exc)
         return None
-    report(context, outcome, host, why, detail)
+    report(context, outcome, host, why)
     return outcome
 
 
-def report(context, outcome, host=None, why=None, detail=None):
-    """Log how an extend ended; notify one that succeeded; write the user
-    message of one that failed (Cinder's action 007, ``detail`` or "the
-    driver failed to extend")."""
+def report(context, outcome, host=None, why=None):
+    """Log how an extend ended; notify one that succeeded (a failed
+    one's user message is :func:`settle`'s)."""
     if outcome.error:
         LOG.error('Extend of volume %s to %sG failed%s', outcome.volume.id,
                   outcome.new_size, ': %s' % why if why else '')
-        messages.record(context, messages.Action.EXTEND_VOLUME,
-                        outcome.volume.id, outcome.volume.project_id,
-                        detail=detail or messages.Detail.DRIVER_FAILED_EXTEND)
     else:
         LOG.info('Volume %s extended from %sG to %sG', outcome.volume.id,
                  outcome.old_size, outcome.new_size)
