@@ -40,6 +40,15 @@ def test_the_backups_story(aio, wait):
     helpers.wait_until_status(http, restored['volume_id'], 'available',
                               wait)
     bh.wait_status(http, made['id'], 'available', wait)
+    # A volume create naming the backup (3.47): a restore the create
+    # describes.
+    from_backup = shown.exchange('volume-create-from-backup', 'POST',
+                                 '/volumes', {'volume': {
+                                     'backup_id': made['id'], 'size': 2,
+                                     'name': 'from-backup'}},
+                                 version=VERSION)['volume']
+    helpers.wait_until_status(http, from_backup['id'], 'available', wait)
+    bh.wait_status(http, made['id'], 'available', wait)
 
     records = samples.Samples('volume', admin, backup_id=made['id'])
     record = records.exchange('backup-record-export', 'GET',

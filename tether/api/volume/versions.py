@@ -40,6 +40,7 @@ EXTEND_ATTACHED = '3.42'      # os-extend of in-use volumes.
 BACKUP_METADATA = '3.43'      # metadata of backups.
 ATTACHMENT_COMPLETE = '3.44'  # POST /attachments/{id}/action os-complete.
 WITH_COUNT = '3.45'           # with_count on volume lists.
+VOLUME_FROM_BACKUP = '3.47'   # backup_id in a volume create.
 SHARED_TARGETS = '3.48'       # service_uuid, shared_targets in volumes.
 BACKEND_STATE = '3.49'        # backend_state of volume services.
 BACKUP_AZ = '3.51'            # availability_zone of a backup create.

@@ -8,7 +8,9 @@ tether-backup writes it. Into a new volume (no ``volume_id``): the
 backup is claimed for the volume's id first, then the volume is made as
 any create makes one (its quota counted), and once its backend made it,
 tether-volume hands it to a tether-backup instead of making it
-``available`` (tether.volume.ops.volumes); the answer does not wait.
+``available`` (tether.volume.ops.volumes); the answer does not wait. A
+volume create naming a backup (3.47) is a restore into a new volume
+that the create describes.
 """
 
 from oslo_log import log as logging
@@ -73,24 +75,24 @@ def _into_existing(context, backup, volume_id, host):
     return volume
 
 
-def _into_new(context, backup, name, host):
+def _into_new(context, backup, host, size, **create):
+    """Claim the backup for a new volume's id, then make the volume
+    (``create``: volume_api.create's arguments); the volume, which the
+    scheduler may have put in ``error`` (the backup then is available
+    again)."""
     volume_id = uuidutils.generate_uuid()
     db_backups.transition(context, backup.id,
                           {'status': B.RESTORING, 'host': host,
                            'restore_volume_id': volume_id},
                           [B.AVAILABLE], context.project_scope)
     try:
-        volume = volume_api.create(
-            context, backup.size, name=name,
-            description=NEW_VOLUME_DESCRIPTION, volume_id=volume_id)
+        volume = volume_api.create(context, size, volume_id=volume_id,
+                                   **create)
     except Exception:
         backup_state.abandon_restore(context, volume_id)
         raise
     if volume.status == VS.ERROR:
         backup_state.abandon_restore(context, volume_id)
-        raise exception.InvalidVolume(
-            reason='error while creating volume %s for restoring backup %s'
-                   % (volume_id, backup.id))
     return volume
 
 
@@ -102,6 +104,31 @@ def restore(context, backup_id, volume_id=None, name=None):
     host, _zone = hosts.choose(context, 'a restore', prefer=backup.host)
     if volume_id is not None:
         return _into_existing(context, backup, volume_id, host)
-    return _into_new(context, backup,
-                     name or volume_meta.RESTORE_NAME_PREFIX + backup_id,
-                     host)
+    volume = _into_new(
+        context, backup, host, backup.size,
+        name=name or volume_meta.RESTORE_NAME_PREFIX + backup_id,
+        description=NEW_VOLUME_DESCRIPTION)
+    if volume.status == VS.ERROR:
+        raise exception.InvalidVolume(
+            reason='error while creating volume %s for restoring backup %s'
+                   % (volume.id, backup.id))
+    return volume
+
+
+def create_volume(context, backup_id, size=None, **create):
+    """A volume create naming a backup (3.47, ``backup_id``): a new
+    volume of ``size`` (the backup's if None, never smaller), made as
+    any create makes one (``create``: volume_api.create's other
+    arguments), the backup then restored into it. The volume, as the
+    create answers it: the scheduler may have put it in ``error``."""
+    backup = backups.get(context, backup_id)
+    _check_available(backup)
+    if size is None:
+        size = backup.size
+    elif size < backup.size:
+        raise exception.InvalidInput(
+            reason='volume size %dGB cannot be smaller than the size %dGB '
+                   'of backup %s' % (size, backup.size, backup.id))
+    host, _zone = hosts.choose(context, 'a volume create from a backup',
+                               prefer=backup.host)
+    return _into_new(context, backup, host, size, **create)

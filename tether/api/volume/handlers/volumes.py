@@ -15,14 +15,19 @@ from tether.api.volume import versions
 from tether.api.volume.views import volumes as views
 from tether.api import wsgi
 from tether.policies.volume import volumes as policy
+from tether.volume.api import backup_restores
 from tether.volume.api import volume_metadata as metadata_api
 from tether.volume.api import volumes as volume_api
 
-# Sources of a new volume that tether does not offer (yet).
-_UNSUPPORTED_SOURCES = ('backup_id', 'consistencygroup_id',
-                        'source_replica')
-# Those it does; a volume is made of one of them at most.
+# Sources of a new volume that tether does not offer (Cinder's
+# consistency groups and replicas).
+_UNSUPPORTED_SOURCES = ('consistencygroup_id', 'source_replica')
+# Those it does; a volume is made of one of them at most. A backup is
+# one from 3.47 (as Cinder).
 _SOURCES = ('imageRef', 'image_id', 'snapshot_id', 'source_volid')
+_SOURCES_V347 = _SOURCES + ('backup_id',)
+# The sources a volume takes its size from.
+_SIZED_SOURCES = ('snapshot_id', 'source_volid', 'backup_id')
 
 
 def load_volume(req, action):
@@ -44,45 +49,62 @@ def create_volume(req):
     ctx.can(policy.CREATE, {'project_id': ctx.project_id,
                             'user_id': ctx.user_id})
     body = req.validated['volume']
+    from_backup = microversion.at_least(req, versions.VOLUME_FROM_BACKUP)
     given = [k for k in _UNSUPPORTED_SOURCES if body.get(k) is not None]
     if given:
         raise fault.HTTPError(
             400, 'Creating a volume from %s is not supported by tether; '
                  'create an empty volume, or one from an image '
-                 '("imageRef"), a snapshot ("snapshot_id") or a volume '
-                 '("source_volid").' % ', '.join(given))
+                 '("imageRef"), a snapshot ("snapshot_id"), a volume '
+                 '("source_volid") or a backup ("backup_id", from '
+                 'microversion %s).'
+                 % (', '.join(given), versions.VOLUME_FROM_BACKUP))
+    if body.get('backup_id') is not None and not from_backup:
+        raise fault.HTTPError(
+            400, 'Creating a volume from a backup ("backup_id") needs '
+                 'microversion %s or later; or restore the backup '
+                 '(POST /backups/{backup_id}/restore).'
+                 % versions.VOLUME_FROM_BACKUP)
     # image_id is Cinder's other name of imageRef.
     sources = sorted({'imageRef' if k == 'image_id' else k
-                      for k in _SOURCES if body.get(k) is not None})
+                      for k in (_SOURCES_V347 if from_backup else _SOURCES)
+                      if body.get(k) is not None})
     if len(sources) > 1:
         raise fault.HTTPError(
             400, 'A volume is made of one source at most; the request '
                  'names %s.' % ', '.join(sources))
-    if body.get('size') is None and not (body.get('snapshot_id') or
-                                         body.get('source_volid')):
+    if body.get('size') is None and not any(body.get(k) for k in
+                                            _SIZED_SOURCES):
         raise fault.HTTPError(
             400, "'size' is required, unless the volume is made of a "
-                 "snapshot or a volume (it then has their size).")
+                 "snapshot, a volume or a backup (it then has their "
+                 "size).")
     if body.get('multiattach') is not None and strutils.bool_from_string(
             body['multiattach']):
         raise fault.HTTPError(
             400, 'The multiattach flag of volume create is deprecated; use '
                  'a volume type with the extra spec multiattach="<is> True".')
-    volume = volume_api.create(
-        ctx, None if body.get('size') is None else int(body['size']),
+    size = None if body.get('size') is None else int(body['size'])
+    create = dict(
         name=body.get('name') or body.get('display_name'),
         description=body.get('description') or
         body.get('display_description'),
         metadata=body.get('metadata'),
         volume_type=body.get('volume_type'),
         availability_zone=body.get('availability_zone'),
-        # image_id: the name Cinder also reads.
-        image_ref=body.get('imageRef') or body.get('image_id'),
-        snapshot_id=body.get('snapshot_id'),
-        source_volid=body.get('source_volid'),
         # As Cinder: the group of a create from 3.13 only.
         group_id=(body.get('group_id') if microversion.at_least(
             req, versions.GROUP_ID) else None))
+    if body.get('backup_id') is not None:
+        volume = backup_restores.create_volume(ctx, body['backup_id'], size,
+                                               **create)
+    else:
+        volume = volume_api.create(
+            ctx, size,
+            # image_id: the name Cinder also reads.
+            image_ref=body.get('imageRef') or body.get('image_id'),
+            snapshot_id=body.get('snapshot_id'),
+            source_volid=body.get('source_volid'), **create)
     # As Cinder: the extended attributes come with a GET only.
     return wsgi.json_response({'volume': _detail(req, volume, False)},
                               status=202)
