@@ -11,4 +11,4 @@ tools/install-deps.sh test
 # The share tests (tests/functional/share/) run a real Manila on a one-node
 # Ceph beside tether (tools/manila_ceph/): its packages and virtualenv.
 tools/install-deps.sh manila
-exec "$PYTHON" -m pytest -n 2 -q tests/unit tests/functional "$@"
+exec "$PYTHON" -m pytest -n 2 -q --durations=30 tests/unit tests/functional "$@"
