@@ -60,6 +60,33 @@ SPECS = {
         body=lambda ids: {'os-reimage': {'image_id': ids['image_id'],
                                          'reimage_reserved': False}},
         use={'volume_id': 'reserved_id'}),
+    # A 2xx reserves a throwaway volume; os-unreserve and
+    # os-roll_detaching of the shared volume (available) change nothing,
+    # its os-begin_detaching is refused (it is not in-use).
+    'volume POST /volumes/{volume_id}/action os-reserve': Spec(
+        body={'os-reserve': None}, fresh='volume'),
+    'volume POST /volumes/{volume_id}/action os-unreserve': Spec(
+        body={'os-unreserve': None}),
+    'volume POST /volumes/{volume_id}/action os-begin_detaching': Spec(
+        body={'os-begin_detaching': None}),
+    'volume POST /volumes/{volume_id}/action os-roll_detaching': Spec(
+        body={'os-roll_detaching': None}),
+    # A 2xx of os-attach attaches a throwaway volume; the others find
+    # nothing to detach or disconnect on the shared volume, and refuse
+    # to connect it (it is not reserved).
+    'volume POST /volumes/{volume_id}/action os-attach': Spec(
+        body={'os-attach': {'host_name': 'pm-host',
+                            'mountpoint': '/dev/vdb'}}, fresh='volume'),
+    'volume POST /volumes/{volume_id}/action os-detach': Spec(
+        body={'os-detach': {}}),
+    'volume POST /volumes/{volume_id}/action os-force_detach': Spec(
+        body={'os-force_detach': {}}),
+    'volume POST /volumes/{volume_id}/action os-initialize_connection':
+        Spec(body={'os-initialize_connection': {
+            'connector': {'host': 'pm-host'}}}),
+    'volume POST /volumes/{volume_id}/action os-terminate_connection':
+        Spec(body={'os-terminate_connection': {
+            'connector': {'host': 'pm-host'}}}),
     'volume POST /volumes/{volume_id}/action os-reset_status': Spec(
         body={'os-reset_status': {'status': 'available'}}),
     'volume POST /volumes/{volume_id}/action os-volume_upload_image': Spec(

@@ -1,5 +1,5 @@
-"""Cinder's volume actions that tether does not serve (os-attach,
-os-reserve ... which the attachments API replaces): as Cinder, which
+"""Cinder's volume actions that tether does not serve (os-migrate_volume,
+os-unmanage ...): as Cinder, which
 looks the volume up for each, one on a volume the caller cannot see is a
 404; on the caller's own volume, a 400 that says tether does not serve
 it; an action Cinder does not have either is a 400 whatever the volume."""
@@ -33,7 +33,8 @@ def test_on_an_unknown_volume_is_404(aio, name):
 def test_on_a_volume_tether_has(aio, wait):
     owner = aio.http()
     volume = helpers.create_volume(owner, wait_for=wait)
-    for name in ('os-attach', 'os-initialize_connection', 'revert'):
+    for name in ('os-migrate_volume', 'os-migrate_volume_completion',
+                 'os-unmanage'):
         resp = _action(owner, volume['id'], name)
         assert resp.status_code == 400, resp.text
         assert _code(resp) == 'api.action.unknown'

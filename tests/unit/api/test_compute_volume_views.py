@@ -37,6 +37,20 @@ def test_the_first_attachment_as_nova_shows_it():
         {'id': 'v1', 'volumeId': 'v1', 'serverId': 's1'}]
 
 
+def test_an_attachment_to_a_host_only_is_no_servers():
+    """os-attach with host_name: no server, so not one Nova shows."""
+    volume = dict(VOLUME, status='in-use', attachments=[
+        {'server_id': None, 'device': '/dev/sdb', 'attachment_id': 'a1',
+         'volume_id': 'v1', 'id': 'v1', 'host_name': 'node-1'}])
+    assert volumes.volume(volume)['attachments'] == [{}]
+    volume['attachments'].append(
+        {'server_id': 's2', 'device': '/dev/sdc', 'attachment_id': 'a2',
+         'volume_id': 'v1', 'id': 'v1', 'host_name': None})
+    assert volumes.volume(volume)['attachments'] == [
+        {'id': 'v1', 'volumeId': 'v1', 'serverId': 's2',
+         'device': '/dev/sdc'}]
+
+
 def test_a_snapshot():
     assert snapshots.snapshot({
         'id': 's1', 'volume_id': 'v1', 'status': 'available', 'size': 2,

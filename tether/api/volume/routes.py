@@ -10,6 +10,7 @@ from tether.api.volume.handlers import group_snapshots
 from tether.api.volume.handlers import group_types
 from tether.api.volume.handlers import groups
 from tether.api.volume.handlers import hosts
+from tether.api.volume.handlers import legacy_attach
 from tether.api.volume.handlers import limits
 from tether.api.volume.handlers import messages
 from tether.api.volume.handlers import qos_specs
@@ -41,6 +42,7 @@ RESOURCES = [
     ('/volumes/{volume_id}/action', {
         'POST': actions.Dispatcher('volume', volume_actions.ACTIONS,
                                    volume_image_metadata.ACTIONS,
+                                   legacy_attach.ACTIONS,
                                    unserved=volume_actions.find_volume)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,

@@ -10,6 +10,7 @@ from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
 from tether.db.volume import volume as db_volumes
+from tether.objects import fields
 from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
@@ -165,6 +166,41 @@ def insert(context, values):
     context.session.add(row)
     context.session.flush()
     return _obj(row)
+
+
+def legacy_reservation(context, volume_id):
+    """The oldest attachment of the volume that os-reserve recorded
+    (``attaching`` and never given a connector), or None."""
+    row = context.session.scalars(
+        sa.select(A).where(A.volume_id == volume_id,
+                           A.attach_status == fields.VolumeAttachStatus
+                           .ATTACHING,
+                           A.connector.is_(None))
+        .order_by(A.created_at, A.id)).first()
+    return _obj(row) if row is not None else None
+
+
+def legacy_pending(context, volume_id):
+    """The oldest ``attaching`` attachment of the volume without an
+    instance that os-attach may take: not connected at all, or with its
+    connection recorded (not one whose connect is under way); or None."""
+    row = context.session.scalars(
+        sa.select(A).where(A.volume_id == volume_id, *pending())
+        .order_by(A.created_at, A.id)).first()
+    return _obj(row) if row is not None else None
+
+
+def pending():
+    """Clauses on attachments: what :func:`legacy_pending` takes."""
+    return (A.attach_status == fields.VolumeAttachStatus.ATTACHING,
+            A.instance_uuid.is_(None),
+            sa.or_(A.connector.is_(None), A.connection_info.isnot(None)))
+
+
+def none_in(statuses):
+    """A clause on volumes: no attachment of the volume in ``statuses``."""
+    return ~sa.exists().where(A.volume_id == V.id,
+                              A.attach_status.in_(statuses))
 
 
 def no_attachments():

@@ -157,6 +157,12 @@ def type_is(volume_type_id):
     return models.Volume.volume_type_id == volume_type_id
 
 
+def attach_status_in(statuses):
+    """A clause for ``extra``: the volume's attach_status is one of
+    ``statuses``."""
+    return models.Volume.attach_status.in_(statuses)
+
+
 def previous_status_in(statuses):
     """A clause for ``extra``: the volume's previous_status is one of
     ``statuses`` (None among them: it has none)."""

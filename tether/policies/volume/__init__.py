@@ -10,6 +10,7 @@ from tether.policies.volume import group_snapshots
 from tether.policies.volume import group_types
 from tether.policies.volume import groups
 from tether.policies.volume import hosts
+from tether.policies.volume import legacy_attach
 from tether.policies.volume import limits
 from tether.policies.volume import messages
 from tether.policies.volume import qos_specs
@@ -31,7 +32,7 @@ _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             attachments, snapshots, transfers, quota_class_sets,
             backups, default_types, qos_specs, messages,
             scheduler_stats, hosts, group_types, groups,
-            group_snapshots]
+            group_snapshots, legacy_attach]
 
 
 def list_rules():

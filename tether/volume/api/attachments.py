@@ -196,6 +196,13 @@ def update(context, attachment, connector):
     connector = dict(connector, mode=mode)
     rpcapi.get().check_attachment_calls('connecting an attachment')
     volume = _claim_connect(context, attachment, connector)
+    return connect_claimed(context, volume, attachment, connector)
+
+
+def connect_claimed(context, volume, attachment, connector):
+    """The manager connects an attachment claimed ``attaching`` with
+    ``connector`` (a synchronous call); the attachment as it is then. A
+    failure leaves it ``error_attaching`` (AttachmentConnectFailed)."""
     try:
         rpcapi.get().attachment_update(context, volume, connector,
                                        attachment.id)
@@ -302,16 +309,17 @@ def _delete_connected(context, attachment, volume):
             status=status)
 
 
-def delete(context, attachment):
+def delete(context, attachment, force=False):
     """Delete (detach) an attachment; AttachmentInUse if a guest may
     still use it and the caller is not the compute service
-    (:func:`deletion_allowed`).
+    (:func:`deletion_allowed`), unless ``force`` (os-force_detach, an
+    administrator's).
 
     Returns (the attachments the volume has left, the IDs of those that
     still share the deleted one's host connection).
     """
-    if not deletion_allowed(context, attachment,
-                            compute_client.as_service(context)):
+    if not force and not deletion_allowed(
+            context, attachment, compute_client.as_service(context)):
         raise exception.AttachmentInUse(
             attachment_id=attachment.id,
             instance_uuid=attachment.instance_uuid)

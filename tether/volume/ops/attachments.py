@@ -127,7 +127,9 @@ def disconnect(context, driver, volume_id, attachment_id):
 def reconcile(context, driver, host):
     """Settle the attachments this backend left half done; see the docs.
 
-    * ``attaching`` without connection info: the connect never finished;
+    * ``attaching`` with a connector but without connection info: the
+      connect never finished (one without a connector is os-reserve's
+      reservation, which waits for os-attach or os-unreserve);
       the attachment becomes ``error_attaching`` (the caller deletes it and
       attaches again) and the volume's status follows its attachments.
     * ``detached`` (a delete claimed it): the delete runs again.
@@ -136,7 +138,7 @@ def reconcile(context, driver, host):
     for attachment in db_attachments.get_all_on_backend(
             context, host, [AS.ATTACHING, state.BEING_DELETED]):
         if (attachment.attach_status == AS.ATTACHING and
-                not attachment.connection_info):
+                attachment.connector and not attachment.connection_info):
             LOG.info('Attachment %s never finished connecting; marking it '
                      'error_attaching', attachment.id)
             count += state.change(

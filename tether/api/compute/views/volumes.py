@@ -3,10 +3,13 @@ Nova's legacy keys."""
 
 
 def attachments(volume):
-    """Nova's ``attachments`` of a volume: its first attachment (Nova
-    shows one, of a multiattach volume too), or ``[{}]`` when it has
-    none."""
+    """Nova's ``attachments`` of a volume: its first attachment to a
+    server (Nova shows one, of a multiattach volume too), or ``[{}]`` when
+    it has none. An attachment to a host only (os-attach with host_name)
+    is no server's: Nova would show its serverId as null."""
     for attachment in volume.get('attachments') or []:
+        if not attachment.get('server_id'):
+            continue
         out = {'id': volume['id'], 'volumeId': volume['id'],
                'serverId': attachment['server_id']}
         if attachment.get('device'):

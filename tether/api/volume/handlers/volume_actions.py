@@ -138,14 +138,12 @@ ACTIONS = {
     'os-volume_upload_image': upload_image,
 }
 
-# Cinder's volume actions that tether does not serve (the attachments API
-# serves what the first ones did). Cinder looks the volume up for each.
+# Cinder's volume actions that tether does not serve. Cinder looks the
+# volume up for each.
 CINDER_ONLY = frozenset((
-    'os-attach', 'os-begin_detaching', 'os-detach', 'os-force_delete',
-    'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
-    'os-migrate_volume_completion', 'os-reserve',
-    'os-roll_detaching', 'os-set_bootable', 'os-terminate_connection',
-    'os-unmanage', 'os-unreserve', 'os-update_readonly_flag', 'revert'))
+    'os-force_delete', 'os-migrate_volume',
+    'os-migrate_volume_completion', 'os-set_bootable',
+    'os-unmanage', 'os-update_readonly_flag', 'revert'))
 
 
 def find_volume(req, name):
