@@ -187,6 +187,19 @@ DELETABLE_STATUSES = (VolumeStatus.AVAILABLE, VolumeStatus.ERROR,
                       VolumeStatus.ERROR_MANAGING,
                       VolumeStatus.ERROR_DELETING)
 
+# Statuses from which an administrator's force delete (os-force_delete,
+# DELETE ?force=true) may delete a volume: Cinder's "whatever its status",
+# less those in which another service's operation holds the volume and
+# would be left with rows that lie (a backup made or restored, a transfer
+# offered, an extend the compute host answers, a retype, a revert). The
+# manager's own work (a create, an image written or uploaded) notices the
+# delete and gives way to it (tether.volume.manager).
+FORCE_DELETABLE_STATUSES = DELETABLE_STATUSES + (
+    VolumeStatus.CREATING, VolumeStatus.DOWNLOADING, VolumeStatus.UPLOADING,
+    VolumeStatus.DELETING, VolumeStatus.ATTACHING, VolumeStatus.DETACHING,
+    VolumeStatus.IN_USE, VolumeStatus.RESERVED, VolumeStatus.MAINTENANCE,
+    VolumeStatus.MANAGING, VolumeStatus.ERROR_BACKING_UP)
+
 # os-reset_status refuses to leave a volume in these: an operation is running
 # and its owner would be left with a row that lies.
 RESET_STATUS_REFUSED = (VolumeStatus.DELETING, VolumeStatus.ERROR_DELETING,

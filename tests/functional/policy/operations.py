@@ -40,6 +40,9 @@ SPECS = {
     'volume PUT /volumes/{volume_id}': Spec(
         body={'volume': {'name': 'pm-vol'}}),
     'volume DELETE /volumes/{volume_id}': Spec(fresh='volume'),
+    'volume DELETE /volumes/{volume_id}?force=true': Spec(fresh='volume'),
+    'volume POST /volumes/{volume_id}/action os-force_delete': Spec(
+        body={'os-force_delete': {}}, fresh='volume'),
     'volume PUT /os-quota-class-sets/{class_name}': Spec(
         body={'quota_class_set': {'volumes': 100}}),
     # Project A's: it stays without a limit on servers (the rows make

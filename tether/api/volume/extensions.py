@@ -3,7 +3,7 @@ lists them: Cinder's names, aliases, descriptions and dates.
 
 Only an extension whose behaviour tether has in full is here: not
 os-services (no failover, get-log or set-log), os-hosts (no update),
-os-admin-actions (no force-delete, migration or snapshot actions) nor
+os-admin-actions (no migration; force_detach, migrate ...) nor
 os-volume-actions (no os-attach, os-reserve ...), of which tether serves
 parts.
 """

@@ -24,6 +24,7 @@ from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
+from tether.api.volume.handlers import volume_admin_actions
 from tether.api.volume.handlers import volume_image_metadata
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
@@ -41,6 +42,7 @@ RESOURCES = [
     ('/volumes/{volume_id}/action', {
         'POST': actions.Dispatcher('volume', volume_actions.ACTIONS,
                                    volume_image_metadata.ACTIONS,
+                                   volume_admin_actions.ACTIONS,
                                    unserved=volume_actions.find_volume)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,

@@ -25,6 +25,7 @@ BACKUP_PROJECT = '3.18'       # os-backup-project-attr:project_id (admins).
 GROUP_SNAPSHOT_RESET = '3.19'  # group snapshot reset_status (admins).
 GROUP_RESET = '3.20'          # group reset_status (admins).
 PROVIDER_ID = '3.21'          # provider_id in volume responses (admins).
+VOLUME_DELETE_FORCE = '3.23'  # DELETE /volumes/{id}?force=true (admins).
 GROUP_VOLUMES = '3.25'        # volumes of a group shown (list_volume).
 ATTACHMENTS = '3.27'          # the attachments API (/attachments).
 POOL_FILTER = '3.28'          # name filter of scheduler-stats/get_pools.

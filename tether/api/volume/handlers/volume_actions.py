@@ -141,7 +141,7 @@ ACTIONS = {
 # Cinder's volume actions that tether does not serve (the attachments API
 # serves what the first ones did). Cinder looks the volume up for each.
 CINDER_ONLY = frozenset((
-    'os-attach', 'os-begin_detaching', 'os-detach', 'os-force_delete',
+    'os-attach', 'os-begin_detaching', 'os-detach',
     'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
     'os-migrate_volume_completion', 'os-reserve',
     'os-roll_detaching', 'os-set_bootable', 'os-terminate_connection',
