@@ -65,6 +65,12 @@ SPECS = {
         use={'volume_id': 'reserved_id'}),
     'volume POST /volumes/{volume_id}/action os-reset_status': Spec(
         body={'os-reset_status': {'status': 'available'}}),
+    # Writes of what is there already: nothing changes.
+    'volume POST /volumes/{volume_id}/action os-set_bootable': Spec(
+        body={'os-set_bootable': {'bootable': False}}),
+    'volume POST /volumes/{volume_id}/action os-update_readonly_flag': Spec(
+        body={'os-update_readonly_flag': {'readonly': False}},
+        fresh='volume'),
     'volume POST /volumes/{volume_id}/action os-volume_upload_image': Spec(
         body={'os-volume_upload_image': {'image_name': 'pm'}},
         use={'volume_id': 'reserved_id'}),

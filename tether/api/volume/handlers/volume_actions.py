@@ -144,8 +144,8 @@ CINDER_ONLY = frozenset((
     'os-attach', 'os-begin_detaching', 'os-detach',
     'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
     'os-migrate_volume_completion', 'os-reserve',
-    'os-roll_detaching', 'os-set_bootable', 'os-terminate_connection',
-    'os-unmanage', 'os-unreserve', 'os-update_readonly_flag', 'revert'))
+    'os-roll_detaching', 'os-terminate_connection',
+    'os-unmanage', 'os-unreserve', 'revert'))
 
 
 def find_volume(req, name):
