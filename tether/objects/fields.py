@@ -45,12 +45,14 @@ class VolumeStatus(Enum):
     UPLOADING = 'uploading'
     RETYPING = 'retyping'
     EXTENDING = 'extending'
+    # Reverted to its latest snapshot (the revert action, 3.40).
+    REVERTING = 'reverting'
 
     ALL = (CREATING, AVAILABLE, DELETING, ERROR, ERROR_DELETING,
            ERROR_MANAGING, MANAGING, ATTACHING, IN_USE, DETACHING,
            MAINTENANCE, RESTORING_BACKUP, ERROR_RESTORING, RESERVED,
            AWAITING_TRANSFER, BACKING_UP, ERROR_BACKING_UP, ERROR_EXTENDING,
-           DOWNLOADING, UPLOADING, RETYPING, EXTENDING)
+           DOWNLOADING, UPLOADING, RETYPING, EXTENDING, REVERTING)
 
     def __init__(self):
         super().__init__(valid_values=VolumeStatus.ALL)

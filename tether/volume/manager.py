@@ -16,6 +16,7 @@ from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
 from tether.volume.ops import snapshots
 from tether.volume.ops import volume_actions
+from tether.volume.ops import volume_revert
 from tether.volume.ops import volumes
 from tether.volume import version as volume_version
 
@@ -129,6 +130,9 @@ class VolumeManager:
                 self._deleted_meanwhile(context, volume.id)
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
+
+    def revert_to_snapshot(self, context, volume, snapshot):
+        volume_revert.revert(context, self.driver, volume.id, snapshot.id)
 
     def create_snapshot(self, context, volume, snapshot):
         snapshots.create_snapshot(context, self.driver, snapshot.id)

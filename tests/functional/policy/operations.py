@@ -65,6 +65,10 @@ SPECS = {
         use={'volume_id': 'reserved_id'}),
     'volume POST /volumes/{volume_id}/action os-reset_status': Spec(
         body={'os-reset_status': {'status': 'available'}}),
+    # A snapshot that is not the volume's latest: refused (400) once the
+    # policy let it through.
+    'volume POST /volumes/{volume_id}/action revert': Spec(
+        body={'revert': {'snapshot_id': str(uuid.UUID(int=5))}}),
     # Writes of what is there already: nothing changes.
     'volume POST /volumes/{volume_id}/action os-set_bootable': Spec(
         body={'os-set_bootable': {'bootable': False}}),

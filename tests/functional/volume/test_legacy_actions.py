@@ -33,7 +33,7 @@ def test_on_an_unknown_volume_is_404(aio, name):
 def test_on_a_volume_tether_has(aio, wait):
     owner = aio.http()
     volume = helpers.create_volume(owner, wait_for=wait)
-    for name in ('os-attach', 'os-initialize_connection', 'revert'):
+    for name in ('os-attach', 'os-initialize_connection', 'os-unmanage'):
         resp = _action(owner, volume['id'], name)
         assert resp.status_code == 400, resp.text
         assert _code(resp) == 'api.action.unknown'

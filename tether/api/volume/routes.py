@@ -26,6 +26,7 @@ from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
 from tether.api.volume.handlers import volume_admin_actions
 from tether.api.volume.handlers import volume_flags
+from tether.api.volume.handlers import volume_revert
 from tether.api.volume.handlers import volume_image_metadata
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
@@ -45,6 +46,7 @@ RESOURCES = [
                                    volume_image_metadata.ACTIONS,
                                    volume_admin_actions.ACTIONS,
                                    volume_flags.ACTIONS,
+                                   volume_revert.ACTIONS,
                                    unserved=volume_actions.find_volume)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,

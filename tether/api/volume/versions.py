@@ -35,6 +35,7 @@ SUMMARY_METADATA = '3.36'     # metadata in the volume summary.
 BACKUP_SORT_NAME = '3.37'     # backup lists sorted by name.
 GROUP_REPLICATION = '3.38'    # replication_status of groups.
 LIMITS_PROJECT_ID = '3.39'    # admins read another project's /limits.
+VOLUME_REVERT = '3.40'        # revert: a volume to its latest snapshot.
 RESOURCE_FILTERS = '3.33'     # GET /resource_filters.
 SNAPSHOT_USER_ID = '3.41'     # user_id in snapshot responses.
 EXTEND_ATTACHED = '3.42'      # os-extend of in-use volumes.

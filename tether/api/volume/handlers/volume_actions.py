@@ -145,7 +145,7 @@ CINDER_ONLY = frozenset((
     'os-force_detach', 'os-initialize_connection', 'os-migrate_volume',
     'os-migrate_volume_completion', 'os-reserve',
     'os-roll_detaching', 'os-terminate_connection',
-    'os-unmanage', 'os-unreserve', 'revert'))
+    'os-unmanage', 'os-unreserve'))
 
 
 def find_volume(req, name):
