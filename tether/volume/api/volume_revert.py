@@ -24,15 +24,17 @@ def _claim(context, volume_id, snapshot_id):
         return exception.InvalidRevert(volume_id=volume_id,
                                        snapshot_id=snapshot_id,
                                        reason=reason)
-    volume = db_volumes.get(context, volume_id, context.project_scope)
     if not db_volumes.conditional_update(context, volume_id,
                                          {'status': S.REVERTING},
-                                         [S.AVAILABLE]):
-        current = db_volumes.get(context, volume_id)
+                                         [S.AVAILABLE],
+                                         context.project_scope):
+        current = db_volumes.get(context, volume_id, context.project_scope)
         raise exception.RevertConflict(
             volume_id=volume_id, snapshot_id=snapshot_id,
             reason='the volume is %s; it must be available'
                    % current.status)
+    # Read as the UPDATE holds it: its size cannot change any more.
+    volume = db_volumes.get(context, volume_id)
     snapshots = db_snapshots.of_volume_in_transaction(context, volume_id)
     if not snapshots:
         raise refuse('the volume has no snapshots')
@@ -51,7 +53,7 @@ def _claim(context, volume_id, snapshot_id):
             volume_id=volume_id, snapshot_id=snapshot_id,
             reason='the snapshot is %s; it must be available'
                    % latest.status)
-    return db_volumes.get(context, volume_id), latest
+    return volume, latest
 
 
 def revert(context, volume_id, snapshot_id):
