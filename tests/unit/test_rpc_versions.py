@@ -199,7 +199,7 @@ def test_object_fingerprints():
         'Backup': '1.0-9b529dfcc7b58f2d5c9f14c63f622466',
         'Instance': '1.8-b2d7f11648a4be7ee9a48f05bf317304',
         'Snapshot': '1.1-44113fd319ff5a0b35797bf30346bbfa',
-        'Volume': '1.4-7aa28ccdcdb6e619701ea704a4b45819',
+        'Volume': '1.5-0ade690478ffa38e2c9ec9827598b451',
     }
     assert checker.get_hashes() == expected
 
@@ -317,7 +317,7 @@ def test_a_volume_at_rpc_1_1_is_volume_1_1_without_its_image():
     assert 'image_metadata' not in _data(sent)
     assert 'use_quota' not in _data(sent)
     newest = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(newest) == '1.4'
+    assert _version(newest) == '1.5'
     assert _data(newest)['image_metadata'] == volume.image_metadata
     assert _data(newest)['use_quota'] is False
 
@@ -358,7 +358,7 @@ def test_pinned_objects_inside_arguments_and_without_a_pin():
     assert _version(sent['volumes'][0]) == '1.0'
     assert sent['other'] == 3
     unpinned = rpc.RequestContextSerializer().serialize_entity(None, volume)
-    assert _version(unpinned) == '1.4'
+    assert _version(unpinned) == '1.5'
     assert len(_data(unpinned)['attachments']) == 1
 
 

@@ -45,12 +45,14 @@ class VolumeStatus(Enum):
     UPLOADING = 'uploading'
     RETYPING = 'retyping'
     EXTENDING = 'extending'
+    # Reverted to its latest snapshot (the revert action, 3.40).
+    REVERTING = 'reverting'
 
     ALL = (CREATING, AVAILABLE, DELETING, ERROR, ERROR_DELETING,
            ERROR_MANAGING, MANAGING, ATTACHING, IN_USE, DETACHING,
            MAINTENANCE, RESTORING_BACKUP, ERROR_RESTORING, RESERVED,
            AWAITING_TRANSFER, BACKING_UP, ERROR_BACKING_UP, ERROR_EXTENDING,
-           DOWNLOADING, UPLOADING, RETYPING, EXTENDING)
+           DOWNLOADING, UPLOADING, RETYPING, EXTENDING, REVERTING)
 
     def __init__(self):
         super().__init__(valid_values=VolumeStatus.ALL)
@@ -186,6 +188,19 @@ DELETABLE_STATUSES = (VolumeStatus.AVAILABLE, VolumeStatus.ERROR,
                       VolumeStatus.ERROR_EXTENDING,
                       VolumeStatus.ERROR_MANAGING,
                       VolumeStatus.ERROR_DELETING)
+
+# Statuses from which an administrator's force delete (os-force_delete,
+# DELETE ?force=true) may delete a volume: Cinder's "whatever its status",
+# less those in which another service's operation holds the volume and
+# would be left with rows that lie (a backup made or restored, a transfer
+# offered, an extend the compute host answers, a retype, a revert). The
+# manager's own work (a create, an image written or uploaded) notices the
+# delete and gives way to it (tether.volume.manager).
+FORCE_DELETABLE_STATUSES = DELETABLE_STATUSES + (
+    VolumeStatus.CREATING, VolumeStatus.DOWNLOADING, VolumeStatus.UPLOADING,
+    VolumeStatus.DELETING, VolumeStatus.ATTACHING, VolumeStatus.DETACHING,
+    VolumeStatus.IN_USE, VolumeStatus.RESERVED, VolumeStatus.MAINTENANCE,
+    VolumeStatus.MANAGING, VolumeStatus.ERROR_BACKING_UP)
 
 # os-reset_status refuses to leave a volume in these: an operation is running
 # and its owner would be left with a row that lies.

@@ -96,6 +96,20 @@ class VolumeAttachedToMany(exception.Conflict):
     error_code = 'volume.volume.attached_to_many'
 
 
+class InvalidRevert(InvalidVolume):
+    msg_fmt = ('Invalid volume: volume %(volume_id)s cannot be reverted '
+               'to snapshot %(snapshot_id)s: %(reason)s')
+    error_code = 'volume.volume.invalid_revert'
+
+
+class RevertConflict(exception.Conflict):
+    """Cinder's 409 of a revert whose volume or snapshot is not
+    available."""
+    msg_fmt = ('Volume %(volume_id)s cannot be reverted to snapshot '
+               '%(snapshot_id)s: %(reason)s')
+    error_code = 'volume.volume.revert_conflict'
+
+
 class VolumeTypeExists(exception.Conflict):
     msg_fmt = 'A volume type named %(name)s already exists.'
     error_code = 'volume.type.exists'

@@ -16,6 +16,7 @@ from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
 from tether.volume.ops import snapshots
 from tether.volume.ops import volume_actions
+from tether.volume.ops import volume_revert
 from tether.volume.ops import volumes
 from tether.volume import version as volume_version
 
@@ -53,6 +54,13 @@ class VolumeManager:
                 with self._working_lock:
                     self._working.discard(volume_id)
 
+    def _deleted_meanwhile(self, context, volume_id):
+        """Run the delete that an administrator's force delete claimed
+        while this process held the volume (its message found the volume
+        taken and left it to the holder); nothing if it is not
+        ``deleting``."""
+        volumes.delete_volume(context, self.driver, volume_id)
+
     def init_host(self, context):
         self.driver.do_setup()
         count = volumes.reconcile(context, self.driver, self.host)
@@ -87,6 +95,7 @@ class VolumeManager:
             if taken:
                 volumes.create_volume(context, self.driver, volume.id,
                                       image=image)
+                self._deleted_meanwhile(context, volume.id)
             else:
                 LOG.info('Volume %s is being created already', volume.id)
 
@@ -95,7 +104,10 @@ class VolumeManager:
             if taken:
                 volumes.delete_volume(context, self.driver, volume.id)
             else:
-                LOG.info('Volume %s is being worked on already', volume.id)
+                # A force delete of a volume being created or uploaded:
+                # the flow that holds it deletes it when it ends.
+                LOG.info('Volume %s is being worked on already; deleted '
+                         'when that ends', volume.id)
 
     def extend_volume(self, context, volume, new_size, reservations):
         volume_actions.extend_volume(context, self.driver, self.host,
@@ -106,6 +118,7 @@ class VolumeManager:
             if taken:
                 image_upload.copy_volume_to_image(context, self.driver,
                                                   volume.id, image)
+                self._deleted_meanwhile(context, volume.id)
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
 
@@ -114,8 +127,12 @@ class VolumeManager:
             if taken:
                 reimage.reimage(context, self.driver, volume.id, image_id,
                                 image=image)
+                self._deleted_meanwhile(context, volume.id)
             else:
                 LOG.info('Volume %s is being worked on already', volume.id)
+
+    def revert_to_snapshot(self, context, volume, snapshot):
+        volume_revert.revert(context, self.driver, volume.id, snapshot.id)
 
     def create_snapshot(self, context, volume, snapshot):
         snapshots.create_snapshot(context, self.driver, snapshot.id)

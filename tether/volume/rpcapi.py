@@ -48,6 +48,7 @@ class VolumeAPI:
     * 1.7 - create_group_snapshot, delete_group_snapshot (casts to the
             backend of the group); Volume 1.4 (group_id), Snapshot 1.1
             (group_snapshot_id)
+    * 1.8 - revert_to_snapshot (a cast)
     """
 
     RPC_API_VERSION = volume_version.RPC_API_VERSION
@@ -171,6 +172,18 @@ class VolumeAPI:
         self._prepare(group, '1.7').cast(
             ctxt, 'delete_group_snapshot',
             group_snapshot_id=group_snapshot_id)
+
+    def check_revert(self):
+        """Raise ServiceTooOld before a revert claims anything if the pin
+        holds this client below revert_to_snapshot (1.8)."""
+        self._require('1.8', 'reverting a volume to a snapshot')
+
+    def revert_to_snapshot(self, ctxt, volume, snapshot):
+        """Revert the volume (claimed ``reverting``) to its latest
+        snapshot (claimed ``restoring``)."""
+        self._require('1.8', 'reverting a volume to a snapshot')
+        self._prepare(volume, '1.8').cast(ctxt, 'revert_to_snapshot',
+                                          volume=volume, snapshot=snapshot)
 
     def get_backup_device(self, ctxt, volume, snapshot=None):
         """Where the data of the volume (or of its ``snapshot``) is, for

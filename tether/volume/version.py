@@ -10,7 +10,7 @@ from oslo_utils import versionutils
 
 # The volume manager's RPC API (tether.volume.rpcapi lists the methods of
 # each version).
-RPC_API_VERSION = '1.7'
+RPC_API_VERSION = '1.8'
 
 # The version of each object a volume manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -41,6 +41,9 @@ RPC_OBJECT_VERSIONS = {
     # create_group_snapshot, delete_group_snapshot; a volume carries its
     # group, a snapshot its group snapshot
     '1.7': {'Volume': '1.4', 'Attachment': '1.0', 'Snapshot': '1.1'},
+    # revert_to_snapshot (the revert action, 3.40); a volume's status
+    # may be reverting
+    '1.8': {'Volume': '1.5', 'Attachment': '1.0', 'Snapshot': '1.1'},
 }
 
 

@@ -72,9 +72,11 @@ def test_the_volume_reset_status_story(aio, wait):
     path = '/volumes/%s/action' % volume['id']
     story.exchange('volume-reset-status', 'POST', path, {
         'os-reset_status': {'status': 'error'}}, version=VERSION)
-    # tether serves no os-force_delete of a volume (a 400, "There is no
-    # such action"): its owner deletes it, as Cinder allows in "error".
-    resp = http.delete('/volumes/%s' % volume['id'])
+    resp = admin.post(path, json={
+        'os-reset_status': {'status': 'maintenance'}})
     assert resp.status_code == 202, resp.text
+    # Its owner cannot delete it in maintenance; an administrator forces.
+    story.exchange('volume-force-delete', 'POST', path, {
+        'os-force_delete': {}}, version=VERSION)
     wait(lambda: http.get('/volumes/%s' % volume['id']).status_code == 404,
          what='the volume gone')

@@ -40,6 +40,9 @@ SPECS = {
     'volume PUT /volumes/{volume_id}': Spec(
         body={'volume': {'name': 'pm-vol'}}),
     'volume DELETE /volumes/{volume_id}': Spec(fresh='volume'),
+    'volume DELETE /volumes/{volume_id}?force=true': Spec(fresh='volume'),
+    'volume POST /volumes/{volume_id}/action os-force_delete': Spec(
+        body={'os-force_delete': {}}, fresh='volume'),
     'volume PUT /os-quota-class-sets/{class_name}': Spec(
         body={'quota_class_set': {'volumes': 100}}),
     # Project A's: it stays without a limit on servers (the rows make
@@ -89,6 +92,16 @@ SPECS = {
             'connector': {'host': 'pm-host'}}}),
     'volume POST /volumes/{volume_id}/action os-reset_status': Spec(
         body={'os-reset_status': {'status': 'available'}}),
+    # A snapshot that is not the volume's latest: refused (400) once the
+    # policy let it through.
+    'volume POST /volumes/{volume_id}/action revert': Spec(
+        body={'revert': {'snapshot_id': str(uuid.UUID(int=5))}}),
+    # Writes of what is there already: nothing changes.
+    'volume POST /volumes/{volume_id}/action os-set_bootable': Spec(
+        body={'os-set_bootable': {'bootable': False}}),
+    'volume POST /volumes/{volume_id}/action os-update_readonly_flag': Spec(
+        body={'os-update_readonly_flag': {'readonly': False}},
+        fresh='volume'),
     'volume POST /volumes/{volume_id}/action os-volume_upload_image': Spec(
         body={'os-volume_upload_image': {'image_name': 'pm'}},
         use={'volume_id': 'reserved_id'}),

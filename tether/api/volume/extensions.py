@@ -3,9 +3,8 @@ lists them: Cinder's names, aliases, descriptions and dates.
 
 Only an extension whose behaviour tether has in full is here: not
 os-services (no failover, get-log or set-log), os-hosts (no update),
-os-admin-actions (no force-delete, migration or snapshot actions) nor
-os-volume-actions (no os-set_bootable or os-update_readonly_flag), of
-which tether serves parts.
+os-admin-actions (no migration actions) nor os-volume-actions (no
+os-unmanage), of which tether serves the rest.
 """
 
 EXTENSIONS = (

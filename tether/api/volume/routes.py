@@ -25,6 +25,9 @@ from tether.api.volume.handlers import type_access
 from tether.api.volume.handlers import type_extra_specs
 from tether.api.volume.handlers import types
 from tether.api.volume.handlers import volume_actions
+from tether.api.volume.handlers import volume_admin_actions
+from tether.api.volume.handlers import volume_flags
+from tether.api.volume.handlers import volume_revert
 from tether.api.volume.handlers import volume_image_metadata
 from tether.api.volume.handlers import volume_metadata
 from tether.api.volume.handlers import volumes
@@ -43,6 +46,9 @@ RESOURCES = [
         'POST': actions.Dispatcher('volume', volume_actions.ACTIONS,
                                    volume_image_metadata.ACTIONS,
                                    legacy_attach.ACTIONS,
+                                   volume_admin_actions.ACTIONS,
+                                   volume_flags.ACTIONS,
+                                   volume_revert.ACTIONS,
                                    unserved=volume_actions.find_volume)}),
     ('/volumes/{volume_id}/metadata', {
         'GET': volume_metadata.list_metadata,

@@ -25,6 +25,7 @@ BACKUP_PROJECT = '3.18'       # os-backup-project-attr:project_id (admins).
 GROUP_SNAPSHOT_RESET = '3.19'  # group snapshot reset_status (admins).
 GROUP_RESET = '3.20'          # group reset_status (admins).
 PROVIDER_ID = '3.21'          # provider_id in volume responses (admins).
+VOLUME_DELETE_FORCE = '3.23'  # DELETE /volumes/{id}?force=true (admins).
 GROUP_VOLUMES = '3.25'        # volumes of a group shown (list_volume).
 ATTACHMENTS = '3.27'          # the attachments API (/attachments).
 POOL_FILTER = '3.28'          # name filter of scheduler-stats/get_pools.
@@ -34,6 +35,7 @@ SUMMARY_METADATA = '3.36'     # metadata in the volume summary.
 BACKUP_SORT_NAME = '3.37'     # backup lists sorted by name.
 GROUP_REPLICATION = '3.38'    # replication_status of groups.
 LIMITS_PROJECT_ID = '3.39'    # admins read another project's /limits.
+VOLUME_REVERT = '3.40'        # revert: a volume to its latest snapshot.
 RESOURCE_FILTERS = '3.33'     # GET /resource_filters.
 SNAPSHOT_USER_ID = '3.41'     # user_id in snapshot responses.
 EXTEND_ATTACHED = '3.42'      # os-extend of in-use volumes.

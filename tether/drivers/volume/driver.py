@@ -125,6 +125,11 @@ class VolumeDriver:
         """The hypervisor merged: forget the snapshot, remove its file."""
         raise NotImplementedError()
 
+    def revert_to_snapshot(self, volume, snapshot):
+        """Make the detached ``volume`` read again as it did when
+        ``snapshot``, its latest, was taken."""
+        raise NotImplementedError()
+
     def create_volume_from_snapshot(self, volume, snapshot, source):
         """Write the data of ``snapshot`` of the volume ``source`` into
         ``volume`` (made by create_volume, at least as large)."""

@@ -260,6 +260,49 @@ class SnapshotMixin:
                 data='merging %s into %s of volume %s: %s'
                      % (top, base, volume.id, exc))
 
+    def revert_to_snapshot(self, volume, snapshot):
+        """Revert to the latest snapshot: its overlay is the active file,
+        whose backing file holds the snapshot's data; a new empty overlay
+        on that backing file takes its place (made aside, then renamed
+        over it: interrupted, the old overlay or the new one is whole, and
+        the same call finishes). Cinder's remotefs drivers do the same
+        (remove the snapshot's overlay, make it again). Refused while a
+        hypervisor holds the active file (_backing_of reads its header
+        without -U)."""
+        _check_same_volume(volume, snapshot)
+        with self.volume_lock(volume):
+            info = self.read_snap_info(volume)
+            name = info.get(snapshot.id)
+            if name is None or info.get(ACTIVE) != name:
+                raise exception.RemoteFSSnapshotChainBroken(
+                    volume_id=volume.id,
+                    reason='the overlay of snapshot %s is not its active '
+                           'file' % snapshot.id)
+            directory = self.volume_dir(volume)
+            path = os.path.join(directory, name)
+            backing = self._backing_of(volume, name)
+            if backing is None:
+                raise exception.RemoteFSSnapshotChainBroken(
+                    volume_id=volume.id,
+                    reason='the overlay %s has no backing file' % name)
+            backing_path = os.path.join(directory, backing)
+            fmt = self._file_format(volume, backing)
+            fresh = path + '.revert'
+            _unlink(fresh)
+            try:
+                qemu_img.create_overlay(
+                    fresh, backing, fmt,
+                    max(volume.size * GiB,
+                        qemu_img.virtual_size(backing_path, fmt)),
+                    limits=self.limits)
+            except exception.ProcessFailed as exc:
+                raise exception.VolumeBackendAPIException(
+                    data='reverting volume %s to snapshot %s: %s'
+                         % (volume.id, snapshot.id, exc))
+            self._same_mode(fresh, backing_path)
+            os.replace(fresh, path)
+            _fsync_dir(directory)
+
     def snapshot_data(self, volume, snapshot):
         """(path, format) of the file whose chain reads as the volume did
         when ``snapshot`` was taken: its overlay's backing file."""

@@ -33,7 +33,10 @@ class Volume(base.TetherObject):
     #              use_quota
     # Version 1.3: snapshot_id, source_volid
     # Version 1.4: group_id
-    VERSION = '1.4'
+    # Version 1.5: status may be 'reverting' (only revert_to_snapshot,
+    #              RPC 1.8, sends a volume in it; the API refuses a revert
+    #              while the pin holds RPC below 1.8)
+    VERSION = '1.5'
 
     fields = {
         'id': fields.UUIDField(),

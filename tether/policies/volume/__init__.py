@@ -24,6 +24,9 @@ from tether.policies.volume import type_access
 from tether.policies.volume import type_extra_specs
 from tether.policies.volume import types
 from tether.policies.volume import volume_actions
+from tether.policies.volume import volume_admin_actions
+from tether.policies.volume import volume_flags
+from tether.policies.volume import volume_revert
 from tether.policies.volume import volume_metadata
 from tether.policies.volume import volumes
 
@@ -32,7 +35,8 @@ _MODULES = [volumes, volume_actions, volume_metadata, quota_sets, limits,
             attachments, snapshots, transfers, quota_class_sets,
             backups, default_types, qos_specs, messages,
             scheduler_stats, hosts, group_types, groups,
-            group_snapshots, legacy_attach]
+            group_snapshots, legacy_attach, volume_admin_actions,
+            volume_flags, volume_revert]
 
 
 def list_rules():

@@ -7,6 +7,7 @@ GET = 'volume:get'
 GET_ALL = 'volume:get_all'
 UPDATE = 'volume:update'
 DELETE = 'volume:delete'
+FORCE_DELETE = 'volume:force_delete'
 HOST_ATTRIBUTE = 'volume_extension:volume_host_attribute'
 TENANT_ATTRIBUTE = 'volume_extension:volume_tenant_attribute'
 MIG_STATUS_ATTRIBUTE = 'volume_extension:volume_mig_status_attribute'
@@ -28,6 +29,9 @@ rules = [
               'Update a volume\'s name or description.', [('PUT', _V)]),
     base.rule(DELETE, base.SYSTEM_ADMIN_OR_PROJECT_MEMBER, 'Delete a volume.',
               [('DELETE', _V)]),
+    base.rule(FORCE_DELETE, base.RULE_ADMIN_API,
+              'Delete a volume whatever its status (DELETE with '
+              '?force=true, from microversion 3.23).', [('DELETE', _V)]),
     base.rule(HOST_ATTRIBUTE, base.RULE_ADMIN_API,
               'Show os-vol-host-attr:host in volume responses.',
               [('GET', _V), ('GET', '/volumes/detail')]),

@@ -143,7 +143,14 @@ def create(context, volume, instance_uuid=None, connector=None, mode=None):
 
 @session.VOLUME.writer
 def _claim_connect(context, attachment, connector):
+    """Claim the connect of ``attachment``; ``connector['mode']`` becomes
+    ``ro`` for a volume whose admin metadata says ``readonly`` (Cinder's
+    deprecated flag, os-update_readonly_flag, which overrides the mode:
+    it cannot change while the volume has an attachment)."""
     volume = db_attachments.lock_volume(context, attachment.volume_id)
+    if db_volumes.admin_metadata(context, volume.id).get(
+            'readonly') == 'True':
+        connector['mode'] = 'ro'
     if volume.status not in state.FOLLOWS_ATTACHMENTS:
         if 'error' in volume.status:
             raise exception.AttachmentConflict(

@@ -248,15 +248,16 @@ def update(context, volume_id, values):
 
 
 @session.VOLUME.writer
-def _claim_delete(context, volume_id, cascade):
-    """``deleting``, in one transaction: the volume without attachments
+def _claim_delete(context, volume_id, cascade, statuses):
+    """``deleting`` from one of ``statuses``, in one transaction: the
+    volume without attachments
     and, unless ``cascade``, without snapshots (read after the volume's
     row is held: a snapshot create that came first is seen, one that
     comes after finds the volume ``deleting``); with ``cascade`` its
     snapshots go ``deleting`` with it."""
     volume = db_attachments.transition_without_attachments(
         context, volume_id, {'status': S.DELETING},
-        fields.DELETABLE_STATUSES, context.project_scope)
+        statuses, context.project_scope)
     if volume.group_id:
         raise group_exception.VolumeInGroup(volume_id=volume_id,
                                             group_id=volume.group_id)
@@ -285,10 +286,16 @@ def _claim_delete(context, volume_id, cascade):
     return volume
 
 
-def delete(context, volume_id, cascade=False):
+def delete(context, volume_id, cascade=False, force=False):
+    """Delete the volume; ``force`` (an administrator's) from any of
+    fields.FORCE_DELETABLE_STATUSES, not only the resting ones. Attached,
+    with snapshots (without ``cascade``), in a group: refused either way,
+    as Cinder refuses them."""
     services.assert_not_frozen(context, get(context, volume_id).host,
                                'volume %s' % volume_id)
-    volume = _claim_delete(context, volume_id, cascade)
+    volume = _claim_delete(context, volume_id, cascade,
+                           fields.FORCE_DELETABLE_STATUSES if force
+                           else fields.DELETABLE_STATUSES)
     if not volume.host:
         # Never reached a backend: nothing on disk to remove.
         volume_state.finish_delete(context, volume)

@@ -84,8 +84,11 @@ def copy_volume_to_image(context, driver, volume_id, image):
     container format) if the volume is still uploading to it."""
     volume = _uploading(context, volume_id, image['id'])
     if volume is None:
-        LOG.info('Volume %s is no longer uploading to image %s; nothing '
-                 'to do', volume_id, image['id'])
+        # (Force deleted before the upload began, say: the image would
+        # stay queued for ever.)
+        LOG.info('Volume %s is no longer uploading to image %s; the image '
+                 'goes if it holds no data', volume_id, image['id'])
+        delete_unfinished(images.for_context(context), image['id'])
         return
     client = images.for_context(context)
     try:

@@ -25,6 +25,7 @@ from tether.volume.ops import image_copy
 from tether.volume.ops import image_upload
 from tether.volume.ops import reimage
 from tether.volume.ops import volume_actions
+from tether.volume.ops import volume_revert
 from tether.volume import volume_state
 
 LOG = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ S = fields.VolumeStatus
 CREATE_STATUSES = (S.CREATING, S.DOWNLOADING)
 # The statuses a manager takes up again when it finds a volume left in
 # them (see take_up).
-LEFT_STATUSES = CREATE_STATUSES + (S.DELETING, S.UPLOADING)
+LEFT_STATUSES = CREATE_STATUSES + (S.DELETING, S.UPLOADING, S.REVERTING)
 
 
 def _fresh(context, volume_id):
@@ -210,7 +211,9 @@ def take_up(context, driver, volume):
       whole file; the image is written again);
     * ``deleting``: delete again (a missing file is fine);
     * ``uploading``: the upload is given up, its unfinished image deleted
-      (tether.volume.ops.image_upload.give_up).
+      (tether.volume.ops.image_upload.give_up);
+    * ``reverting``: the revert is run again (tether.volume.ops.
+      volume_revert.take_up).
     """
     if image_state.reimaging(volume):
         reimage.take_up(context, driver, volume)
@@ -220,6 +223,8 @@ def take_up(context, driver, volume):
         delete_volume(context, driver, volume.id)
     elif volume.status == S.UPLOADING:
         image_upload.give_up(context, volume)
+    elif volume.status == S.REVERTING:
+        volume_revert.take_up(context, driver, volume)
 
 
 # Reconciliation after a restart -----------------------------------------

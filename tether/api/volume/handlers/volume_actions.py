@@ -141,9 +141,7 @@ ACTIONS = {
 # Cinder's volume actions that tether does not serve. Cinder looks the
 # volume up for each.
 CINDER_ONLY = frozenset((
-    'os-force_delete', 'os-migrate_volume',
-    'os-migrate_volume_completion', 'os-set_bootable',
-    'os-unmanage', 'os-update_readonly_flag', 'revert'))
+    'os-migrate_volume', 'os-migrate_volume_completion', 'os-unmanage'))
 
 
 def find_volume(req, name):

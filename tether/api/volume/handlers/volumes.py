@@ -185,11 +185,16 @@ DELETE_QUERY = {
 @responses.declare(None, 202)
 @validation.query(DELETE_QUERY)
 def delete_volume(req):
-    load_volume(req, policy.DELETE)
-    if strutils.bool_from_string(req.validated_query.get('force', False)):
-        raise fault.HTTPError(400, 'Force delete is not supported; reset '
-                                   'the status first (os-reset_status).')
-    volume_api.delete(req.context, req.urlvars['volume_id'],
+    volume = load_volume(req, policy.DELETE)
+    # ``force`` from 3.23 (below, ignored as Cinder ignores it).
+    force = (microversion.at_least(req, versions.VOLUME_DELETE_FORCE) and
+             strutils.bool_from_string(req.validated_query.get('force',
+                                                               False)))
+    if force:
+        req.context.can(policy.FORCE_DELETE,
+                        {'project_id': volume.project_id,
+                         'user_id': volume.user_id})
+    volume_api.delete(req.context, volume.id, force=force,
                       cascade=strutils.bool_from_string(
                           req.validated_query.get('cascade', False)))
     return wsgi.empty_response(202)
