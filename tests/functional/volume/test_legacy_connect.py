@@ -264,3 +264,16 @@ def test_another_projects_volume_is_404_and_unchanged(aio, user, wait,
     resp = legacy._act(aio.http(), volume.id, name, BODIES[name])
     assert resp.status_code == 404, resp.text
     assert legacy._state(volume.id) == ('available', 'detached', [])
+
+
+def test_a_read_only_volume_connects_read_only(user, wait):
+    """os-update_readonly_flag overrides the mode the connector asks for,
+    through the legacy connect as through an attachment update."""
+    volume = legacy._volume(user, wait)
+    bs = user.block_storage
+    bs.set_volume_readonly(volume, True)
+    bs.reserve_volume(volume)
+    info = bs.init_volume_attachment(volume, dict(_connector(), mode='rw'))
+    assert info['data']['access_mode'] == 'ro'
+    bs.unreserve_volume(volume)
+    bs.terminate_volume_attachment(volume, _connector())

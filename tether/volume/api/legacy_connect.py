@@ -148,6 +148,11 @@ def _claim_reservation(context, volume_id, connector):
     volume = db_attachments.lock_volume(context, volume_id,
                                         context.project_scope)
     _not_in_maintenance(volume, 'connected')
+    # As an attachment update: a read-only volume connects ro whatever
+    # the connector asks.
+    if db_volumes.admin_metadata(context, volume_id).get(
+            'readonly') == 'True':
+        connector['mode'] = 'ro'
     reservation = db_attachments.legacy_reservation(context, volume_id)
     if reservation is None or volume.status not in state.FOLLOWS_ATTACHMENTS:
         attachments = db_attachments.get_for_volume(context, volume_id)
