@@ -12,6 +12,9 @@ for the workloads of shared/reference/performance-anchors.md:
 * attach:   one attachment's full cycle, as a consumer makes it: POST
             /attachments, PUT (connector), os-complete, DELETE, on a volume
             of the thread's own; a "request" is the whole cycle
+* reset-attach: the anchor's attach cycle, as the project's administrator:
+            os-reset_status to available, POST /attachments (no
+            connector), DELETE, on a volume of the thread's own
 
 and the peak RSS (VmHWM) of the server process. By default it starts its
 own tether-aio on a temporary state directory and a free port, with
@@ -39,11 +42,15 @@ import aio_process
 from volume_load import (
     FACTORIES, Project, make_volumes, percentile, run_once, wait_settled)
 
-WORKLOADS = ('create', 'show', 'list', 'notfound', 'attach')
+WORKLOADS = ('create', 'show', 'list', 'notfound', 'attach', 'reset-attach')
 DEFAULT_REQUESTS = {'create': 100, 'show': 500, 'list': 200,
-                    'notfound': 500, 'attach': 100}
+                    'notfound': 500, 'attach': 100, 'reset-attach': 100}
 EXPECTED_STATUS = {'create': (202,), 'show': (200,), 'list': (200,),
-                   'notfound': (404,), 'attach': (200,)}
+                   'notfound': (404,), 'attach': (200,),
+                   'reset-attach': (200,)}
+# The project of each workload's requests (the others: the list project).
+TARGETS = {'create': 'create', 'attach': 'attach',
+           'reset-attach': 'reset-attach'}
 READY = re.compile(r'tether ready: volume=(\S+)')
 
 SERVER_CONFIG = """\
@@ -137,8 +144,8 @@ class DeploymentServer:
         self.url = self.deployment.volume_api.url_root
         self.admin = self.deployment.connection('admin')
 
-    def project(self, name):
-        project_id = self.deployment.add_project(name)
+    def project(self, name, role='member'):
+        project_id = self.deployment.add_project(name, role=role)
         token = self.deployment.connection(name).auth_token
         # The create workload makes thousands of volumes in one project.
         resp = self.admin.block_storage.put(
@@ -270,11 +277,18 @@ def main(argv=None):
     projects = {}
 
     def project(kind):
-        """The bench project of a kind (list, create, attach)."""
+        """The bench project of a kind (list, create, attach,
+        reset-attach: its user an administrator, for os-reset_status)."""
         if kind not in projects:
             name = 'bench-%s-%s' % (kind, run_tag)
-            projects[kind] = (server.project(name) if args.deployment
-                              else Project(name))
+            role = 'admin' if kind == 'reset-attach' else 'member'
+            if args.deployment:
+                projects[kind] = server.project(name, role=role)
+            else:
+                # noauth: the user named admin has the admin role.
+                projects[kind] = Project(
+                    name, token='%s:%s' % (role == 'admin' and 'admin'
+                                           or 'bench', name))
         return projects[kind]
 
     ctx = {'limit': args.limit}
@@ -294,9 +308,12 @@ def main(argv=None):
             ctx['attach_volumes'] = make_volumes(
                 base_url, project('attach'), max(args.concurrency))
             wait_settled(base_url, project('attach'))
+        if 'reset-attach' in args.workloads:
+            ctx['reset_volumes'] = make_volumes(
+                base_url, project('reset-attach'), max(args.concurrency))
+            wait_settled(base_url, project('reset-attach'))
         for workload in args.workloads:
-            target = project({'create': 'create',
-                              'attach': 'attach'}.get(workload, 'list'))
+            target = project(TARGETS.get(workload, 'list'))
             factory = FACTORIES[workload](ctx)
             expected = EXPECTED_STATUS[workload]
             count = args.requests or DEFAULT_REQUESTS[workload]
@@ -357,11 +374,11 @@ def main(argv=None):
 def print_row(row, header=False):
     if header:
         print()
-        print('%-9s %4s %22s %9s %9s %s' % (
+        print('%-12s %4s %22s %9s %9s %s' % (
             'workload', 'conc', 'req/s median (min-max)', 'p50 ms',
             'p99 ms', 'errors'))
     rps = '%.1f (%.1f-%.1f)' % (row['rps'], row['rps_min'], row['rps_max'])
-    print('%-9s %4d %22s %9.2f %9.2f %d of %d' % (
+    print('%-12s %4d %22s %9.2f %9.2f %d of %d' % (
         row['workload'], row['concurrency'], rps, row['p50_ms'],
         row['p99_ms'], row['errors'], row['requests']), flush=True)
 

@@ -211,9 +211,39 @@ def attach_workload(ctx):
     return factory
 
 
+def reset_attach_workload(ctx):
+    """The attach cycle of Cinder's anchor (performance-anchors.md), as an
+    administrator of the project: ``os-reset_status`` of the thread's
+    volume to available, an attachment made without a connector and
+    deleted; the status of the first step that fails, or 200."""
+    volumes = ctx['reset_volumes']
+    reset = json.dumps({'os-reset_status': {'status': 'available'}}).encode()
+
+    def factory(client, index):
+        client.use_microversion(ATTACH_MICROVERSION)
+        volume_id = volumes[index % len(volumes)]
+        create = json.dumps({'attachment': {
+            'volume_uuid': volume_id,
+            'instance_uuid': str(uuid.uuid4())}}).encode()
+
+        def one():
+            status = client.request('POST', '/volumes/%s/action' % volume_id,
+                                    reset)[0]
+            if status != 202:
+                return status
+            status, body = client.request('POST', '/attachments', create)
+            if status != 200:
+                return status
+            path = '/attachments/' + json.loads(body)['attachment']['id']
+            status = client.request('DELETE', path)[0]
+            return status
+        return one
+    return factory
+
+
 FACTORIES = {'create': create_workload, 'show': show_workload,
              'list': list_workload, 'notfound': notfound_workload,
-             'attach': attach_workload}
+             'attach': attach_workload, 'reset-attach': reset_attach_workload}
 
 
 def run_once(base_url, project, factory, concurrency, requests, duration,
