@@ -12,8 +12,19 @@ times a second.
 
 :func:`install` makes ``memory://`` (and ``kombu+memory://``) URLs use it;
 tether-aio calls it before it creates its transport.
+
+oslo.messaging's listeners on a ``memory://`` URL also poll every 50 ms
+(a kludge for its own tests): 20 wake-ups a second of each listener, the
+aio's main process's whole idle cost (about 2 % of a core for its three
+listeners). tether-aio's URL therefore names this transport by another
+scheme, ``kombu+tether-memory://`` (:data:`URL`), on which
+oslo.messaging waits as it waits on a RabbitMQ without heartbeats: a
+second at a time, woken at once by a message. A listener being stopped
+looks at its stop only when a wait ends: :func:`waking`, around a stop,
+makes every wait end within 50 ms while it lasts.
 """
 
+import contextlib
 import queue
 import socket
 import threading
@@ -22,10 +33,17 @@ import time
 import kombu.transport
 from kombu.transport import memory
 
+SCHEME = 'tether-memory'
+URL = 'kombu+%s://localhost//' % SCHEME
+# The longest a wait lasts while something is stopped (see waking).
+STOPPING_WAIT = 0.05
+
 _ARRIVED = threading.Condition()
 # How many messages were put: a consumer that found every queue empty
 # waits only if none was put since it looked.
 _put_count = 0
+# How many stops are under way (see waking).
+_stopping = 0
 
 
 def _notify():
@@ -49,6 +67,27 @@ def wait_for_put(seen, timeout):
             _ARRIVED.wait(timeout)
 
 
+@contextlib.contextmanager
+def waking():
+    """While this lasts, every wait of this transport ends within
+    STOPPING_WAIT (those under way at once), so that a listener stopped
+    meanwhile sees its stop (oslo.messaging looks at it between waits)."""
+    global _stopping
+    with _ARRIVED:
+        _stopping += 1
+        _ARRIVED.notify_all()
+    try:
+        yield
+    finally:
+        with _ARRIVED:
+            _stopping -= 1
+
+
+def stopping():
+    with _ARRIVED:
+        return _stopping > 0
+
+
 class Channel(memory.Channel):
 
     def _put(self, queue, message, **kwargs):
@@ -65,6 +104,7 @@ class Transport(memory.Transport):
 
     def drain_events(self, connection, timeout=None):
         deadline = None if timeout is None else time.monotonic() + timeout
+        waited_while_stopping = False
         while True:
             seen = puts()
             try:
@@ -75,9 +115,18 @@ class Transport(memory.Transport):
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise socket.timeout()
+            if stopping():
+                if waited_while_stopping:
+                    # Back to the caller, which looks at its stop.
+                    raise socket.timeout()
+                waited_while_stopping = True
+                left = (STOPPING_WAIT if left is None
+                        else min(left, STOPPING_WAIT))
             wait_for_put(seen, left)
 
 
 def install():
-    """``memory://`` transports of this process are this module's."""
-    kombu.transport.TRANSPORT_ALIASES['memory'] = __name__ + ':Transport'
+    """``memory://`` and ``tether-memory://`` transports of this process
+    are this module's."""
+    for scheme in ('memory', SCHEME):
+        kombu.transport.TRANSPORT_ALIASES[scheme] = __name__ + ':Transport'

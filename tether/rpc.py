@@ -11,6 +11,7 @@ import oslo_messaging as messaging
 from oslo_utils import versionutils
 
 from tether import context as t_context
+from tether import memory_transport
 from tether.objects import base as objects_base
 
 CONF = cfg.CONF
@@ -35,10 +36,21 @@ def init(conf=None, url=None):
     return TRANSPORT
 
 
+def stop_server(server):
+    """Stop an RPC server and wait until it stopped. Its listener sees the
+    stop when its transport's wait ends: tether-aio's in-process transport
+    waits up to a second, and is told to end its waits meanwhile."""
+    with memory_transport.waking():
+        server.stop()
+        server.wait()
+
+
 def cleanup():
     global TRANSPORT, NOTIFIER
     if TRANSPORT is not None:
-        TRANSPORT.cleanup()
+        # (The reply listener of the RPC clients stops here.)
+        with memory_transport.waking():
+            TRANSPORT.cleanup()
     TRANSPORT = None
     NOTIFIER = None
 

@@ -79,3 +79,139 @@ def test_a_message_put_before_the_wait_is_not_missed(installed):
     started = time.monotonic()
     conn.drain_events(timeout=5)
     assert received and time.monotonic() - started < 1
+
+
+def test_a_stop_ends_every_wait_at_once(installed):
+    """What a listener being stopped needs: its wait ends within
+    STOPPING_WAIT of waking(), though it was asked to wait 5 s."""
+    conn = kombu_queues.consumer('tether-memory://', 'stopped', [])
+    ended = []
+
+    def drain():
+        started = time.monotonic()
+        with pytest.raises(socket.timeout):
+            conn.drain_events(timeout=5)
+        ended.append(time.monotonic() - started)
+    waiter = threading.Thread(target=drain)
+    waiter.start()
+    time.sleep(0.2)
+    with memory_transport.waking():
+        waiter.join(timeout=10)
+    assert ended and ended[0] < 2
+    assert not memory_transport.stopping()
+
+
+# Through oslo.messaging ----------------------------------------------------
+
+@pytest.fixture
+def no_heartbeats():
+    """As tether-aio runs its brokers (aio_config.no_heartbeats; set by
+    _rpc_server, once the transport registered the option)."""
+    from oslo_config import cfg
+
+    yield
+    cfg.CONF.clear_override('heartbeat_timeout_threshold',
+                            group='oslo_messaging_rabbit')
+
+
+class _Endpoint:
+    def ping(self, ctxt):
+        return 'pong'
+
+
+def _rpc_server(url, topic):
+    """An oslo.messaging RPC server (started) on ``url``, and a counter
+    of the waits of its transport (drain_events calls)."""
+    from oslo_config import cfg
+    import oslo_messaging as messaging
+
+    conf = cfg.CONF
+    transport = messaging.get_rpc_transport(conf, url=url)
+    conf.set_override('heartbeat_timeout_threshold', 0,
+                      group='oslo_messaging_rabbit')
+    target = messaging.Target(topic=topic, server='host')
+    server = messaging.get_rpc_server(transport, target, [_Endpoint()],
+                                      executor='threading')
+    drains = []
+    original = memory_transport.Transport.drain_events
+
+    def counted(self, connection, timeout=None):
+        drains.append((time.monotonic(), timeout))
+        return original(self, connection, timeout)
+    return transport, server, drains, counted
+
+
+@pytest.mark.parametrize('url, most', [
+    # tether-aio's URL: a listener waits a second at a time.
+    (memory_transport.URL, 3),
+])
+def test_an_idle_listener_waits_a_second_at_a_time(installed, no_heartbeats,
+                                                   monkeypatch, url, most):
+    from tether import rpc
+
+    transport, server, drains, counted = _rpc_server(url, 'idle-topic')
+    monkeypatch.setattr(memory_transport.Transport, 'drain_events', counted)
+    server.start()
+    try:
+        time.sleep(0.3)
+        before = len(drains)
+        time.sleep(1.5)
+        idle = len(drains) - before
+        # Stop it just after it began a wait of a whole second.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            began, timeout = drains[-1]
+            if timeout >= 0.99 and time.monotonic() - began < 0.1:
+                break
+            time.sleep(0.005)
+        started = time.monotonic()
+        rpc.stop_server(server)
+        stopped_in = time.monotonic() - started
+    finally:
+        transport.cleanup()
+    assert idle <= most
+    # Told to end its wait, the listener stops at once rather than at the
+    # end of its second (which leaves at least 0.9 s; a loaded machine
+    # has room below that).
+    assert stopped_in < 0.6
+
+
+def test_oslo_messaging_polls_a_memory_url_twenty_times_a_second(
+        installed, no_heartbeats, monkeypatch):
+    """What the test above guards against (its URL's reason): on a
+    ``memory://`` URL oslo.messaging waits 50 ms at a time."""
+    transport, server, drains, counted = _rpc_server(
+        'kombu+memory://localhost//', 'spin-topic')
+    monkeypatch.setattr(memory_transport.Transport, 'drain_events', counted)
+    server.start()
+    try:
+        time.sleep(0.3)
+        before = len(drains)
+        time.sleep(1.5)
+        idle = len(drains) - before
+        server.stop()
+        server.wait()
+    finally:
+        transport.cleanup()
+    assert idle > 10
+
+
+def test_a_call_is_answered_at_once(installed, no_heartbeats):
+    """A message still wakes the waiting listener (an RPC round trip does
+    not wait out the second)."""
+    import oslo_messaging as messaging
+    from tether import rpc
+
+    transport, server, _drains, _counted = _rpc_server(
+        memory_transport.URL, 'call-topic')
+    server.start()
+    try:
+        time.sleep(0.3)
+        client = messaging.get_rpc_client(
+            transport, messaging.Target(topic='call-topic', server='host'))
+        started = time.monotonic()
+        assert client.call({}, 'ping') == 'pong'
+        assert time.monotonic() - started < 0.9
+        rpc.stop_server(server)
+    finally:
+        transport.cleanup()

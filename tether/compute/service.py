@@ -113,6 +113,5 @@ class ComputeService:
         # recovery settles it), rather than holding the stop.
         self.manager.events.stop()
         if self.server is not None:
-            self.server.stop()
-            self.server.wait()
+            rpc.stop_server(self.server)
             self.server = None

@@ -53,8 +53,7 @@ class Backend:
 
     def stop(self):
         if self.server is not None:
-            self.server.stop()
-            self.server.wait()
+            rpc.stop_server(self.server)
             self.server = None
 
 

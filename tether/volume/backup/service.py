@@ -76,8 +76,7 @@ class BackupService:
         for p in self.periodics:
             p.stop()
         if self.server is not None:
-            self.server.stop()
-            self.server.wait()
+            rpc.stop_server(self.server)
             self.server = None
         if self.reconciler is not None:
             self.reconciler.join()
