@@ -9,6 +9,7 @@ from tether.compute import scheduler
 from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import instance_action as db_actions
+from tether.db import session
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -61,15 +62,21 @@ def _to_waiting_work(context, instance, name, tag, status):
                     instance.uuid, exc)
 
 
+@session.COMPUTE.writer
+def _start_extend(context, instance):
+    """The instance action extend_volume started, and the service version
+    of the server's host: one transaction."""
+    db_actions.action_start(context, instance.uuid, Action.EXTEND_VOLUME)
+    return scheduler.service_version(context, instance.host)
+
+
 def external_event(context, instance, name, tag, status='completed'):
     """Act on one accepted event; returns nothing (codes are the API's)."""
     if name == 'volume-reimaged':
         _to_waiting_work(context, instance, name, tag, status)
     elif name == 'volume-extended':
-        db_actions.action_start(context, instance.uuid,
-                                Action.EXTEND_VOLUME)
-        if (scheduler.service_version(context, instance.host) <
-                EXTEND_COMPLETION_SERVICE_VERSION and
+        host_version = _start_extend(context, instance)
+        if (host_version < EXTEND_COMPLETION_SERVICE_VERSION and
                 _refuse_waiting_extend(context, instance, tag)):
             db_actions.action_finish(context, instance.uuid,
                                      context.request_id)
