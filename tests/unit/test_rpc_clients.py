@@ -207,3 +207,21 @@ def test_a_rebuild_carries_the_image_to_hosts_that_take_it(
                             sample_instance(), image['id'], True,
                             image=image)
     assert casts.sent == [(version, 'rebuild_instance', names)]
+
+
+@pytest.mark.parametrize('level,can', [('1.10', False), ('1.11', True)])
+def test_the_size_of_a_waiting_extend_goes_to_hosts_that_take_it(
+        levels, transport, monkeypatch, level, can):
+    levels('compute', level)
+    client = compute_rpcapi.ComputeAPI()
+    casts = _Casts(client.client)
+    monkeypatch.setattr(client.client, 'prepare', casts)
+    # The compute API asks first, and sends no size below 1.11.
+    assert client.can_send_extend_size() is can
+    ctxt = t_context.get_admin_context()
+    volume_id = str(uuid.uuid4())
+    client.extend_volume(ctxt, sample_instance(), volume_id,
+                         new_size=2 if can else None)
+    assert casts.sent == [
+        ('1.11', 'extend_volume', ['instance', 'new_size', 'volume_id'])
+        if can else ('1.0', 'extend_volume', ['instance', 'volume_id'])]

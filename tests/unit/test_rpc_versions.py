@@ -223,7 +223,14 @@ def test_service_versions_name_rpc_versions_in_order():
             compute_version.ASSISTED_SNAPSHOT_SERVICE_VERSION <=
             compute_version.SNAPSHOT_BUILD_SERVICE_VERSION <=
             compute_version.CONFIG_DRIVE_SERVICE_VERSION <=
+            compute_version.EXTEND_SIZE_SERVICE_VERSION <=
             compute_version.SERVICE_VERSION)
+    # A host that takes the new size with extend_volume serves RPC 1.11,
+    # one before not.
+    assert compute_version.rpc_version_of(
+        compute_version.EXTEND_SIZE_SERVICE_VERSION) == '1.11'
+    assert compute_version.rpc_version_of(
+        compute_version.EXTEND_SIZE_SERVICE_VERSION - 1) == '1.10'
     # A host that makes volumes of snapshots and snapshots servers into
     # images serves RPC 1.9, one before not.
     assert compute_version.rpc_version_of(

@@ -147,9 +147,12 @@ class ComputeManager:
             volume_attachments.detach(context, self, instance, volume_id)
 
     @_per_instance
-    def extend_volume(self, context, instance, volume_id):
+    def extend_volume(self, context, instance, volume_id, new_size=None):
+        # new_size from 1.11: the size of the extend that waits for this
+        # host, as the volume service sent it with volume-extended.
         with self._event(context, instance, 'extend_volume'):
-            volume_attachments.extend(context, self, instance, volume_id)
+            volume_attachments.extend(context, self, instance, volume_id,
+                                      new_size=new_size)
 
     @_per_instance
     def volume_snapshot_create(self, context, instance, volume_id,

@@ -56,6 +56,9 @@ class ComputeAPI:
             service version 11 for such a server)
     * 1.10 - build_and_run_instance of servers with a config drive;
             Instance 1.8 (config_drive)
+    * 1.11 - extend_volume takes ``new_size`` (GiB), the size a waiting
+            extend asks for, as the volume service sent it: the host does
+            not read the volume for it
     """
 
     RPC_API_VERSION = compute_version.RPC_API_VERSION
@@ -270,9 +273,23 @@ class ComputeAPI:
         self._prepare(instance.host).cast(
             ctxt, 'detach_volume', instance=instance, volume_id=volume_id)
 
-    def extend_volume(self, ctxt, instance, volume_id):
-        self._prepare(instance.host).cast(
-            ctxt, 'extend_volume', instance=instance, volume_id=volume_id)
+    def can_send_extend_size(self):
+        """Whether the pin lets extend_volume carry ``new_size`` (1.11);
+        the caller checks the host's service version too."""
+        return self.client.can_send_version('1.11')
+
+    def extend_volume(self, ctxt, instance, volume_id, new_size=None):
+        """Have the host make the guest see the volume's size; with
+        ``new_size`` (1.11: the caller checked the pin and the host), the
+        size of an extend that waits for it, which it need not read."""
+        if new_size is None:
+            self._prepare(instance.host).cast(
+                ctxt, 'extend_volume', instance=instance,
+                volume_id=volume_id)
+            return
+        self._prepare(instance.host, '1.11').cast(
+            ctxt, 'extend_volume', instance=instance, volume_id=volume_id,
+            new_size=new_size)
 
 
 _client = None

@@ -6,7 +6,7 @@ module loads nothing of the hypervisor driver.
 
 # The compute manager's RPC API (tether.compute.rpcapi lists the methods
 # of each version).
-RPC_API_VERSION = '1.10'
+RPC_API_VERSION = '1.11'
 
 # The version of each object a compute manager of each RPC API version
 # reads. A client pinned to an RPC version sends every object at the
@@ -38,6 +38,9 @@ RPC_API_VERSION = '1.10'
 #         snapshot into an image)
 # * 1.10 - build_and_run_instance of servers with a config drive;
 #         Instance 1.8 (config_drive)
+# * 1.11 - extend_volume takes ``new_size``, the size a waiting extend
+#         asks for as the volume service sent it with volume-extended;
+#         Instance 1.8
 RPC_OBJECT_VERSIONS = {
     '1.0': {'Instance': '1.0'},
     '1.1': {'Instance': '1.0'},
@@ -50,6 +53,7 @@ RPC_OBJECT_VERSIONS = {
     '1.8': {'Instance': '1.6'},
     '1.9': {'Instance': '1.7'},
     '1.10': {'Instance': '1.8'},
+    '1.11': {'Instance': '1.8'},
 }
 
 # The service version: what a tether-compute can do, an integer recorded
@@ -101,6 +105,10 @@ SERVICE_VERSION_HISTORY = (
     #     server's metadata, key and user data, Nova's layout; [DEFAULT]
     #     force_config_drive); Instance 1.8 (config_drive)
     {'compute_rpc': '1.10'},
+    # 13: extend_volume with the new size of a waiting extend (the volume
+    #     service sends it with volume-extended): the host grows the disk
+    #     without reading the volume first
+    {'compute_rpc': '1.11'},
 )
 SERVICE_VERSION = len(SERVICE_VERSION_HISTORY) - 1
 
@@ -146,6 +154,10 @@ ASSISTED_SNAPSHOT_SERVICE_VERSION = 10
 SNAPSHOT_BUILD_SERVICE_VERSION = 11
 # The first service version that gives guests a config drive (RPC 1.10).
 CONFIG_DRIVE_SERVICE_VERSION = 12
+
+# The first service version that takes the new size of a waiting extend
+# with extend_volume (RPC 1.11) instead of reading the volume for it.
+EXTEND_SIZE_SERVICE_VERSION = 13
 
 
 def rpc_version_of(service_version):

@@ -30,6 +30,12 @@ REIMAGE_EVENT_VERSION = '2.93'
 # os-assisted-volume-snapshots has no microversion of its own (Cinder
 # sends none).
 ASSISTED_SNAPSHOT_VERSION = '2.1'
+# With volume-extended of an extend that waits for the server's host:
+# "<volume id>=<GiB>", the size it waits for, which tether's compute API
+# passes on to the host (it then need not read the volume); Nova ignores
+# it (named here, not imported: tests/unit/api/test_versions.py checks it
+# against the compute API's name).
+EXTEND_SIZE_HEADER = 'OpenStack-Tether-Extend-New-Size'
 
 
 class ComputeUnavailable(Exception):
@@ -49,14 +55,14 @@ class ComputeClient:
         self.proxy = proxy
         self.request_id = request_id
 
-    def _request(self, method, url, version, body=None):
+    def _request(self, method, url, version, body=None, headers=None):
         from openstack import exceptions as sdk_exc  # see tether.clients
 
         try:
             return self.proxy.request(url, method, json=body,
                                       microversion=version,
                                       global_request_id=self.request_id,
-                                      raise_exc=False)
+                                      headers=headers, raise_exc=False)
         except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
             raise ComputeUnavailable(str(exc))
 
@@ -79,16 +85,20 @@ class ComputeClient:
         found = resp.json()['volumeAttachment'].get('attachment_id')
         return found == attachment_id
 
-    def volume_extended(self, instance_uuid, volume_id):
+    def volume_extended(self, instance_uuid, volume_id, new_size=None):
         """Tell the server's compute host that the volume grew (or must
-        grow: an extend waiting for the hypervisor).
+        grow: an extend waiting for the hypervisor, to ``new_size`` GiB,
+        sent in EXTEND_SIZE_HEADER beside Nova's event).
 
         Raises EventRefused unless the compute API accepted the event
         (its code 200), ComputeUnavailable if it could not answer.
         """
+        headers = None
+        if new_size is not None:
+            headers = {EXTEND_SIZE_HEADER: '%s=%d' % (volume_id, new_size)}
         self._post_event(EXTEND_EVENT_VERSION, {
             'name': 'volume-extended', 'server_uuid': instance_uuid,
-            'tag': volume_id})
+            'tag': volume_id}, headers=headers)
 
     def volume_reimaged(self, instance_uuid, volume_id, status):
         """Tell the server's compute host that the re-image of its volume
@@ -131,9 +141,9 @@ class ComputeClient:
             raise AssistRefused('the compute API answered %s: %s'
                                 % (resp.status_code, resp.text[:300]))
 
-    def _post_event(self, version, event):
+    def _post_event(self, version, event, headers=None):
         resp = self._request('POST', '/os-server-external-events', version,
-                             body={'events': [event]})
+                             body={'events': [event]}, headers=headers)
         if resp.status_code >= 500:
             raise ComputeUnavailable('POST %s answered %s: %s'
                                      % (resp.url, resp.status_code,

@@ -18,8 +18,11 @@ MARKERS = (
     ('event_done', 'event POST (compute API: action, RPC cast)',
      lambda line, v: '"POST ' in line and 'os-server-external-events'
      in line),
-    ('get_done', 'compute: takes the cast, GETs the volume',
-     lambda line, v: '"GET ' in line and '/volumes/%s ' % v in line),
+    # The host logs that the volume waits for it once it has the size:
+    # sent with the event (RPC 1.11), or after its GET of the volume.
+    ('get_done', 'compute: takes the cast, has the size (or GETs it)',
+     lambda line, v: 'Volume %s waits for this host to grow it' % v
+     in line),
     ('resized', 'compute: blockResize (+ look-up, XML)',
      lambda line, v: 'Resized ' in line and v in line),
     ('completed', 'completion POST: volume API settles',

@@ -77,6 +77,7 @@ LOG_CONFIG = 'default_log_levels = %s\n' % aio_log.debug_log_levels(
     DEBUG_LOGGERS)
 
 TETHER_ROWS = (
+    ('show: GET to 200 (before)', 'show'),
     ('extend: POST to 202', 'post_202'),
     ('extend: to in-use, size k', 'extend'),
     ('  k=2 (1 -> 2 GiB)', 'extend_2'),
@@ -207,7 +208,7 @@ def main(argv=None):
     lconn = drv.host.get_connection()
     bare = Bare(lconn, drv, share)
     results = {'tether': {key: [] for key in
-                          ('post_202', 'extend') +
+                          ('show', 'post_202', 'extend') +
                           tuple('extend_%d' % k for k in SIZES)},
                'bare': {key: [] for _label, b, d in BARE_ROWS
                         for key in (b, d)}}

@@ -10,6 +10,7 @@ answers.
 """
 
 import contextlib
+import logging
 import os
 import uuid
 
@@ -71,7 +72,8 @@ def _no_extend_keys(volume_id):
 
 # The hypervisor grows it -----------------------------------------------------
 
-def test_online_extend_of_a_file_a_guest_holds(cloud):
+def test_online_extend_of_a_file_a_guest_holds(cloud, caplog):
+    caplog.set_level(logging.INFO, logger='tether')
     user = cloud.project()
     server = user.boot()
     data, target = _attached(user, server)
@@ -90,6 +92,10 @@ def test_online_extend_of_a_file_a_guest_holds(cloud):
     assert 'extend_new_size' not in volume['metadata']
     _no_extend_keys(data['id'])
     assert _gigabytes(user) == (used[0] + 2, 0)
+    # The volume service sent the size with the event (its service
+    # token): the host did not read the volume for it.
+    assert ('Volume %s waits for this host to grow it to 3G (the size '
+            'sent with the event)' % data['id']) in caplog.text
     # The server's action records it, as Tempest waits for it.
     actions = user.compute('2.51').get(
         '/servers/%s/os-instance-actions' % server.id).json()

@@ -8,6 +8,7 @@ keeps its old size: growing it is the guest's QEMU's job
 (``block_resize``), which is what the event asks of tether-compute.
 """
 
+import logging
 import uuid
 
 import pytest
@@ -166,3 +167,85 @@ def test_versions_and_policy(cloud):
     resp = _post(service, [event])
     assert resp.status_code == 200, resp.text
     assert resp.json()['events'][0]['code'] == 200
+
+
+# The size of a waiting extend, sent beside the event ------------------------
+
+SIZE_HEADER = 'OpenStack-Tether-Extend-New-Size'
+SENT = 'the size sent with the event'
+READ = 'the size of its metadata'
+
+
+def _set_host_version(version):
+    """The service version of the aio's tether-compute; the old one."""
+    from oslo_config import cfg
+    from tether.db.compute import service as db_services
+    ctx = helpers.admin_context()
+    [row] = [r for r in db_services.get_all(ctx, binary='tether-compute')
+             if r.host == cfg.CONF.host]
+    db_services.update(ctx, row.id, {'version': version})
+    return row.version
+
+
+def test_a_waiting_extend_with_its_size_or_without(cloud, caplog):
+    """tether's volume service sends the size an extend waits for in a
+    header only a service caller may set: the host grows the disk to it
+    without reading the volume. Without it (an upstream Cinder), from
+    another caller, unreadable, or for a host that predates it, the host
+    reads the size from the volume's metadata, as before."""
+    user = cloud.project()
+    admin = cloud.admin()
+    service = cloud.project(roles=['service'])
+    server = user.boot()
+    data = user.volume(size=1)
+    target = _attach(user, server, data)
+    vid = data['id']
+    path = user.aio.volume_path(vid)
+    caplog.set_level(logging.INFO, logger='tether')
+    size = 1
+    cases = [
+        # (caller, header, the host's service version, where the size
+        # comes from)
+        (service, '%s=%%d' % vid, None, SENT),
+        (service, None, None, READ),
+        # A size the header claims but nobody reserved: not believed.
+        (admin, '%s=9' % vid, None, READ),
+        (service, '%s=two' % vid, None, READ),
+        (service, 'other=7', None, READ),
+        (service, '%s=%%d' % vid, 12, READ),
+    ]
+    for caller, header, host_version, source in cases:
+        size += 1
+        helpers.extend_waiting(vid, size)
+        headers = {SIZE_HEADER: header % size if '%d' in (header or '')
+                   else header} if header else {}
+        old = _set_host_version(host_version) if host_version else None
+        caplog.clear()
+        try:
+            http = caller.compute(EVENTS_VERSION)
+            resp = http.session.post(
+                caller.aio.compute_url + '/os-server-external-events',
+                json={'events': [_extended(server.id, vid)]},
+                headers=headers)
+            assert resp.status_code == 200, resp.text
+            assert resp.json()['events'][0]['code'] == 200
+            volume = user.wait(
+                lambda: (lambda v: v if v['status'] == 'in-use' else None)(
+                    user.show_volume(vid)),
+                timeout=sh.TIMEOUT, interval=0.05, what='in-use')
+        finally:
+            if old is not None:
+                _set_host_version(old)
+        assert volume['size'] == size, (header, volume)
+        assert sh.disk_capacity(server.id, target) == size * GiB, header
+        assert sh.file_size(path) == size * GiB
+        assert 'extend_new_size' not in volume['metadata']
+        said = caplog.text
+        assert ('waits for this host to grow it' in said and
+                source in said), (header, said[-2000:])
+        assert (SENT in said) == (source == SENT), header
+        if header and caller is admin:
+            assert 'ignored: the caller has no service token' in said
+        elif header and host_version is None and source == READ \
+                and 'other' not in header:
+            assert 'is not <volume id>=<GiB>' in said

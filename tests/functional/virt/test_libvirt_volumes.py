@@ -78,6 +78,13 @@ def test_extend_grows_the_disk_of_a_running_guest(virt):
         virt.driver.extend_volume(inst.uuid, data, 64 * MiB)
     assert guest.block_info('sdb') == 128 * MiB
     assert virt.size(data) == 128 * MiB
+    # A raw disk's size is its file's, read without asking QEMU: the
+    # same guards.
+    assert virt.driver.extend_volume(inst.uuid, root, 128 * MiB)
+    with pytest.raises(exception.InvalidBlockResize, match='shrinking'):
+        virt.driver.extend_volume(inst.uuid, root, 64 * MiB)
+    assert guest.block_info('sda') == 128 * MiB
+    assert virt.size(root) == 128 * MiB
     with pytest.raises(exception.VolumeAttachmentNotFound):
         virt.driver.extend_volume(inst.uuid, virt.volume(), 128 * MiB)
 

@@ -170,3 +170,11 @@ def test_the_literal_check_finds_what_is_planted(tmp_path):
 ])
 def test_clients_send_versions_the_other_api_names(sent, served):
     assert sent == served
+
+
+def test_the_extend_size_header_is_the_one_the_compute_api_reads():
+    # The volume service's client names it; the compute API's handler
+    # reads it (the services never import each other).
+    from tether.api.compute.handlers import server_external_events
+    assert (compute_client.EXTEND_SIZE_HEADER ==
+            server_external_events.EXTEND_SIZE_HEADER)

@@ -13,6 +13,7 @@ from oslo_concurrency import processutils
 from oslo_config import cfg
 
 from tether.conf import backend as conf_backend
+from tether.drivers.virt.libvirt import parse
 from tether.drivers.virt.libvirt import volume
 from tether.drivers.volume import remotefs
 from tether.compute import exception
@@ -158,3 +159,20 @@ def test_qos_specs_become_the_disks_iotune():
         assert volume.disk_spec(_info(qos_specs=none), '/p',
                                 'sdb').iotune == ()
     assert volume.disk_spec(_info(), '/p', 'sdb').iotune == ()
+
+
+def test_raw_file_size_is_the_size_of_a_raw_disks_file(tmp_path):
+    path = tmp_path / 'volume-1'
+    path.write_bytes(b'\0' * 4096)
+
+    def disk(fmt, source):
+        return parse.DiskInfo(target='sdb', bus='scsi', source=source,
+                              fmt=fmt, serial='1', readonly=False)
+
+    assert volume.raw_file_size(disk('raw', str(path))) == 4096
+    # QEMU is asked about anything else: a qcow2's file is not its size,
+    # a device's size is not st_size, a file that is not there.
+    assert volume.raw_file_size(disk('qcow2', str(path))) is None
+    assert volume.raw_file_size(disk('raw', '/dev/null')) is None
+    assert volume.raw_file_size(disk('raw', str(tmp_path / 'gone'))) is None
+    assert volume.raw_file_size(disk('raw', None)) is None

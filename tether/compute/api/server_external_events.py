@@ -9,6 +9,7 @@ from tether.compute import scheduler
 from tether.compute import version as compute_version
 from tether.compute import volume_client
 from tether.db.compute import instance_action as db_actions
+from tether.db import session
 from tether.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -61,20 +62,42 @@ def _to_waiting_work(context, instance, name, tag, status):
                     instance.uuid, exc)
 
 
-def external_event(context, instance, name, tag, status='completed'):
-    """Act on one accepted event; returns nothing (codes are the API's)."""
+@session.COMPUTE.writer
+def _start_extend(context, instance):
+    """The instance action extend_volume started, and the service version
+    of the server's host: one transaction."""
+    db_actions.action_start(context, instance.uuid, Action.EXTEND_VOLUME)
+    return scheduler.service_version(context, instance.host)
+
+
+def _volume_extended(context, instance, volume_id, new_size):
+    host_version = _start_extend(context, instance)
+    if (host_version < EXTEND_COMPLETION_SERVICE_VERSION and
+            _refuse_waiting_extend(context, instance, volume_id)):
+        db_actions.action_finish(context, instance.uuid, context.request_id)
+        return
+    client = compute_rpcapi.get()
+    if (new_size is None or
+            host_version < compute_version.EXTEND_SIZE_SERVICE_VERSION or
+            not client.can_send_extend_size()):
+        # The host reads the volume for the size (as for an upstream
+        # Cinder's event, which has none).
+        new_size = None
+    client.extend_volume(context, instance, volume_id, new_size=new_size)
+
+
+def external_event(context, instance, name, tag, status='completed',
+                   new_size=None):
+    """Act on one accepted event; returns nothing (codes are the API's).
+
+    ``new_size`` (GiB): for volume-extended, the size of the extend that
+    waits for the server's host, as a service caller sent it (see the
+    handler), passed on to a host that takes it.
+    """
     if name == 'volume-reimaged':
         _to_waiting_work(context, instance, name, tag, status)
     elif name == 'volume-extended':
-        db_actions.action_start(context, instance.uuid,
-                                Action.EXTEND_VOLUME)
-        if (scheduler.service_version(context, instance.host) <
-                EXTEND_COMPLETION_SERVICE_VERSION and
-                _refuse_waiting_extend(context, instance, tag)):
-            db_actions.action_finish(context, instance.uuid,
-                                     context.request_id)
-            return
-        compute_rpcapi.get().extend_volume(context, instance, tag)
+        _volume_extended(context, instance, tag, new_size)
     else:
         # tether has no networking and no power-update source: the event
         # is accepted, as Nova accepts events it has nothing to do for.

@@ -97,22 +97,35 @@ def detach(context, host, instance, volume_id):
     db_bdms.destroy(context, bdm.id)
 
 
-def extend(context, host, instance, volume_id):
+def extend(context, host, instance, volume_id, new_size=None):
     """Make the guest see the volume at the size the volume service says.
 
     A volume ``extending`` waits for this host: its QEMU holds the file,
-    so block_resize grows it to ``extend_new_size`` (from the volume's
-    metadata), and os-extend_volume_completion tells the volume service
-    how it went; a failure is raised after that (the action event records
-    it). Any other volume has grown already: the guest is told its size.
-    Returns the size in GiB the guest sees now, or None when the guest was
-    not running (the size is recorded; QEMU reads it at the next start).
+    so block_resize grows it to the extend's new size, and
+    os-extend_volume_completion tells the volume service how it went; a
+    failure is raised after that (the action event records it). The new
+    size is ``new_size`` when the volume service sent it with the event
+    (RPC 1.11), else ``extend_new_size`` of the volume's metadata, read
+    with the volume. Any other volume has grown already: the guest is
+    told its size. Returns the size in GiB the guest sees now, or None
+    when the guest was not running (the size is recorded; QEMU reads it
+    at the next start).
     """
     client = volume_client.as_service(context)
+    if new_size is not None:
+        LOG.info('Volume %s waits for this host to grow it to %sG (the '
+                 'size sent with the event)', volume_id, new_size)
+        return _extend_for_volume_service(
+            context, host, instance, volume_id, client,
+            lambda: _sent_size(volume_id, new_size))
     volume = client.get_volume(volume_id)
     if volume['status'] == EXTENDING:
-        return _extend_for_volume_service(context, host, instance, volume,
-                                          client)
+        LOG.info('Volume %s waits for this host to grow it (the size of '
+                 'its metadata: %s)', volume_id,
+                 (volume.get('metadata') or {}).get(EXTEND_NEW_SIZE))
+        return _extend_for_volume_service(
+            context, host, instance, volume_id, client,
+            lambda: _target_size(volume))
     bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
     info = bdm.connection_info
     if info is None:
@@ -146,15 +159,30 @@ def _target_size(volume):
     return size
 
 
-def _extend_for_volume_service(context, host, instance, volume, client):
-    volume_id = volume['id']
+def _sent_size(volume_id, new_size):
+    """The size the volume service sent with the event; ExtendFailed if
+    it is not a positive whole number of GiB. The guest refuses to
+    shrink (the driver checks the disk's size)."""
+    if isinstance(new_size, bool) or not isinstance(new_size, int) \
+            or new_size < 1:
+        raise exception.ExtendFailed(
+            volume_id=volume_id,
+            reason='the size sent with the event is not usable (%r)'
+                   % (new_size,))
+    return new_size
+
+
+def _extend_for_volume_service(context, host, instance, volume_id, client,
+                               target):
+    """Grow the guest's disk to ``target()`` GiB and answer the volume
+    service: error true on any failure (raised after the answer)."""
     try:
         bdm = db_bdms.get_by_volume(context, instance.uuid, volume_id)
         info = bdm.connection_info
         if info is None:
             raise exception.VolumeAttachmentNotFound(
                 volume_id=volume_id, instance_id=instance.uuid)
-        size = _target_size(volume)
+        size = target()
         if not host.driver.extend_volume(instance.uuid, info, size * GiB):
             raise exception.ExtendFailed(
                 volume_id=volume_id,

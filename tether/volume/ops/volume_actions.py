@@ -75,13 +75,14 @@ def extend_volume(context, driver, host, volume_id, new_size, reservations):
             _post_event(context, instance_uuid, volume_id)
 
 
-def _post_event(context, instance_uuid, volume_id):
-    """volume-extended; an error for the caller to act on, or None."""
+def _post_event(context, instance_uuid, volume_id, new_size=None):
+    """volume-extended (with the size an extend waiting for the server's
+    host asks for); an error for the caller to act on, or None."""
     client = compute_client.as_service(context)
     if client is None:
         return 'no compute API is configured ([compute] section)'
     try:
-        client.volume_extended(instance_uuid, volume_id)
+        client.volume_extended(instance_uuid, volume_id, new_size=new_size)
     except (compute_client.ComputeUnavailable,
             compute_client.EventRefused) as exc:
         LOG.warning('volume-extended of volume %s for server %s: %s',
@@ -122,7 +123,7 @@ def _hand_to_hypervisor(context, host, volume, new_size, reservations):
     LOG.info('Volume %s is held by the guest of server %s: asking its '
              'compute host to grow it to %sG', volume.id, instances[0],
              new_size)
-    why = _post_event(context, instances[0], volume.id)
+    why = _post_event(context, instances[0], volume.id, new_size=new_size)
     if why:
         extend_state.finish(
             context, volume.id, True, waiting=True, host=host,

@@ -1,5 +1,9 @@
 """Handlers of POST /os-server-external-events (from other services)."""
 
+import re
+
+from oslo_log import log as logging
+
 from tether.api.compute.schemas import server_external_events as schema
 from tether.api.compute import versions
 from tether.api import microversion
@@ -11,6 +15,8 @@ from tether.compute.api import servers as servers_api
 from tether.compute import exception
 from tether.policies.compute import server_external_events as policy
 
+LOG = logging.getLogger(__name__)
+
 # Events that mean nothing without a tag naming the device or port
 # (Nova's; not volume-reimaged, which without one is accepted and meets
 # no rebuild waiting for it).
@@ -18,7 +24,38 @@ TAG_REQUIRED = ('volume-extended', 'power-update',
                 'accelerator-request-bound')
 
 
-def _accept(ctx, event):
+# tether's volume service sends, with volume-extended of an extend that
+# waits for the server's host, the size it waits for:
+# "<volume id>=<GiB>[, <volume id>=<GiB> ...]" (the events themselves
+# stay Nova's). Only a caller with a service token may set it; from
+# another caller, or unreadable, it is ignored and the host reads the
+# volume, as for an upstream Cinder's event.
+EXTEND_SIZE_HEADER = 'OpenStack-Tether-Extend-New-Size'
+_SIZE_ITEM = re.compile(r'\s*([^\s=,]{1,255})\s*=\s*([0-9]{1,9})\s*',
+                        re.ASCII)
+
+
+def _extend_sizes(req):
+    """{volume id: GiB} of the header, from a service caller; else {}."""
+    text = req.headers.get(EXTEND_SIZE_HEADER)
+    if text is None:
+        return {}
+    if not req.context.is_service:
+        LOG.warning('%s ignored: the caller has no service token',
+                    EXTEND_SIZE_HEADER)
+        return {}
+    sizes = {}
+    for item in text.split(','):
+        found = _SIZE_ITEM.fullmatch(item)
+        if not found or int(found.group(2)) < 1:
+            LOG.warning('%s ignored: %r is not <volume id>=<GiB>',
+                        EXTEND_SIZE_HEADER, item)
+            return {}
+        sizes[found.group(1)] = int(found.group(2))
+    return sizes
+
+
+def _accept(ctx, event, sizes):
     """The event's response code (and act on it if it is 200)."""
     name, tag = event['name'], event.get('tag')
     try:
@@ -29,8 +66,10 @@ def _accept(ctx, event):
         return 400
     if not instance.host:
         return 422
+    new_size = sizes.get(tag) if name == 'volume-extended' else None
     events_api.external_event(ctx, instance, name, tag,
-                              event.get('status', 'completed'))
+                              event.get('status', 'completed'),
+                              new_size=new_size)
     return 200
 
 
@@ -60,9 +99,10 @@ def create_external_events(req):
     ctx = req.context
     ctx.can(policy.CREATE, {'project_id': ctx.project_id})
     results = []
+    sizes = _extend_sizes(req)
     for event in req.validated['events']:
         result = dict(event)
-        result['code'] = _accept(ctx, event)
+        result['code'] = _accept(ctx, event, sizes)
         # What became of it (Nova's): "completed" when accepted, whatever
         # status it came with, else "failed".
         result['status'] = 'completed' if result['code'] == 200 \

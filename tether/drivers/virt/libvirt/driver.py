@@ -354,7 +354,8 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
                 volume_id=volume.volume_id(connection_info),
                 instance_id=instance_uuid)
         try:
-            guest.block_resize(found.target, new_size_bytes)
+            guest.block_resize(found.target, new_size_bytes,
+                               file_size=volume.raw_file_size(found))
         except exception.VirtError:
             if not guest.is_active():
                 LOG.info('%r stopped during the resize of %s', guest, path)

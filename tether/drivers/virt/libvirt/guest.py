@@ -232,18 +232,21 @@ class Guest:
             capacity, _allocation, _physical = self._domain.blockInfo(target)
         return capacity
 
-    def block_resize(self, target, size_bytes):
+    def block_resize(self, target, size_bytes, file_size=None):
         """Grow disk ``target`` of the running guest to ``size_bytes``.
 
-        QEMU would shrink a qcow2 without a word, so a smaller size is
-        refused here. The same size is a no-op.
+        QEMU would shrink a disk without a word, so a smaller size is
+        refused here: smaller than ``file_size`` (the size of a raw
+        disk's file, which the caller read: QEMU is not asked), or than
+        the capacity QEMU reports. The same capacity is a no-op.
         """
-        current = self.block_info(target)
+        current = self.block_info(target) if file_size is None \
+            else file_size
         if size_bytes < current:
             raise exception.InvalidBlockResize(
                 device=target, instance_id=self.uuid, requested=size_bytes,
                 reason='it is %s bytes; shrinking is refused' % current)
-        if size_bytes == current:
+        if size_bytes == current and file_size is None:
             return
         with self._translated():
             self._domain.blockResize(
