@@ -17,8 +17,8 @@ Against a tether-aio over HTTP with openstacksdk:
   poller lists the servers (GET /servers/detail every --interval) until
   all are ACTIVE. The wall time runs from the first POST to the last
   ACTIVE seen. Then the same number of bare define+start of copies of
-  their domains, from parallel threads on one libvirt connection (as
-  tether's driver has one).
+  their domains, from parallel threads, each on a libvirt connection of
+  its own (as tether's driver has one per thread).
 
 The volumes hold no OS: define+start returns once QEMU runs, whatever the
 guest then does, so an OS would change neither side's figure (and the

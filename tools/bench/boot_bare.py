@@ -50,25 +50,27 @@ class Bare:
             log.set('file', os.path.join(self.workdir, name + '.log'))
         return ET.tostring(root, encoding='unicode')
 
-    def define_start(self, xml):
+    def define_start(self, xml, conn=None):
         """defineXML + create, timed; returns (seconds, domain)."""
         t0 = time.perf_counter()
-        dom = self.conn.defineXML(xml)
+        dom = (conn or self.conn).defineXML(xml)
         self.uuids.add(dom.UUIDString())
         dom.create()
         return time.perf_counter() - t0, dom
 
     def parallel(self, xmls):
-        """define+start of every copy at once, one thread each (released
-        together, on the one shared connection, as tether's driver uses
-        one): (wall seconds, [seconds of each], [domains])."""
+        """define+start of every copy at once, one thread each, released
+        together, each on a connection of its own (as tether's driver has
+        one per thread: libvirtd serves at most 5 calls of a connection at
+        a time): (wall seconds, [seconds of each], [domains])."""
         gate = threading.Barrier(len(xmls) + 1)
         out = [None] * len(xmls)
+        conns = [libvirt.open(self.conn.getURI()) for _ in xmls]
 
         def run(i):
             gate.wait()
             try:
-                out[i] = self.define_start(xmls[i])
+                out[i] = self.define_start(xmls[i], conns[i])
             except Exception as exc:  # noqa: BLE001 - raised below
                 out[i] = exc
         threads = [threading.Thread(target=run, args=(i,))
