@@ -1,5 +1,6 @@
 """The libvirt host: a connection per thread, capabilities, traits, stats."""
 
+import collections
 import dataclasses
 import glob
 import json
@@ -92,21 +93,36 @@ def virtiofsd_available(binaries=VIRTIOFSD_PATHS, dirs=VHOST_USER_DIRS):
 
 
 class _Connection:
-    """The connection of one thread (in its ``threading.local``): when the
-    thread ends, or the connection is replaced, its close callback goes
-    (libvirt-python holds the connection for it), and the connection
-    closes once its last domain is let go."""
+    """The connection of one thread (in its ``threading.local``). When the
+    thread ends, or the connection is replaced, it waits in ``_PENDING``
+    for the next thread that asks for its connection to unregister its
+    close callback (libvirt-python holds the connection for it); the
+    connection then closes once its last domain is let go."""
 
     def __init__(self, conn):
         self.conn = conn
-        weakref.finalize(self, _release, conn)
+        # Only a note: a finalizer may run in any thread, the event loop's
+        # too, where a libvirt call on the connection could wait for ever.
+        weakref.finalize(self, _PENDING.append, conn).atexit = False
 
 
-def _release(conn):
-    try:
-        conn.unregisterCloseCallback()
-    except libvirt.libvirtError:
-        pass    # already closed
+_PENDING = collections.deque()
+# Connections let go of: libvirt may call the close callback of a closed
+# connection as it is unregistered, which is no news.
+_RELEASED = weakref.WeakSet()
+
+
+def _release_pending():
+    while True:
+        try:
+            conn = _PENDING.popleft()
+        except IndexError:
+            return
+        _RELEASED.add(conn)
+        try:
+            conn.unregisterCloseCallback()
+        except libvirt.libvirtError:
+            pass    # already closed
 
 
 class Host:
@@ -126,13 +142,18 @@ class Host:
     def __init__(self, uri='qemu:///system'):
         self.uri = uri
         self._local = threading.local()
+        # Connections whose close callback came: libvirt may still call
+        # them alive until a call fails.
+        self._dead = weakref.WeakSet()
 
     # The connection ------------------------------------------------------
 
     def get_connection(self):
         """The calling thread's connection (opened on its first call)."""
+        _release_pending()
         held = getattr(self._local, 'held', None)
-        if held is None or not self._alive(held.conn):
+        if (held is None or held.conn in self._dead or
+                not self._alive(held.conn)):
             held = self._local.held = _Connection(self._connect())
         return held.conn
 
@@ -161,8 +182,11 @@ class Host:
         return conn
 
     def _closed(self, conn, reason, _opaque):
-        # Runs in the event loop thread. The connection is no longer
-        # alive: its thread opens another on its next call.
+        # Runs in the event loop thread; its thread opens another
+        # connection on its next call.
+        if conn in _RELEASED:
+            return
+        self._dead.add(conn)
         LOG.warning('Connection to %s closed (reason %s)', self.uri, reason)
 
     def forget_connection(self):
