@@ -7,6 +7,7 @@ the real qemu-img in a directory that stands in for a mounted NFS share.
 import concurrent.futures
 import os
 import subprocess
+import threading
 import time
 
 import pytest
@@ -120,6 +121,53 @@ def test_five_guests_start_concurrently(virt):
                             [i.uuid for i in instances]))
 
 
+def test_a_define_does_not_wait_for_guests_starting_in_other_threads(virt):
+    # libvirtd serves at most 5 calls of one connection at a time: had the
+    # threads one connection, the define would wait until starts ended.
+    count = 6
+    roots = [virt.volume() for _ in range(count)]
+    instances = [virt.instance() for _ in range(count)]
+    host = virt.driver.host
+    with concurrent.futures.ThreadPoolExecutor(count) as pool:
+        spawns = [pool.submit(virt.driver.spawn, inst, [root])
+                  for inst, root in zip(instances, roots)]
+        # Every guest is defined: its thread is starting it (or done).
+        _wait_for(lambda: all(_defined(host, i.uuid) for i in instances),
+                  timeout=60, what='the six defines')
+        running = sum(not s.done() for s in spawns)
+        other = virt.instance()
+        guest = host.define(config.to_xml(config.domain(
+            name=other.name, uuid=other.uuid, memory_mib=64, vcpus=1)),
+            other.uuid)
+        still = sum(not s.done() for s in spawns)
+        assert [s.result() for s in spawns] == [['/dev/sda']] * count
+    assert guest.power_state() == PowerState.SHUTDOWN
+    # No start ended while the define ran.
+    assert (running, still) == (count, count)
+    # Each thread has its own connection to libvirtd.
+    conns = []
+    both = threading.Barrier(2)
+
+    def connect():
+        conns.append(host.get_connection())
+        both.wait(timeout=30)
+    threads = [threading.Thread(target=connect) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(conns) == 2 and conns[0] is not conns[1]
+    assert host.get_connection() is host.get_connection()
+
+
+def _defined(host, instance_uuid):
+    try:
+        host.lookup(instance_uuid)
+    except exception.InstanceNotFound:
+        return False
+    return True
+
+
 def _client_ids_of(pid):
     out = subprocess.run(['virt-admin', 'client-list', 'libvirtd'],
                          check=True, capture_output=True, text=True).stdout
@@ -144,8 +192,8 @@ def test_a_dropped_connection_is_opened_again(libvirt_ready):
     for client in clients:
         subprocess.run(['virt-admin', 'client-disconnect', 'libvirtd',
                         client], check=True, capture_output=True)
-    # The event loop sees the socket close and forgets the connection.
-    _wait_for(lambda: drv.host._conn is not old, what='the close callback')
+    # The event loop sees the socket close; the next call opens another.
+    _wait_for(lambda: old in drv.host._dead, what='the close callback')
     assert drv.list_instances() is not None
     assert drv.host.get_connection() is not old
 

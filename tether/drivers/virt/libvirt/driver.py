@@ -220,6 +220,7 @@ class LibvirtDriver(driver_power.PowerMixin, driver_rescue.RescueMixin,
                 xml = self._domain_xml(instance, disks, console_log,
                                        shares)
                 guest = self.host.define(xml, instance.uuid)
+                LOG.debug('Defined %s (%s)', instance.name, instance.uuid)
             except Exception:
                 # Nothing is left of a guest that was never defined: its
                 # directory (and root disk) go.

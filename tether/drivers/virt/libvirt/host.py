@@ -1,10 +1,12 @@
-"""The libvirt host: one shared connection, capabilities, traits, stats."""
+"""The libvirt host: a connection per thread, capabilities, traits, stats."""
 
+import collections
 import dataclasses
 import glob
 import json
 import os
 import threading
+import weakref
 
 import libvirt
 import os_traits
@@ -90,27 +92,70 @@ def virtiofsd_available(binaries=VIRTIOFSD_PATHS, dirs=VHOST_USER_DIRS):
             or bool(vhost_user_fs_descriptors(dirs)))
 
 
-class Host:
-    """The hypervisor at ``uri``, through one connection per process.
+class _Connection:
+    """The connection of one thread (in its ``threading.local``). When the
+    thread ends, or the connection is replaced, it waits in ``_PENDING``
+    for the next thread that asks for its connection to unregister its
+    close callback (libvirt-python holds the connection for it); the
+    connection then closes once its last domain is let go."""
 
-    A libvirt connection may be used by many threads at once; this object
-    only serializes opening it. A connection that was closed (libvirtd
-    restarted, keepalive timed out) is opened again on the next call.
+    def __init__(self, conn):
+        self.conn = conn
+        # Only a note: a finalizer may run in any thread, the event loop's
+        # too, where a libvirt call on the connection could wait for ever.
+        weakref.finalize(self, _PENDING.append, conn).atexit = False
+
+
+_PENDING = collections.deque()
+# Connections let go of: libvirt may call the close callback of a closed
+# connection as it is unregistered, which is no news.
+_RELEASED = weakref.WeakSet()
+
+
+def _release_pending():
+    while True:
+        try:
+            conn = _PENDING.popleft()
+        except IndexError:
+            return
+        _RELEASED.add(conn)
+        try:
+            conn.unregisterCloseCallback()
+        except libvirt.libvirtError:
+            pass    # already closed
+
+
+class Host:
+    """The hypervisor at ``uri``, through one connection per thread.
+
+    libvirtd serves at most ``max_client_requests`` calls (5 by default) of
+    one connection at a time and leaves the others unread until one ends.
+    With one connection per process, guests starting in five threads (an
+    RPC worker each) held every other call of the process (a define, a
+    look-up, a heartbeat's stats) for as long as a QEMU start takes.
+    Each thread has its own connection instead: a thread makes one call
+    at a time, so no call waits behind another thread's. A connection
+    that was closed (libvirtd restarted, keepalive timed out) is opened
+    again on the thread's next call.
     """
 
     def __init__(self, uri='qemu:///system'):
         self.uri = uri
-        self._conn = None
-        self._lock = threading.Lock()
+        self._local = threading.local()
+        # Connections whose close callback came: libvirt may still call
+        # them alive until a call fails.
+        self._dead = weakref.WeakSet()
 
     # The connection ------------------------------------------------------
 
     def get_connection(self):
-        with self._lock:
-            conn = self._conn
-            if conn is None or not self._alive(conn):
-                conn = self._conn = self._connect()
-        return conn
+        """The calling thread's connection (opened on its first call)."""
+        _release_pending()
+        held = getattr(self._local, 'held', None)
+        if (held is None or held.conn in self._dead or
+                not self._alive(held.conn)):
+            held = self._local.held = _Connection(self._connect())
+        return held.conn
 
     @staticmethod
     def _alive(conn):
@@ -137,15 +182,17 @@ class Host:
         return conn
 
     def _closed(self, conn, reason, _opaque):
-        # Runs in the event loop thread; takes no lock (get_connection may
-        # hold it while it waits for libvirt).
+        # Runs in the event loop thread; its thread opens another
+        # connection on its next call.
+        if conn in _RELEASED:
+            return
+        self._dead.add(conn)
         LOG.warning('Connection to %s closed (reason %s)', self.uri, reason)
-        if self._conn is conn:
-            self._conn = None
 
     def forget_connection(self):
-        """Drop the connection after an error that says it is gone."""
-        self._conn = None
+        """Drop the calling thread's connection after an error that says
+        it is gone."""
+        self._local.held = None
 
     def translated(self, instance_id=None):
         return errors.translated(instance_id, self.uri,
