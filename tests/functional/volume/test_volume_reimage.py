@@ -40,8 +40,8 @@ def events(monkeypatch):
     calls = []
     request = compute_client.ComputeClient._request
 
-    def spy(self, method, url, version, body=None):
-        resp = request(self, method, url, version, body=body)
+    def spy(self, method, url, version, body=None, **kwargs):
+        resp = request(self, method, url, version, body=body, **kwargs)
         calls.append((method, url, version, body, resp.status_code))
         return resp
 
