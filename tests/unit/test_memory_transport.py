@@ -141,6 +141,15 @@ def _rpc_server(url, topic):
     return transport, server, drains, counted
 
 
+def _idle_waits(drains, seconds=1.5):
+    """How many waits the started, idle server's transport began in
+    ``seconds`` (after 0.3 s for it to settle)."""
+    time.sleep(0.3)
+    before = len(drains)
+    time.sleep(seconds)
+    return len(drains) - before
+
+
 @pytest.mark.parametrize('url, most', [
     # tether-aio's URL: a listener waits a second at a time.
     (memory_transport.URL, 3),
@@ -153,10 +162,7 @@ def test_an_idle_listener_waits_a_second_at_a_time(installed, no_heartbeats,
     monkeypatch.setattr(memory_transport.Transport, 'drain_events', counted)
     server.start()
     try:
-        time.sleep(0.3)
-        before = len(drains)
-        time.sleep(1.5)
-        idle = len(drains) - before
+        idle = _idle_waits(drains)
         # Stop it just after it began a wait of a whole second.
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -185,10 +191,7 @@ def test_oslo_messaging_polls_a_memory_url_twenty_times_a_second(
     monkeypatch.setattr(memory_transport.Transport, 'drain_events', counted)
     server.start()
     try:
-        time.sleep(0.3)
-        before = len(drains)
-        time.sleep(1.5)
-        idle = len(drains) - before
+        idle = _idle_waits(drains)
         server.stop()
         server.wait()
     finally:
