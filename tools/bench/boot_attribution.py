@@ -11,7 +11,7 @@ import re
 
 import aio_log
 import compute_ops
-from extend_attribution import median_ms
+from extend_attribution import median_ms, steps
 
 DEBUG_LOGGERS = ('urllib3.connectionpool',
                  'tether.drivers.virt.libvirt.driver')
@@ -87,18 +87,9 @@ def attribute(log_path, results):
 def table(found):
     """Rows (what, p50 of its step, p50 of its end from the POST, max of
     that end, samples)."""
-    rows = []
-    names = [m[0] for m in MARKERS] + ['client_end']
-    whats = [m[1] for m in MARKERS] + [CLIENT_STEP]
-    prev = None
-    for name, what in zip(names, whats):
-        steps = [f[name] - (f[prev] if prev else 0.0) for f in found
-                 if name in f and (prev is None or prev in f)]
-        ends = [f[name] for f in found if name in f]
-        rows.append((what, median_ms(steps), median_ms(ends),
-                     max(ends) * 1000 if ends else None, len(ends)))
-        prev = name
-    return rows
+    return [(what, median_ms(step), median_ms(ends),
+             max(ends) * 1000 if ends else None, len(ends))
+            for what, step, ends in steps(MARKERS, CLIENT_STEP, found)]
 
 
 def starts_at_once(found):

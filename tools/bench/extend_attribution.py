@@ -66,20 +66,27 @@ def attribute(log_path, marks):
     return found
 
 
-def attribution_table(found):
-    """Rows (what, p50 of its step, p50 of its offset, samples): a step is
-    a marker's time less the previous marker's, per extend."""
-    rows = []
-    names = [m[0] for m in MARKERS] + ['client_end']
-    whats = [m[1] for m in MARKERS] + [CLIENT_STEP]
+def steps(markers, client_step, found):
+    """(what, its steps, its offsets) for each of ``markers`` ((name,
+    what, ...)) and then the client's end: a step is a marker's time
+    less the previous marker's, in each of ``found`` (a dict of name ->
+    seconds from the POST per operation) that has both."""
+    names = [m[0] for m in markers] + ['client_end']
+    whats = [m[1] for m in markers] + [client_step]
     prev = None
     for name, what in zip(names, whats):
-        steps = [f[name] - (f[prev] if prev else 0.0) for f in found
-                 if name in f and (prev is None or prev in f)]
-        offsets = [f[name] for f in found if name in f]
-        rows.append((what, median_ms(steps), median_ms(offsets),
-                     len(offsets)))
+        yield (what,
+               [f[name] - (f[prev] if prev else 0.0) for f in found
+                if name in f and (prev is None or prev in f)],
+               [f[name] for f in found if name in f])
         prev = name
+
+
+def attribution_table(found):
+    """Rows (what, p50 of its step, p50 of its offset, samples) of each
+    extend's steps (see :func:`steps`)."""
+    rows = [(what, median_ms(step), median_ms(offsets), len(offsets))
+            for what, step, offsets in steps(MARKERS, CLIENT_STEP, found)]
     for name, what, _test in OFF_PATH:
         offsets = [f[name] for f in found if name in f]
         rows.append(('(after) ' + what, None, median_ms(offsets),
