@@ -4,7 +4,9 @@ more configuration, and its log read back as timestamped lines."""
 
 import datetime
 import re
+import signal
 import subprocess
+import sys
 
 import aio_process
 from oslo_log import _options as log_options
@@ -59,3 +61,19 @@ def read_log(path):
                                                    '%Y-%m-%d %H:%M:%S.%f')
                 out.append((stamp.timestamp(), line))
     return out
+
+
+def report_failure(aio, exc):
+    """Say that the run failed, with the end of tether-aio's log (None:
+    it did not start)."""
+    if aio is not None:
+        print('the run failed (%r); tether-aio\'s log ends:\n%s'
+              % (exc, aio_process.log_tail(aio.log_path)), file=sys.stderr)
+
+
+def begin_cleanup():
+    """From here on a second Ctrl-C (or a SIGTERM) does not cut the
+    cleanup short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    print('cleaning up ...', file=sys.stderr, flush=True)

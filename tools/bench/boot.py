@@ -160,16 +160,10 @@ def main(argv=None):
         if args.concurrency > 0:
             concurrent(args, tether, bare, volumes, results)
     except BaseException as exc:
-        if aio is not None:
-            print('the run failed (%r); tether-aio\'s log ends:\n%s'
-                  % (exc, aio_process.log_tail(aio.log_path)),
-                  file=sys.stderr)
+        aio_log.report_failure(aio, exc)
         raise
     finally:
-        # A second Ctrl-C must not cut the cleanup short.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        print('cleaning up ...', file=sys.stderr, flush=True)
+        aio_log.begin_cleanup()
         if tether is not None:
             problems += tether.cleanup()
         if aio is not None:
