@@ -48,11 +48,6 @@ class VolumeTypeProject(base.TimestampMixin, Base):
 # The type's name, read in the same SELECT as the volume (a correlated
 # subquery): responses show it, and a second query per request would cost
 # more than the volume itself.
-
-
-# The type's name, read in the same SELECT as the volume (a correlated
-# subquery): responses show it, and a second query per request would cost
-# more than the volume itself.
 Volume.volume_type_name = orm.column_property(
     sa.select(VolumeType.name)
     .where(VolumeType.id == Volume.volume_type_id)

@@ -132,10 +132,6 @@ class VolumeAttachment(base.TimestampMixin, Base):
 
 # The attachments a volume response lists (those attached), loaded with the
 # volumes in one more SELECT per page rather than one per volume.
-
-
-# The attachments a volume response lists (those attached), loaded with the
-# volumes in one more SELECT per page rather than one per volume.
 Volume.attached = orm.relationship(
     VolumeAttachment, lazy='selectin', viewonly=True,
     primaryjoin=sa.and_(VolumeAttachment.volume_id == Volume.id,
