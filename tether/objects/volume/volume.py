@@ -93,18 +93,30 @@ class Volume(base.TetherObject):
         which saves reading it back. Without ``relations`` the metadata and
         attachments are left unset (a row locked for a transition, whose
         relations are not read under the lock)."""
+        related = None
+        if relations:
+            related = {
+                'metadata': {m.key: m.value
+                             for m in db_volume.volume_metadata},
+                'admin_metadata': {
+                    m.key: m.value for m in db_volume.volume_admin_metadata},
+                'attachments': [attachment.Attachment.from_db(a)
+                                for a in db_volume.attached],
+                'image_metadata': {
+                    m.key: m.value for m in db_volume.volume_glance_metadata},
+            }
         values = {key: getattr(db_volume, key) for key in cls._COLUMNS}
         if volume_type_name is not None:
             values['volume_type_name'] = volume_type_name
-        if relations:
-            values['metadata'] = {m.key: m.value
-                                  for m in db_volume.volume_metadata}
-            values['admin_metadata'] = {
-                m.key: m.value for m in db_volume.volume_admin_metadata}
-            values['attachments'] = [attachment.Attachment.from_db(a)
-                                     for a in db_volume.attached]
-            values['image_metadata'] = {
-                m.key: m.value for m in db_volume.volume_glance_metadata}
+        return cls.from_columns(values, related)
+
+    @classmethod
+    def from_columns(cls, values, related=None):
+        """The object of ``values`` ({column: value}, each of _COLUMNS) and
+        of ``related``, its ``metadata``, ``admin_metadata``,
+        ``attachments`` and ``image_metadata`` when they were read."""
+        if related is not None:
+            values.update(related)
         return cls.from_trusted_values(values)
 
     def obj_load_attr(self, attrname):
