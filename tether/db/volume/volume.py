@@ -2,7 +2,6 @@
 conditional. Volumes leave this module as Volume objects."""
 
 import sqlalchemy as sa
-from sqlalchemy import orm
 
 from tether.db import base
 from tether.db import cas
@@ -28,22 +27,30 @@ def _query(context, project_id=None):
     return q
 
 
-def _get(context, volume_id, project_id=None):
-    # One round trip: the metadata joined in rather than selected after.
-    db_volume = context.session.scalars(
-        _query(context, project_id).where(models.Volume.id == volume_id)
-        .options(orm.joinedload(models.Volume.volume_metadata),
-                 orm.joinedload(models.Volume.volume_admin_metadata))
-    ).unique().first()
-    if db_volume is None:
+def _row(context, volume_id, project_id=None):
+    """The volume's row (its columns, none of its relations), or
+    VolumeNotFound."""
+    row = context.session.execute(
+        _columns_query(project_id).where(models.Volume.id == volume_id)
+    ).first()
+    if row is None:
         raise exception.VolumeNotFound(volume_id=volume_id)
-    return db_volume
+    return row
+
+
+def _read(context, volume_id, project_id=None):
+    """The Volume object of a row, read as columns (as a page is), or
+    VolumeNotFound."""
+    row = _row(context, volume_id, project_id)
+    return volume_obj.Volume.from_columns(
+        dict(zip(volume_obj.Volume._COLUMNS, row)),
+        _related(context, [volume_id])[volume_id])
 
 
 @db.reader
 def get(context, volume_id, project_id=None):
     """The volume, or VolumeNotFound (also when another project owns it)."""
-    return volume_obj.Volume.from_db(_get(context, volume_id, project_id))
+    return _read(context, volume_id, project_id)
 
 
 @db.writer
@@ -243,8 +250,8 @@ def transition(context, volume_id, values, expected_statuses,
                            project_id, extra):
         if not read_back:
             return None
-        return volume_obj.Volume.from_db(_get(context, volume_id))
-    current = _get(context, volume_id, project_id)
+        return _read(context, volume_id)
+    current = _row(context, volume_id, project_id)
     if current.status in expected_statuses:
         raise exception.InvalidVolume(
             reason='volume %s changed size from %sG to %sG while this '
@@ -259,7 +266,7 @@ def transition(context, volume_id, values, expected_statuses,
 def update(context, volume_id, values, project_id=None):
     if not _conditional_update(context, volume_id, values, None, project_id):
         raise exception.VolumeNotFound(volume_id=volume_id)
-    return volume_obj.Volume.from_db(_get(context, volume_id))
+    return _read(context, volume_id)
 
 
 def fail_create_in_transaction(context, volume_id, expected_statuses):
@@ -311,13 +318,13 @@ def _set_metadata(context, volume_id, metadata, delete_others, admin):
 def metadata_update(context, volume_id, metadata, delete_others,
                     project_id=None, admin=False):
     """Merge (or replace, with delete_others) metadata; returns it all."""
-    _get(context, volume_id, project_id)
+    _row(context, volume_id, project_id)
     return _set_metadata(context, volume_id, metadata, delete_others, admin)
 
 
 @db.writer
 def metadata_delete(context, volume_id, key, project_id=None, admin=False):
-    _get(context, volume_id, project_id)
+    _row(context, volume_id, project_id)
     model = _metadata_model(admin)
     result = context.session.execute(
         sa.delete(model).where(model.volume_id == volume_id, model.key == key)
