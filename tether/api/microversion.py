@@ -1,5 +1,7 @@
 """Microversion negotiation (microversion-parse) and version windows."""
 
+import functools
+
 import microversion_parse
 
 from tether.api import fault
@@ -67,6 +69,9 @@ class Service:
         return headers
 
 
+# Views compare the request's version with named ones at every item of a
+# page: the few strings there are are parsed once.
+@functools.lru_cache(maxsize=256)
 def parse(version_string):
     return microversion_parse.parse_version_string(version_string)
 

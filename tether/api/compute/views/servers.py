@@ -47,6 +47,9 @@ class ServerView:
         self.req = req
         self.ctx = req.context
         self.base = versions.endpoint(req)
+        # Read once: webob builds it anew at each access, and a page of
+        # servers has three links each.
+        self.root = req.application_url
         self.version = microversion.get(req)
         self._checks = {}
         self._read_host_statuses = host_statuses
@@ -68,7 +71,7 @@ class ServerView:
             {'rel': 'self', 'href': '%s/%s/%s/%s' % (
                 self.base, project_id, kind, item_id)},
             {'rel': 'bookmark', 'href': '%s/%s/%s/%s' % (
-                self.req.application_url, project_id, kind, item_id)},
+                self.root, project_id, kind, item_id)},
         ]
 
     def basic(self, instance):
@@ -81,7 +84,7 @@ class ServerView:
         if not self._at(versions.EMBEDDED_FLAVOR):
             return {'id': flavor['id'],
                     'links': [{'rel': 'bookmark', 'href': '%s/%s/flavors/%s'
-                               % (self.req.application_url,
+                               % (self.root,
                                   instance.project_id, flavor['id'])}]}
         return {'vcpus': flavor['vcpus'], 'ram': flavor['memory_mb'],
                 'disk': flavor['root_gb'],
@@ -110,7 +113,7 @@ class ServerView:
             return ''
         return {'id': instance.image_ref,
                 'links': [{'rel': 'bookmark', 'href': '%s/%s/images/%s' % (
-                    self.req.application_url, instance.project_id,
+                    self.root, instance.project_id,
                     instance.image_ref)}]}
 
     def detail(self, instance, devices):
