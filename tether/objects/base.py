@@ -65,16 +65,21 @@ class Record:
     def from_db(cls, row, **extra):
         """The record of ``row``; ``extra`` gives the fields that are not
         its columns (what the query module read beside it)."""
-        values = dict(extra)
-        for field in dataclasses.fields(cls):
-            if field.name in extra:
-                continue
-            value = getattr(row, field.name)
-            if field.name in cls.JSON_FIELDS:
-                empty = cls.JSON_FIELDS[field.name]
-                value = (jsonutils.loads(value) if value
-                         else empty() if empty is not None else None)
-            values[field.name] = value
+        values = {field.name: getattr(row, field.name)
+                  for field in dataclasses.fields(cls)
+                  if field.name not in extra}
+        return cls.from_columns(values, **extra)
+
+    @classmethod
+    def from_columns(cls, values, **extra):
+        """The record of ``values`` ({field: its column's value}, which it
+        takes over; the JSON columns decoded) and of ``extra``."""
+        for name, empty in cls.JSON_FIELDS.items():
+            if name in values:
+                text = values[name]
+                values[name] = (jsonutils.loads(text) if text
+                                else empty() if empty is not None else None)
+        values.update(extra)
         return cls(**values)
 
 

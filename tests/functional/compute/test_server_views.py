@@ -138,3 +138,22 @@ def test_a_rebuild_answers_at_every_window(cloud):
         assert ('OS-EXT-SRV-ATTR:host' in rebuilt) is _from(version, '2.75')
         user.wait_server(server.id)
     assert rebuilt['user_data'] == USER_DATA
+
+
+def test_a_listed_server_is_its_show(cloud):
+    """The detail list reads its page as rows and the block devices of the
+    page in one statement; each entry is the server's show, at every
+    microversion, but for what Nova shows of one server only (its server
+    groups, 2.71)."""
+    user = cloud.project()
+    running = _boot(user, 'listed')
+    lost = user.boot(wait=False, availability_zone='nowhere', name='lost')
+    for version in EVERY:
+        http = user.compute(version)
+        listed = {s['id']: s for s in _ok(
+            http.get('/servers/detail'))['servers']}
+        assert set(listed) == {running.id, lost.id}, version
+        for server_id in (running.id, lost.id):
+            shown = _ok(http.get('/servers/%s' % server_id))['server']
+            shown.pop('server_groups', None)
+            assert listed[server_id] == shown, version

@@ -2,12 +2,15 @@
 volumes, and the local root disk of a server made of an image; rows
 leave this module as BlockDeviceMapping objects."""
 
+import dataclasses
+
 from oslo_db import exception as db_exc
 from oslo_serialization import jsonutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from tether.compute import exception
+from tether.db import base
 from tether.db import cas
 from tether.db.compute import models
 from tether.db import session
@@ -16,6 +19,8 @@ from tether.objects import fields
 
 db = session.COMPUTE
 BDM = bdm_obj.BlockDeviceMapping
+# The columns a BDM is made of (for selects of rows rather than models).
+_COLUMNS = [field.name for field in dataclasses.fields(BDM)]
 
 
 def new_values(volume_id, **values):
@@ -116,10 +121,11 @@ def get_all_by_instances(context, instance_uuids):
     found = {uuid: [] for uuid in instance_uuids}
     if not instance_uuids:
         return found
-    for row in context.session.scalars(
-            sa.select(models.BlockDeviceMapping)
+    for row in context.session.execute(
+            base.select_columns(models.BlockDeviceMapping, _COLUMNS)
             .where(models.BlockDeviceMapping.instance_uuid.in_(
                 list(instance_uuids)))
             .order_by(models.BlockDeviceMapping.id)):
-        found[row.instance_uuid].append(BDM.from_db(row))
+        found[row.instance_uuid].append(
+            BDM.from_columns(dict(zip(_COLUMNS, row))))
     return found

@@ -19,10 +19,14 @@ CONF = cfg.CONF
 db = session.COMPUTE
 
 Instance = instance_obj.Instance
+_COLUMNS = Instance.column_names()
 
 
-def _query(project_id=None, deleted=False):
-    q = sa.select(models.Instance)
+def _query(project_id=None, deleted=False, columns=False):
+    """A select of instances (with ``columns``, of the columns an Instance
+    object is made of: rows rather than ORM objects)."""
+    q = (base.select_columns(models.Instance, _COLUMNS) if columns
+         else sa.select(models.Instance))
     if project_id is not None:
         q = q.where(models.Instance.project_id == project_id)
     if deleted is not None:
@@ -33,12 +37,17 @@ def _query(project_id=None, deleted=False):
 @db.reader
 def get(context, instance_uuid, project_id=None, deleted=False):
     """The instance, or InstanceNotFound (also for another project's)."""
-    row = context.session.scalars(
-        _query(project_id, deleted)
+    row = context.session.execute(
+        _query(project_id, deleted, columns=True)
         .where(models.Instance.uuid == instance_uuid)).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=instance_uuid)
-    return Instance.from_db(row)
+    return _instance(row)
+
+
+def _instance(row):
+    """The Instance of a row of ``_query(columns=True)``."""
+    return Instance.from_columns(dict(zip(_COLUMNS, row)))
 
 
 def _used_on(context, host):
@@ -151,7 +160,7 @@ def _apply_filters(q, filters):
 def get_all(context, project_id=None, filters=None, marker=None,
             limit=None, changes_since=None, deleted=False):
     """A page of instances, newest first (keyset on created_at, uuid)."""
-    q = _apply_filters(_query(project_id, deleted), filters)
+    q = _apply_filters(_query(project_id, deleted, columns=True), filters)
     if changes_since is not None:
         q = q.where(models.Instance.updated_at >= changes_since)
     rows = keyset.page(
@@ -161,8 +170,8 @@ def get_all(context, project_id=None, filters=None, marker=None,
         marker_key=models.Instance.uuid,
         not_found=lambda m: exception.InvalidInput(
             reason='marker [%s] not found' % m),
-        limit=limit)
-    return [Instance.from_db(r) for r in rows]
+        limit=limit, columns=True)
+    return [_instance(r) for r in rows]
 
 
 @db.reader

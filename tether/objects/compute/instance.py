@@ -104,14 +104,27 @@ class Instance(base.TetherObject):
                      'fault': 'fault'}
 
     @classmethod
+    def column_names(cls):
+        """The model's attributes an Instance is made of: its fields, the
+        JSON ones under their columns' names."""
+        return ([name for name in cls.fields
+                 if name not in cls._JSON_COLUMNS]
+                + list(cls._JSON_COLUMNS.values()))
+
+    @classmethod
     def from_db(cls, row):
-        values = {name: getattr(row, name) for name in cls.fields
-                  if name not in cls._JSON_COLUMNS}
+        return cls.from_columns({name: getattr(row, name)
+                                 for name in cls.column_names()})
+
+    @classmethod
+    def from_columns(cls, columns):
+        """The Instance of ``columns`` ({name of column_names(): value}),
+        which it takes over."""
         for field, column in cls._JSON_COLUMNS.items():
-            text = getattr(row, column)
-            values[field] = jsonutils.loads(text) if text else None
-        values['metadata'] = values['metadata'] or {}
-        return cls.from_trusted_values(values)
+            text = columns.pop(column)
+            columns[field] = jsonutils.loads(text) if text else None
+        columns['metadata'] = columns['metadata'] or {}
+        return cls.from_trusted_values(columns)
 
     @classmethod
     def row_values(cls, values):
