@@ -13,6 +13,7 @@ from tether.objects import fields
 from tether.volume.ops import attachments
 from tether.volume.ops import group_snapshots
 from tether.volume.ops import image_upload
+from tether.volume.ops import left_over
 from tether.volume.ops import reimage
 from tether.volume.ops import snapshots
 from tether.volume.ops import volume_actions
@@ -40,6 +41,9 @@ class VolumeManager:
         # run one twice at once.
         self._working = set()
         self._working_lock = threading.Lock()
+        # Set once the service stops: a pass over the rows left
+        # mid-operation ends before its next row.
+        self.stopping = False
 
     @contextlib.contextmanager
     def _exclusive(self, volume_id):
@@ -62,23 +66,17 @@ class VolumeManager:
         volumes.delete_volume(context, self.driver, volume_id)
 
     def init_host(self, context):
+        """Set the driver up, then take up what this backend left half
+        done, one row at a time: a row that cannot be taken up is logged
+        and stays as it was, and the backend starts all the same (see
+        "Reconciliation" in the docs)."""
         self.driver.do_setup()
-        count = volumes.reconcile(context, self.driver, self.host)
-        if count:
-            LOG.info('%s: reconciled %d volumes left mid-operation',
-                     self.host, count)
-        count = attachments.reconcile(context, self.driver, self.host)
-        if count:
-            LOG.info('%s: reconciled %d attachments left mid-operation',
-                     self.host, count)
-        count = snapshots.reconcile(context, self.driver, self.host)
-        if count:
-            LOG.info('%s: reconciled %d snapshots left mid-operation',
-                     self.host, count)
-        count = group_snapshots.reconcile(context, self.driver, self.host)
-        if count:
-            LOG.info('%s: reconciled %d group snapshots left '
-                     'mid-operation', self.host, count)
+        for what, ops in (('volume', volumes), ('attachment', attachments),
+                          ('snapshot', snapshots),
+                          ('group snapshot', group_snapshots)):
+            left_over.log(self.host, what, ops.reconcile(
+                context, self.driver, self.host,
+                stopping=lambda: self.stopping))
 
     def get_capabilities(self, context):
         stats = self.driver.get_volume_stats()
@@ -158,24 +156,31 @@ class VolumeManager:
         works on (tether.volume.ops.volumes.take_up). Each flow may be
         repeated: the driver keeps a whole file and deletes a missing
         one, and each flow acts only from the claimed status. Returns how
-        many it took up."""
+        many it took up; one that raises is logged and stays as it was,
+        for the next round."""
         timeout = (CONF.volume_operation_timeout if timeout is None
                    else timeout)
-        count = 0
-        for volume in volumes.stale(context, self.host, timeout):
+
+        def one(volume):
             with self._exclusive(volume.id) as taken:
                 if not taken:
-                    continue
+                    return False
                 LOG.warning('Volume %s has been %s for over %ss and no '
                             'message drives it: taking it up again',
                             volume.id, volume.status, timeout)
                 volumes.take_up(context, self.driver, volume)
-                count += 1
-        return count
+
+        tally = left_over.each('stale volume',
+                               volumes.stale(context, self.host, timeout),
+                               one, lambda: self.stopping)
+        if tally.failed:
+            left_over.log(self.host, 'stale volume', tally)
+        return tally.taken_up
 
     def settle_overdue_extends(self, context):
         """Periodic: settle extends that waited too long (not RPC)."""
-        return volume_actions.settle_overdue(context, self.driver, self.host)
+        return volume_actions.settle_overdue(
+            context, self.driver, self.host, stopping=lambda: self.stopping)
 
     def attachment_update(self, context, volume, connector, attachment_id):
         return attachments.connect(context, self.driver, volume.id,

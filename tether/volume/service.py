@@ -52,6 +52,7 @@ class Backend:
                               self.manager.get_capabilities(context))
 
     def stop(self):
+        self.manager.stopping = True
         if self.server is not None:
             rpc.stop_server(self.server)
             self.server = None

@@ -15,6 +15,7 @@ from tether.db.volume import volume as db_volumes
 from tether.volume import attachment_state as state
 from tether.volume import exception
 from tether.volume import messages
+from tether.volume.ops import left_over
 from tether.volume import qos
 
 LOG = logging.getLogger(__name__)
@@ -124,7 +125,7 @@ def disconnect(context, driver, volume_id, attachment_id):
     state.remove(context, attachment_id, volume_id, [state.BEING_DELETED])
 
 
-def reconcile(context, driver, host):
+def reconcile(context, driver, host, stopping=None):
     """Settle the attachments this backend left half done; see the docs.
 
     * ``attaching`` with a connector but without connection info: the
@@ -132,27 +133,36 @@ def reconcile(context, driver, host):
       reservation, which waits for os-attach or os-unreserve);
       the attachment becomes ``error_attaching`` (the caller deletes it and
       attaches again) and the volume's status follows its attachments.
-    * ``detached`` (a delete claimed it): the delete runs again.
+    * ``detached`` (a delete claimed it): the delete runs again; one the
+      backend fails becomes ``error_detaching``.
+
+    An attachment whose settling raises otherwise stays as it was, for
+    the next start or the caller's delete; returns a
+    tether.volume.ops.left_over.Tally.
     """
-    count = 0
-    for attachment in db_attachments.get_all_on_backend(
-            context, host, [AS.ATTACHING, state.BEING_DELETED]):
-        if (attachment.attach_status == AS.ATTACHING and
-                attachment.connector and not attachment.connection_info):
+    def one(attachment):
+        if attachment.attach_status == AS.ATTACHING:
+            if not attachment.connector or attachment.connection_info:
+                return False
             LOG.info('Attachment %s never finished connecting; marking it '
                      'error_attaching', attachment.id)
-            count += state.change(
+            return state.change(
                 context, attachment.id, attachment.volume_id,
                 {'attach_status': AS.ERROR_ATTACHING}, [AS.ATTACHING],
                 extra=[db_attachments.not_connected()])
-        elif attachment.attach_status == state.BEING_DELETED:
-            LOG.info('Attachment %s was being deleted; deleting it again',
-                     attachment.id)
-            count += 1
-            try:
-                disconnect(context, driver, attachment.volume_id,
-                           attachment.id)
-            except exception.TetherException:
-                LOG.exception('Could not finish deleting attachment %s',
-                              attachment.id)
-    return count
+        LOG.info('Attachment %s was being deleted; deleting it again',
+                 attachment.id)
+        try:
+            disconnect(context, driver, attachment.volume_id,
+                       attachment.id)
+        except exception.BackendOperationFailed:
+            # (disconnect made it error_detaching and logged why.)
+            LOG.warning('Could not finish deleting attachment %s: it is '
+                        'error_detaching', attachment.id)
+        return True
+
+    return left_over.each(
+        'attachment',
+        db_attachments.get_all_on_backend(
+            context, host, [AS.ATTACHING, state.BEING_DELETED]),
+        one, stopping)

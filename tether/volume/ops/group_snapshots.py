@@ -24,6 +24,7 @@ from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 from tether.objects import fields
 from tether.volume.ops import assisted_snapshots
+from tether.volume.ops import left_over
 from tether.volume.ops import snapshots as snapshot_ops
 from tether.volume import group_exception
 from tether.volume import snapshot_state
@@ -120,17 +121,21 @@ def delete_group_snapshot(context, driver, group_snapshot_id):
                     'deleted', group_snapshot_id)
 
 
-def reconcile(context, driver, host):
+def reconcile(context, driver, host, stopping=None):
     """Run again what a group snapshot of this backend's groups was left
-    doing (creating, deleting), as if its message came again."""
-    count = 0
-    for group_snapshot in db_group_snapshots.left_on_host(
-            context, host, (GS.CREATING, GS.DELETING)):
+    doing (creating, deleting), as if its message came again. One whose
+    take-up raises stays as it was, for the next start or an
+    administrator's reset; returns a tether.volume.ops.left_over.Tally."""
+    def one(group_snapshot):
         LOG.info('Reconciling group snapshot %s left %s', group_snapshot.id,
                  group_snapshot.status)
         if group_snapshot.status == GS.CREATING:
             create_group_snapshot(context, driver, group_snapshot.id)
         else:
             delete_group_snapshot(context, driver, group_snapshot.id)
-        count += 1
-    return count
+
+    return left_over.each(
+        'group snapshot',
+        db_group_snapshots.left_on_host(context, host,
+                                        (GS.CREATING, GS.DELETING)),
+        one, stopping)

@@ -17,6 +17,7 @@ from tether.objects import fields
 from tether.volume import exception
 from tether.volume import messages
 from tether.volume.ops import assisted_snapshots
+from tether.volume.ops import left_over
 from tether.volume import snapshot_state
 
 LOG = logging.getLogger(__name__)
@@ -94,27 +95,31 @@ def delete_snapshot(context, driver, snapshot_id):
              snapshot.volume_id)
 
 
-def reconcile(context, driver, host):
+def reconcile(context, driver, host, stopping=None):
     """Run again what a snapshot of this backend's volumes was left
     doing (creating, deleting), as if its message came again; a snapshot
     left ``deleting`` whose volume is being deleted with it (cascade) is
     the volume delete's to finish, one of a group snapshot its group
-    snapshot's."""
-    count = 0
-    left = db_snapshots.get_all_by_volume_host(context, host, LEFT_STATUSES)
-    for snapshot in left:
+    snapshot's. A snapshot whose take-up raises stays as it was, for the
+    next start or an administrator's reset; returns a
+    tether.volume.ops.left_over.Tally."""
+    def one(snapshot):
         volume = db_volumes.get(context, snapshot.volume_id)
         if volume.status == fields.VolumeStatus.DELETING:
-            continue
+            return False
         if snapshot.group_snapshot_id:
             # Its group snapshot's to take or delete with the others
             # (tether.volume.ops.group_snapshots.reconcile).
-            continue
+            return False
         LOG.info('Reconciling snapshot %s left %s', snapshot.id,
                  snapshot.status)
         if snapshot.status == S.CREATING:
             create_snapshot(context, driver, snapshot.id)
         else:
             delete_snapshot(context, driver, snapshot.id)
-        count += 1
-    return count
+        return True
+
+    return left_over.each(
+        'snapshot',
+        db_snapshots.get_all_by_volume_host(context, host, LEFT_STATUSES),
+        one, stopping)

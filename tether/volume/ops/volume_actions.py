@@ -31,6 +31,7 @@ from tether.volume import compute_client
 from tether.volume import exception
 from tether.volume import messages
 from tether.volume import extend_state
+from tether.volume.ops import left_over
 
 CONF = cfg.CONF
 LOG = logging.getLogger(__name__)
@@ -155,28 +156,33 @@ def _has_size(driver, volume, new_size):
         return False
 
 
-def settle_overdue(context, driver, host, timeout=None):
+def settle_overdue(context, driver, host, timeout=None, stopping=None):
     """Settle the volumes of ``host`` extending for over ``timeout`` s.
 
     The file's virtual size decides: already the new size, the extend
     happened (commit); otherwise it did not (roll back, error_extending).
-    Returns how many were settled.
+    A volume whose settling raises stays ``extending``, and the next
+    round tries again. Returns how many were settled.
     """
     timeout = CONF.extend_completion_timeout if timeout is None else timeout
     before = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
-    count = 0
-    for volume in db_volumes.get_all_by_host(context, host, [S.EXTENDING],
-                                             unchanged_since=before):
+
+    def one(volume):
         new_size, reservations = _target(context, volume)
         grown = _has_size(driver, volume, new_size)
         LOG.warning('Volume %s has been extending for over %ss: settling it '
                     'from its file, which is %sthe new size %sG', volume.id,
                     timeout, '' if grown else 'not ', new_size)
-        if extend_state.finish(context, volume.id, not grown, new_size,
-                               reservations, host=host,
-                               why='no completion came in %ss' % timeout):
-            count += 1
-    return count
+        return extend_state.finish(context, volume.id, not grown, new_size,
+                                   reservations, host=host,
+                                   why='no completion came in %ss'
+                                   % timeout) is not None
+
+    return left_over.each(
+        'extending volume',
+        db_volumes.get_all_by_host(context, host, [S.EXTENDING],
+                                   unchanged_since=before),
+        one, stopping).taken_up
 
 
 # Reconciliation after a restart ---------------------------------------------

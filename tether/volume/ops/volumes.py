@@ -23,6 +23,7 @@ from tether.volume import image_state
 from tether.volume import messages
 from tether.volume.ops import image_copy
 from tether.volume.ops import image_upload
+from tether.volume.ops import left_over
 from tether.volume.ops import reimage
 from tether.volume.ops import volume_actions
 from tether.volume.ops import volume_revert
@@ -229,16 +230,20 @@ def take_up(context, driver, volume):
 
 # Reconciliation after a restart -----------------------------------------
 
-def reconcile(context, driver, host):
+def reconcile(context, driver, host, stopping=None):
     """Finish or undo what this backend left half done; see the docs:
     :func:`take_up`, and for ``extending``
-    tether.volume.ops.volume_actions.reconcile."""
+    tether.volume.ops.volume_actions.reconcile. A volume whose take-up
+    raises stays as it was (the periodic re-drive takes it up again,
+    :func:`stale`); returns a tether.volume.ops.left_over.Tally."""
     volumes = db_volumes.get_all_by_host(context, host,
                                          LEFT_STATUSES + (S.EXTENDING,))
-    for volume in volumes:
+
+    def one(volume):
         LOG.info('Reconciling volume %s left %s', volume.id, volume.status)
         if volume.status == S.EXTENDING:
             volume_actions.reconcile(context, driver, host, volume)
         else:
             take_up(context, driver, volume)
-    return len(volumes)
+
+    return left_over.each('volume', volumes, one, stopping)
