@@ -1,7 +1,11 @@
 """What the snapshot tests share: calls over HTTP, waits, quota usage."""
 
+import uuid
+
 from tests.functional import helpers
+from tether.db import session
 from tether.db.volume import quota as db_quotas
+from tether.db.volume import snapshot as db_snapshots
 
 
 def usage(project_id):
@@ -38,3 +42,14 @@ def wait_gone(http, path, wait_for):
 def error(resp, status):
     assert resp.status_code == status, resp.text
     return next(iter(resp.json().values()))['message']
+
+
+@session.VOLUME.writer
+def insert_creating(context, volume):
+    """A snapshot row left ``creating`` with no message for it (as after
+    a crash between the API's insert and its cast)."""
+    return db_snapshots.create_in_transaction(context, {
+        'id': str(uuid.uuid4()), 'volume_id': volume['id'],
+        'project_id': volume['os-vol-tenant-attr:tenant_id'],
+        'user_id': volume['user_id'], 'status': 'creating', 'progress': '0%',
+        'volume_size': volume['size'], 'use_quota': False})

@@ -14,16 +14,15 @@ import json
 import logging
 import os
 import re
-import uuid
 
 from oslo_utils import timeutils
 
 from tests.functional import helpers
 from tests.functional.volume import group_helpers as gh
+from tests.functional.volume import snapshot_helpers
 from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import group_snapshot as db_group_snapshots
-from tether.db.volume import snapshot as db_snapshots
 from tether.db.volume import volume as db_volumes
 
 
@@ -164,17 +163,6 @@ def _drop(triggers):
             conn.exec_driver_sql('DROP TRIGGER IF EXISTS %s' % name)
 
 
-@session.VOLUME.writer
-def _insert_creating(context, volume):
-    """A snapshot row left ``creating`` with no message for it (as after
-    a crash between the API's insert and its cast)."""
-    return db_snapshots.create_in_transaction(context, {
-        'id': str(uuid.uuid4()), 'volume_id': volume['id'],
-        'project_id': volume['os-vol-tenant-attr:tenant_id'],
-        'user_id': volume['user_id'], 'status': 'creating', 'progress': '0%',
-        'volume_size': volume['size'], 'use_quota': False})
-
-
 def _left_attaching(http, volume):
     """An attachment whose connect was claimed and never reached the
     driver (as test_attachment_recovery leaves one)."""
@@ -219,8 +207,8 @@ def test_attachments_snapshots_and_group_snapshots_it_cannot_take_up(
     def crash():
         for left, (a, b) in ((good, volumes[:2]), (broken, volumes[2:])):
             left['attachment'] = _left_attaching(http, a)['id']
-            left['snapshot'] = _insert_creating(helpers.admin_context(),
-                                                b).id
+            left['snapshot'] = snapshot_helpers.insert_creating(
+                helpers.admin_context(), b).id
         for left, group_snapshot in zip((good, broken), group_snapshots):
             left['group_snapshot'] = group_snapshot['id']
             # Its snapshots were taken; the end of its create was not
@@ -240,12 +228,14 @@ def test_attachments_snapshots_and_group_snapshots_it_cannot_take_up(
         def status(path, key):
             return http.get(path).json()[key]['status']
 
-        assert status('/attachments/%s' % good['attachment'],
-                      'attachment') == 'error_attaching'
-        assert status('/snapshots/%s' % good['snapshot'],
-                      'snapshot') == 'available'
-        assert status('/group_snapshots/%s' % good['group_snapshot'],
-                      'group_snapshot') == 'available'
+        # (path, key, a good row's status after, a broken one's)
+        kinds = (('/attachments/%s', 'attachment', 'error_attaching',
+                  'attaching'),
+                 ('/snapshots/%s', 'snapshot', 'available', 'creating'),
+                 ('/group_snapshots/%s', 'group_snapshot', 'available',
+                  'creating'))
+        for path, key, taken_up, _left in kinds:
+            assert status(path % good[key], key) == taken_up
         # The broken ones are logged, and stay as they were.
         for what, key, left in (('attachment', 'attachment', 'attaching'),
                                 ('snapshot', 'snapshot', 'creating'),
@@ -254,12 +244,8 @@ def test_attachments_snapshots_and_group_snapshots_it_cannot_take_up(
             assert ('Could not take up %s %s, left %s: it stays %s'
                     % (what, broken[key], left, left)) in caplog.text
             _tallied(caplog.text, what)
-        assert status('/attachments/%s' % broken['attachment'],
-                      'attachment') == 'attaching'
-        assert status('/snapshots/%s' % broken['snapshot'],
-                      'snapshot') == 'creating'
-        assert status('/group_snapshots/%s' % broken['group_snapshot'],
-                      'group_snapshot') == 'creating'
+        for path, key, _taken_up, left in kinds:
+            assert status(path % broken[key], key) == left
         assert 'this row is broken' in caplog.text
     finally:
         _drop(triggers)

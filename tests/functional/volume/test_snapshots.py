@@ -12,8 +12,6 @@ import uuid
 
 from tests.functional import helpers
 from tests.functional.volume import snapshot_helpers as sh
-from tether.db import session
-from tether.db.volume import snapshot as db_snapshots
 
 
 def test_life_cycle_with_openstacksdk(aio, wait):
@@ -173,17 +171,6 @@ def test_lists_sort_and_page_as_cinder_does(aio, wait):
     assert 'None' in sh.error(resp, 404)
 
 
-@session.VOLUME.writer
-def _insert_creating(context, volume):
-    """A snapshot row left ``creating`` with no message for it (as after
-    a crash between the API's insert and its cast)."""
-    return db_snapshots.create_in_transaction(context, {
-        'id': str(uuid.uuid4()), 'volume_id': volume['id'],
-        'project_id': volume['os-vol-tenant-attr:tenant_id'],
-        'user_id': volume['user_id'], 'status': 'creating', 'progress': '0%',
-        'volume_size': volume['size'], 'use_quota': False})
-
-
 def test_a_snapshot_left_creating_is_taken_at_restart(aio, wait):
     http = aio.http()
     volume = helpers.create_volume(http, wait_for=wait)
@@ -191,8 +178,8 @@ def test_a_snapshot_left_creating_is_taken_at_restart(aio, wait):
     snapshot = {}
 
     def while_down():
-        snapshot['id'] = _insert_creating(helpers.admin_context(),
-                                          volume).id
+        snapshot['id'] = sh.insert_creating(helpers.admin_context(),
+                                            volume).id
     aio.restart_volume_service(before_start=while_down)
     shown = sh.wait_status(http, snapshot['id'], 'available', wait)
     assert shown['os-extended-snapshot-attributes:progress'] == '100%'
