@@ -15,13 +15,18 @@ openstacksdk (540 modules, about 11 MiB: its cloud layer, dogpile.cache,
 prometheus_client) is imported where a connection is made, and
 its exceptions where a call made on one is caught: an API process that
 never calls a peer (a volume API answering its own requests) does not
-load it.
+load it. A client that sends its own requests and needs none of
+openstacksdk's resources (the volume service's calls to the compute API)
+takes a keystoneauth adapter instead (``Peer.adapter_as_service``): the
+same ``request`` (microversion, global_request_id, raise_exc) on the
+same session, with none of openstacksdk loaded.
 """
 
 import collections
 import threading
 
 from keystoneauth1.access import service_catalog as ks_catalog
+from keystoneauth1 import adapter as ks_adapter
 from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import loading as ks_loading
 from keystoneauth1 import service_token
@@ -74,6 +79,7 @@ class Peer:
         self._lock = threading.Lock()
         self._session = None
         self._service_connection = None
+        self._service_adapter = None
         self._token_connections = collections.OrderedDict()
 
     @property
@@ -176,11 +182,34 @@ class Peer:
                     self._service_connection = conn
         return getattr(self._service_connection, self.service)
 
+    def adapter_as_service(self):
+        """A keystoneauth adapter acting with this service's own
+        credentials (in noauth, its ``noauth_token``), kept and shared
+        between threads as a connection is."""
+        if self._service_adapter is None:
+            if CONF.auth_strategy == 'noauth':
+                endpoint = self.endpoint()
+                session = ks_session.Session(auth=token_endpoint.Token(
+                    endpoint, self.conf.noauth_token))
+            else:
+                endpoint = self.conf.endpoint_override
+                session = self._keystone_session()
+            made = ks_adapter.Adapter(
+                session, service_type=self.conf.catalog_info,
+                interface='public', region_name=self.conf.os_region_name,
+                endpoint_override=endpoint or None,
+                connect_retries=self.conf.http_retries)
+            with self._lock:
+                if self._service_adapter is None:
+                    self._service_adapter = made
+        return self._service_adapter
+
     def reset(self):
         """Forget every connection (the configuration changed)."""
         with self._lock:
             self._session = None
             self._service_connection = None
+            self._service_adapter = None
             self._token_connections.clear()
 
 

@@ -1,4 +1,7 @@
-"""The volume service's calls to the compute API, through openstacksdk.
+"""The volume service's calls to the compute API, through a keystoneauth
+adapter (not openstacksdk: every call here is a request of its own, and
+a volume API worker that deletes an attachment naming a server need not
+load openstacksdk's 540 modules to ask the compute API about it).
 
 With the service's own credentials (``[compute]``, a keystoneauth
 section like Cinder's ``[nova]``; see tether.clients).
@@ -15,6 +18,10 @@ from tether import clients
 LOG = logging.getLogger(__name__)
 
 PEER = clients.Peer('compute', 'compute', '2')
+# The service type that names the microversion headers (OpenStack-API-
+# Version: compute 2.89, and Nova's own X-OpenStack-Nova-API-Version),
+# whatever the catalog type ([compute] catalog_info) is.
+MICROVERSION_SERVICE_TYPE = 'compute'
 
 # The microversions of the compute API this client sends (named here, not
 # imported: the services never import each other; tests/unit/api/
@@ -56,14 +63,13 @@ class ComputeClient:
         self.request_id = request_id
 
     def _request(self, method, url, version, body=None, headers=None):
-        from openstack import exceptions as sdk_exc  # see tether.clients
-
         try:
-            return self.proxy.request(url, method, json=body,
-                                      microversion=version,
-                                      global_request_id=self.request_id,
-                                      headers=headers, raise_exc=False)
-        except (sdk_exc.SDKException, ks_exc.ClientException) as exc:
+            return self.proxy.request(
+                url, method, json=body, microversion=version,
+                microversion_service_type=MICROVERSION_SERVICE_TYPE,
+                global_request_id=self.request_id, headers=headers,
+                raise_exc=False)
+        except ks_exc.ClientException as exc:
             raise ComputeUnavailable(str(exc))
 
     def uses_attachment(self, context, instance_uuid, attachment_id,
@@ -162,4 +168,5 @@ def as_service(context):
     """A client of the compute API, or None if none is configured."""
     if not PEER.configured():
         return None
-    return ComputeClient(PEER.as_service(), clients.request_id(context))
+    return ComputeClient(PEER.adapter_as_service(),
+                         clients.request_id(context))

@@ -173,18 +173,31 @@ class DeploymentServer:
 
 
 def memory_of(pid):
-    """(VmHWM, VmRSS) of a process in KiB, or None if it cannot be read."""
+    """(VmHWM, VmRSS, Pss) of a process in KiB, or None if it cannot be
+    read. Pss (from smaps_rollup) shares each page among the processes
+    that map it, which RSS counts in full in each."""
     try:
         with open('/proc/%d/status' % pid) as f:
             text = f.read()
+        with open('/proc/%d/smaps_rollup' % pid) as f:
+            text += f.read()
     except OSError:
         return None
     values = {}
     for line in text.splitlines():
         key, _, rest = line.partition(':')
-        if key in ('VmHWM', 'VmRSS'):
+        if key in ('VmHWM', 'VmRSS', 'Pss') and key not in values:
             values[key] = int(rest.split()[0])
-    return values.get('VmHWM'), values.get('VmRSS')
+    return values.get('VmHWM'), values.get('VmRSS'), values.get('Pss')
+
+
+def print_memory(memory, when):
+    for name, values in memory.items():
+        if values and values[0]:
+            print('%s %s: peak RSS (VmHWM) %.1f MiB, RSS %.1f MiB, '
+                  'PSS %.1f MiB' % (name, when, values[0] / 1024.0,
+                                    (values[1] or 0) / 1024.0,
+                                    (values[2] or 0) / 1024.0))
 
 
 # Main -----------------------------------------------------------------------
@@ -273,6 +286,8 @@ def main(argv=None):
         pids.update(server.pids())
         print('tether-aio pid %d at %s (state %s)'
               % (server.pid, base_url, server.state_dir), flush=True)
+        print_memory({name: memory_of(pid) for name, pid in pids.items()},
+                     'after its start')
     run_tag = uuid.uuid4().hex[:8]
     projects = {}
 
@@ -357,10 +372,7 @@ def main(argv=None):
     print()
     if not memory:
         print('server peak RSS: unknown (pass --pid with --url)')
-    for name, values in memory.items():
-        if values and values[0]:
-            print('%s peak RSS (VmHWM): %.1f MiB; RSS at the end: %.1f MiB'
-                  % (name, values[0] / 1024.0, (values[1] or 0) / 1024.0))
+    print_memory(memory, 'at the end')
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': rows,
