@@ -202,6 +202,19 @@ class Database:
                 return fn(context, *args, **kwargs)
         return wrapper
 
+    def reader_connection(self, fn):
+        """Run ``fn(context, ...)`` in a read transaction on a Core
+        connection (context.connection), without an ORM session: for
+        reads of plain statements (a show), whose session would cost
+        more CPU than the SELECTs. Inside a transaction already open it
+        uses that transaction's connection."""
+        @functools.wraps(fn)
+        def wrapper(context, *args, **kwargs):
+            with self.get_context_manager().reader.connection.using(
+                    context):
+                return fn(context, *args, **kwargs)
+        return wrapper
+
     def writer(self, fn):
         """Run ``fn(context, ...)`` in a write transaction
         (context.session)."""

@@ -27,19 +27,19 @@ def _query(context, project_id=None):
     return q
 
 
-def _read(context, volume_id, project_id=None):
+def _read(conn, volume_id, project_id=None):
     """The Volume object of a row, read as columns (as a page is), or
-    VolumeNotFound."""
-    row = volume_rows.row(context, volume_id, project_id)
+    VolumeNotFound; ``conn``, the session or connection that reads."""
+    row = volume_rows.row(conn, volume_id, project_id)
     return volume_obj.Volume.from_columns(
         dict(zip(volume_obj.Volume._COLUMNS, row)),
-        volume_rows.related(context, [volume_id])[volume_id])
+        volume_rows.related(conn, [volume_id])[volume_id])
 
 
-@db.reader
+@db.reader_connection
 def get(context, volume_id, project_id=None):
     """The volume, or VolumeNotFound (also when another project owns it)."""
-    return _read(context, volume_id, project_id)
+    return _read(context.connection, volume_id, project_id)
 
 
 @db.writer
@@ -90,7 +90,7 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         not_found=lambda m: exception.InvalidInput(
             reason='marker %s was not found' % m),
         limit=limit, offset=offset, columns=True)
-    related = volume_rows.related(context, [row.id for row in rows])
+    related = volume_rows.related(context.session, [row.id for row in rows])
     columns = volume_obj.Volume._COLUMNS
     return [volume_obj.Volume.from_columns(dict(zip(columns, row)),
                                            related[row.id])
@@ -196,8 +196,8 @@ def transition(context, volume_id, values, expected_statuses,
                            project_id, extra):
         if not read_back:
             return None
-        return _read(context, volume_id)
-    current = volume_rows.row(context, volume_id, project_id)
+        return _read(context.session, volume_id)
+    current = volume_rows.row(context.session, volume_id, project_id)
     if current.status in expected_statuses:
         raise exception.InvalidVolume(
             reason='volume %s changed size from %sG to %sG while this '
@@ -212,7 +212,7 @@ def transition(context, volume_id, values, expected_statuses,
 def update(context, volume_id, values, project_id=None):
     if not _conditional_update(context, volume_id, values, None, project_id):
         raise exception.VolumeNotFound(volume_id=volume_id)
-    return _read(context, volume_id)
+    return _read(context.session, volume_id)
 
 
 def fail_create_in_transaction(context, volume_id, expected_statuses):
@@ -264,13 +264,13 @@ def _set_metadata(context, volume_id, metadata, delete_others, admin):
 def metadata_update(context, volume_id, metadata, delete_others,
                     project_id=None, admin=False):
     """Merge (or replace, with delete_others) metadata; returns it all."""
-    volume_rows.row(context, volume_id, project_id)
+    volume_rows.row(context.session, volume_id, project_id)
     return _set_metadata(context, volume_id, metadata, delete_others, admin)
 
 
 @db.writer
 def metadata_delete(context, volume_id, key, project_id=None, admin=False):
-    volume_rows.row(context, volume_id, project_id)
+    volume_rows.row(context.session, volume_id, project_id)
     model = _metadata_model(admin)
     result = context.session.execute(
         sa.delete(model).where(model.volume_id == volume_id, model.key == key)

@@ -50,15 +50,16 @@ def _statements():
     return by_id, in_project, key_values, attached
 
 
-def row(context, volume_id, project_id=None):
+def row(conn, volume_id, project_id=None):
     """The volume's row (its columns, none of its relations), or
-    VolumeNotFound."""
+    VolumeNotFound. ``conn``: the session or the connection (a read of
+    these statements alone needs no ORM session) that runs it."""
     by_id, in_project, _kv, _attached = _statements()
     if project_id is None:
-        row = context.session.execute(
+        row = conn.execute(
             by_id, {'volume_id': volume_id}).first()
     else:
-        row = context.session.execute(
+        row = conn.execute(
             in_project, {'volume_id': volume_id,
                          'project_id': project_id}).first()
     if row is None:
@@ -76,7 +77,7 @@ def columns_query(project_id=None):
     return q
 
 
-def related(context, volume_ids):
+def related(conn, volume_ids):
     """{volume id: the metadata, admin metadata, image metadata and
     attachments (those attached, oldest first) of the volume}, in four
     SELECTs for all of ``volume_ids``."""
@@ -87,10 +88,10 @@ def related(context, volume_ids):
         return related
     _by_id, _in_project, key_values, attached = _statements()
     params = {'volume_ids': list(volume_ids)}
-    for kind, volume_id, key, value in context.session.execute(
+    for kind, volume_id, key, value in conn.execute(
             key_values, params):
         related[volume_id][kind][key] = value
-    rows = context.session.execute(attached, params)
+    rows = conn.execute(attached, params)
     for row in rows:
         related[row.volume_id]['attachments'].append(
             attachment_obj.Attachment.from_db(row))
