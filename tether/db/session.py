@@ -56,14 +56,25 @@ def _sqlite_tuning(engine, immediate):
         dbapi_con.execute('PRAGMA synchronous = NORMAL')
         dbapi_con.execute('PRAGMA foreign_keys = ON')
 
-    if immediate:
-        # oslo.db emits a plain (deferred) BEGIN from its own listener, and
-        # listeners cannot be reordered (``insert=True`` is not honoured for
-        # engine events), so take its place on this engine.
-        for fn in list(engine.dispatch.begin):
-            if getattr(fn, '__name__', '') == '_sqlite_emit_begin':
-                sqlalchemy.event.remove(engine, 'begin', fn)
+    # oslo.db emits a plain (deferred) BEGIN from its own listener, and
+    # listeners cannot be reordered (``insert=True`` is not honoured for
+    # engine events), so take its place on this engine.
+    for fn in list(engine.dispatch.begin):
+        if getattr(fn, '__name__', '') == '_sqlite_emit_begin':
+            sqlalchemy.event.remove(engine, 'begin', fn)
 
+    if not immediate:
+        @sqlalchemy.event.listens_for(engine, 'begin')
+        def _begin_deferred(conn):
+            # The reader's BEGIN, straight on the DBAPI connection: through
+            # SQLAlchemy (a statement with its execution context, events
+            # and result) it cost as much CPU as a show's SELECT. A
+            # deferred BEGIN takes no lock: it cannot wait or fail on one.
+            if 'in_transaction' not in conn.info:
+                conn.connection.dbapi_connection.execute('BEGIN')
+                # Read by oslo.db's commit/rollback listeners.
+                conn.info['in_transaction'] = True
+    else:
         @sqlalchemy.event.listens_for(engine, 'begin')
         def _begin_immediate(conn):
             if 'in_transaction' not in conn.info:
@@ -188,6 +199,19 @@ class Database:
         @functools.wraps(fn)
         def wrapper(context, *args, **kwargs):
             with self.get_context_manager().reader.using(context):
+                return fn(context, *args, **kwargs)
+        return wrapper
+
+    def reader_connection(self, fn):
+        """Run ``fn(context, ...)`` in a read transaction on a Core
+        connection (context.connection), without an ORM session: for
+        reads of plain statements (a show), whose session would cost
+        more CPU than the SELECTs. Inside a transaction already open it
+        uses that transaction's connection."""
+        @functools.wraps(fn)
+        def wrapper(context, *args, **kwargs):
+            with self.get_context_manager().reader.connection.using(
+                    context):
                 return fn(context, *args, **kwargs)
         return wrapper
 

@@ -9,8 +9,8 @@ from tether.db import key_values
 from tether.db import keyset
 from tether.db import session
 from tether.db.volume import models
+from tether.db.volume import volume_rows
 from tether.objects import fields
-from tether.objects.volume import attachment as attachment_obj
 from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
 
@@ -27,30 +27,19 @@ def _query(context, project_id=None):
     return q
 
 
-def _row(context, volume_id, project_id=None):
-    """The volume's row (its columns, none of its relations), or
-    VolumeNotFound."""
-    row = context.session.execute(
-        _columns_query(project_id).where(models.Volume.id == volume_id)
-    ).first()
-    if row is None:
-        raise exception.VolumeNotFound(volume_id=volume_id)
-    return row
-
-
-def _read(context, volume_id, project_id=None):
+def _read(conn, volume_id, project_id=None):
     """The Volume object of a row, read as columns (as a page is), or
-    VolumeNotFound."""
-    row = _row(context, volume_id, project_id)
+    VolumeNotFound; ``conn``, the session or connection that reads."""
+    row = volume_rows.row(conn, volume_id, project_id)
     return volume_obj.Volume.from_columns(
         dict(zip(volume_obj.Volume._COLUMNS, row)),
-        _related(context, [volume_id])[volume_id])
+        volume_rows.related(conn, [volume_id])[volume_id])
 
 
-@db.reader
+@db.reader_connection
 def get(context, volume_id, project_id=None):
     """The volume, or VolumeNotFound (also when another project owns it)."""
-    return _read(context, volume_id, project_id)
+    return _read(context.connection, volume_id, project_id)
 
 
 @db.writer
@@ -86,49 +75,6 @@ def _apply_filters(q, filters):
     return q
 
 
-def _columns_query(project_id=None):
-    """A select of the columns a Volume object is made of (no ORM objects:
-    a page of them costs a fraction to read)."""
-    q = sa.select(*(getattr(models.Volume, key)
-                    for key in volume_obj.Volume._COLUMNS))
-    if project_id is not None:
-        q = q.where(models.Volume.project_id == project_id)
-    return q
-
-
-def _related(context, volume_ids):
-    """{volume id: the metadata, admin metadata, image metadata and
-    attachments (those attached, oldest first) of the volume}, in four
-    SELECTs for all of ``volume_ids``."""
-    related = {volume_id: {'metadata': {}, 'admin_metadata': {},
-                           'image_metadata': {}, 'attachments': []}
-               for volume_id in volume_ids}
-    if not volume_ids:
-        return related
-    kinds = (('metadata', models.VolumeMetadata),
-             ('admin_metadata', models.VolumeAdminMetadata),
-             ('image_metadata', models.VolumeGlanceMetadata))
-    # The three key-value tables in one statement, each row tagged with
-    # the kind it is.
-    rows = context.session.execute(sa.union_all(*(
-        sa.select(sa.literal(name).label('kind'), model.volume_id,
-                  model.key, model.value)
-        .where(model.volume_id.in_(volume_ids))
-        for name, model in kinds)))
-    for kind, volume_id, key, value in rows:
-        related[volume_id][kind][key] = value
-    table = models.VolumeAttachment.__table__
-    rows = context.session.execute(
-        sa.select(table)
-        .where(table.c.volume_id.in_(volume_ids),
-               table.c.attach_status == fields.VolumeAttachStatus.ATTACHED)
-        .order_by(table.c.attach_time))
-    for row in rows:
-        related[row.volume_id]['attachments'].append(
-            attachment_obj.Attachment.from_db(row))
-    return related
-
-
 @db.reader
 def get_all(context, project_id=None, filters=None, marker=None, limit=None,
             sort_keys=('created_at', 'id'), sort_dirs=('desc', 'desc'),
@@ -137,14 +83,14 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
 
     ``offset`` skips that many rows after the marker, before the limit.
     """
-    q = _apply_filters(_columns_query(project_id), filters or {})
+    q = _apply_filters(volume_rows.columns_query(project_id), filters or {})
     rows = keyset.page(
         context.session, q, models.Volume, sort_keys, sort_dirs,
         marker=marker, marker_query=_query(context, project_id),
         not_found=lambda m: exception.InvalidInput(
             reason='marker %s was not found' % m),
         limit=limit, offset=offset, columns=True)
-    related = _related(context, [row.id for row in rows])
+    related = volume_rows.related(context.session, [row.id for row in rows])
     columns = volume_obj.Volume._COLUMNS
     return [volume_obj.Volume.from_columns(dict(zip(columns, row)),
                                            related[row.id])
@@ -250,8 +196,8 @@ def transition(context, volume_id, values, expected_statuses,
                            project_id, extra):
         if not read_back:
             return None
-        return _read(context, volume_id)
-    current = _row(context, volume_id, project_id)
+        return _read(context.session, volume_id)
+    current = volume_rows.row(context.session, volume_id, project_id)
     if current.status in expected_statuses:
         raise exception.InvalidVolume(
             reason='volume %s changed size from %sG to %sG while this '
@@ -266,7 +212,7 @@ def transition(context, volume_id, values, expected_statuses,
 def update(context, volume_id, values, project_id=None):
     if not _conditional_update(context, volume_id, values, None, project_id):
         raise exception.VolumeNotFound(volume_id=volume_id)
-    return _read(context, volume_id)
+    return _read(context.session, volume_id)
 
 
 def fail_create_in_transaction(context, volume_id, expected_statuses):
@@ -318,13 +264,13 @@ def _set_metadata(context, volume_id, metadata, delete_others, admin):
 def metadata_update(context, volume_id, metadata, delete_others,
                     project_id=None, admin=False):
     """Merge (or replace, with delete_others) metadata; returns it all."""
-    _row(context, volume_id, project_id)
+    volume_rows.row(context.session, volume_id, project_id)
     return _set_metadata(context, volume_id, metadata, delete_others, admin)
 
 
 @db.writer
 def metadata_delete(context, volume_id, key, project_id=None, admin=False):
-    _row(context, volume_id, project_id)
+    volume_rows.row(context.session, volume_id, project_id)
     model = _metadata_model(admin)
     result = context.session.execute(
         sa.delete(model).where(model.volume_id == volume_id, model.key == key)

@@ -8,14 +8,18 @@ from tether.policies.volume import volume_metadata as metadata_policy
 from tether.policies.volume import volumes as policy
 
 
-def _link(req, volume_id):
+def _prefixes(req):
+    """The roots of a volume's self and bookmark links."""
     base = req.application_url
     project = req.urlvars.get('project_id')
     prefix = '%s/v3/%s' % (base, project) if project else '%s/v3' % base
-    return [{'rel': 'self', 'href': '%s/volumes/%s' % (prefix, volume_id)},
-            {'rel': 'bookmark',
-             'href': '%s/volumes/%s' % (prefix.replace('/v3', '', 1),
-                                        volume_id)}]
+    return prefix + '/volumes/', prefix.replace('/v3', '', 1) + '/volumes/'
+
+
+def _link(prefixes, volume_id):
+    self_root, bookmark_root = prefixes
+    return [{'rel': 'self', 'href': self_root + volume_id},
+            {'rel': 'bookmark', 'href': bookmark_root + volume_id}]
 
 
 class VolumeView:
@@ -34,6 +38,8 @@ class VolumeView:
         self.show_attached_host = ctx.can(policy.ATTACHMENT_HOST_NAME,
                                           fatal=False)
         self._versions = {}
+        # Worked out once: a page of volumes links each of them.
+        self._prefixes = _prefixes(req)
 
     def _at(self, version_string):
         """Is the request at ``version_string`` or later (parsed once)?"""
@@ -45,7 +51,7 @@ class VolumeView:
 
     def summary(self, volume):
         return {'id': volume.id, 'name': volume.name,
-                'links': _link(self.req, volume.id)}
+                'links': _link(self._prefixes, volume.id)}
 
     def detail(self, volume, extended=True):
         """The volume's detail; ``extended``: with the attributes Cinder's
@@ -65,7 +71,7 @@ class VolumeView:
             'attachments': [attachment_views.volume_attachment(
                 volume, a, host_name=self.show_attached_host)
                 for a in volume.attachments],
-            'links': _link(self.req, volume.id),
+            'links': _link(self._prefixes, volume.id),
             'user_id': volume.user_id,
             'bootable': 'true' if volume.bootable else 'false',
             'encrypted': False,
