@@ -53,7 +53,7 @@ provider = fernet
 key_repository = {dir}/fernet-keys/
 [credential]
 key_repository = {dir}/credential-keys/
-"""
+{extra}"""
 
 GUNICORN_CONF = """\
 import ctypes
@@ -97,16 +97,21 @@ def ensure_venv(venv_dir, requirements=REQUIREMENTS, log=print,
 
 
 def write_config(state_dir, port, database_url=None, host='127.0.0.1',
-                 workers=1, threads=4):
+                 workers=1, threads=4, password_hash_rounds=None):
     """Write keystone.conf and gunicorn.conf.py under ``state_dir`` (and
     make its directories); ``database_url``: an SQLAlchemy URL (default
-    SQLite in ``state_dir``)."""
+    SQLite in ``state_dir``); ``password_hash_rounds``: bcrypt's cost
+    (Keystone's default, 12, when None)."""
     state_dir = os.path.abspath(state_dir)
     os.makedirs(os.path.join(state_dir, 'log'), exist_ok=True)
     connection = database_url or 'sqlite:///%s' % os.path.join(
         state_dir, 'keystone.sqlite')
     _write(os.path.join(state_dir, 'keystone.conf'),
-           KEYSTONE_CONF.format(dir=state_dir, connection=connection))
+           KEYSTONE_CONF.format(
+               dir=state_dir, connection=connection,
+               extra='' if password_hash_rounds is None else
+               '[identity]\npassword_hash_rounds = %d\n'
+               % password_hash_rounds))
     _write(os.path.join(state_dir, 'gunicorn.conf.py'),
            GUNICORN_CONF.format(dir=state_dir, host=host, port=port,
                                 workers=workers, threads=threads,
