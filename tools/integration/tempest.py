@@ -56,6 +56,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LISTS = os.path.join(HERE, 'tempest')
 REQUIREMENTS = os.path.join(HERE, 'tempest-requirements.txt')
 DEFAULT_VENV = os.path.join(services.REPO, '.tox', 'integration-tempest')
+# stestr workers of one suite: the tests wait on 1 s polls (build_interval)
+# far more than they compute.
+CONCURRENCY = 2
 
 # The image of the volume tests that make volumes of one: a raw disk of
 # 1 MiB whose first sector says what it is, public, uploaded once per
@@ -210,14 +213,14 @@ class Tempest:
                 flavor_ref=FLAVOR, flavor_ref_alt=FLAVOR_ALT,
                 api_extensions=','.join(volume_extensions.aliases())))
 
-    def run(self, suite=VOLUME, regex=None, concurrency=2, timeout=1800):
+    def run(self, suite=VOLUME, regex=None, concurrency=None, timeout=1800):
         """``tempest run`` of the suite's tests (or those of them
         ``regex`` matches), less its lists; a Result."""
         self.ensure_venv()
         self.configure(suite)
         argv = [self._bin('tempest'), 'run', '--regex', regex or suite.regex,
                 '--exclude-list', exclude_list(self.workspace, suite),
-                '--concurrency', str(concurrency)]
+                '--concurrency', str(concurrency or CONCURRENCY)]
         began = time.monotonic()
         proc = subprocess.run(argv, cwd=self.workspace,
                               stdin=subprocess.DEVNULL,
@@ -264,6 +267,8 @@ def main(argv=None):
     parser.add_argument('--workdir', required=True,
                         help='The running deployment\'s scratch directory.')
     parser.add_argument('--suite', choices=sorted(SUITES), default='volume')
+    parser.add_argument('--concurrency', type=int, default=CONCURRENCY,
+                        help='Tempest workers (default %(default)s).')
     parser.add_argument('regex', nargs='?',
                         help='Only the tests of the suite this matches.')
     args = parser.parse_args(argv)
@@ -276,7 +281,7 @@ def main(argv=None):
         from tests import guest_images as guest_image_builder
         guest_images = guest_image_builder.images()
     tempest = Tempest(_Running(args.workdir), guest_images=guest_images)
-    result = tempest.run(suite, args.regex)
+    result = tempest.run(suite, args.regex, concurrency=args.concurrency)
     out = os.path.join(tempest.workspace, 'tempest-%s.out' % suite.name)
     with open(out, 'w') as f:
         f.write(result.output)
