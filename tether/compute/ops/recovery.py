@@ -103,24 +103,40 @@ def _settle_power(context, host, instance, expected_task_state):
     return True
 
 
+def _reconcile_volume(context, host, instance, bdm):
+    """Undo an interrupted attach of ``bdm``, finish its detach; True if
+    it was either."""
+    if bdm.status == fields.BdmStatus.ATTACHING and bdm.boot_index != 0:
+        client = volume_client.as_service(context)
+        info = bdm.connection_info
+        if info is not None:
+            try:
+                host.driver.detach_volume(instance.uuid, info)
+            except (exception.VolumeAttachmentNotFound,
+                    exception.InstanceNotFound):
+                pass
+        client.delete_attachment(bdm.attachment_id)
+        db_bdms.destroy(context, bdm.id)
+        return True
+    if bdm.status == fields.BdmStatus.DETACHING:
+        volume_attachments.detach(context, host, instance, bdm.volume_id)
+        return True
+    return False
+
+
 def _reconcile_volumes(context, host, instance):
+    """The instance's volumes left mid-attach or mid-detach, each on its
+    own: one that cannot be settled is logged and stays as it is (for
+    the next start or an administrator), and the others are still
+    settled, as is the instance. The number settled."""
     count = 0
     for bdm in db_bdms.get_by_instance(context, instance.uuid):
-        if bdm.status == fields.BdmStatus.ATTACHING and bdm.boot_index != 0:
-            client = volume_client.as_service(context)
-            info = bdm.connection_info
-            if info is not None:
-                try:
-                    host.driver.detach_volume(instance.uuid, info)
-                except (exception.VolumeAttachmentNotFound,
-                        exception.InstanceNotFound):
-                    pass
-            client.delete_attachment(bdm.attachment_id)
-            db_bdms.destroy(context, bdm.id)
-            count += 1
-        elif bdm.status == fields.BdmStatus.DETACHING:
-            volume_attachments.detach(context, host, instance, bdm.volume_id)
-            count += 1
+        try:
+            count += _reconcile_volume(context, host, instance, bdm)
+        except Exception:  # noqa: BLE001 - one volume never stops others
+            LOG.exception('Could not settle volume %s of instance %s, '
+                          'left %s: it stays so', bdm.volume_id,
+                          instance.uuid, bdm.status)
     return count
 
 
