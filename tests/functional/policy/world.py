@@ -67,9 +67,21 @@ class World:
         self.group_types, self.groups, self.group_volumes = [], [], []
         # (api, kind, id) of what the allowed calls created.
         self.created = []
+        self.image_admin = None
 
     def http(self, column, api='volume'):
         return self.clients[column][api]
+
+    def project_image_as_admin(self):
+        """Project A's image as the image API shows an administrator
+        (one connection for the module: a new one discovers the image
+        API's versions again)."""
+        if self.image_admin is None:
+            self.image_admin = self.aio.admin().image
+        resp = self.image_admin.get('/images/%s'
+                                    % self.ids['project_image_id'])
+        assert resp.status_code == 200, resp.text
+        return resp.json()
 
     # Project A -------------------------------------------------------------
 
