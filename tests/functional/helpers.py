@@ -154,3 +154,25 @@ def run_manage(config, *args, timeout=120):
          'sys.exit(manage.main())', '--config-file', str(config)]
         + list(args),
         capture_output=True, text=True, timeout=timeout)
+
+
+def refuse_row(database, statement, table, row_id):
+    """Make the real SQLite database ``database`` (session.VOLUME or
+    session.COMPUTE) abort every ``statement`` ('UPDATE', 'DELETE') of
+    one row of ``table``: a fault injected at the process's edge, for
+    the flows that must survive a row they cannot change. The trigger's
+    name, for drop_refusals."""
+    name = 'tether_test_refuse_%s_%s' % (
+        statement.lower(), str(row_id).replace('-', '_'))
+    with database.get_engine().begin() as conn:
+        conn.exec_driver_sql(
+            "CREATE TRIGGER %s BEFORE %s ON %s FOR EACH ROW "
+            "WHEN OLD.id = '%s' BEGIN SELECT RAISE(ABORT, "
+            "'this row is broken'); END" % (name, statement, table, row_id))
+    return name
+
+
+def drop_refusals(database, names):
+    with database.get_engine().begin() as conn:
+        for name in names:
+            conn.exec_driver_sql('DROP TRIGGER IF EXISTS %s' % name)

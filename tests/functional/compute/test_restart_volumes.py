@@ -46,21 +46,6 @@ def _left_attaching(user, server_id, volume, device):
                               destination_type='volume'))
 
 
-def _refuse_delete(bdm_id):
-    name = 'tether_test_keep_bdm_%d' % bdm_id
-    with session.COMPUTE.get_engine().begin() as conn:
-        conn.exec_driver_sql(
-            "CREATE TRIGGER %s BEFORE DELETE ON %s FOR EACH ROW "
-            "WHEN OLD.id = %d BEGIN SELECT RAISE(ABORT, "
-            "'this row is broken'); END" % (name, TABLE, bdm_id))
-    return name
-
-
-def _drop(trigger):
-    with session.COMPUTE.get_engine().begin() as conn:
-        conn.exec_driver_sql('DROP TRIGGER IF EXISTS %s' % trigger)
-
-
 def _mapping(server_id, volume_id):
     """The volume's mapping on the server, or None."""
     try:
@@ -85,7 +70,8 @@ def test_one_volume_that_cannot_be_settled_does_not_stop_the_others(
         made['broken'] = _left_attaching(user, server.id, broken, '/dev/sdb')
         made['good'] = _left_attaching(user, server.id, good, '/dev/sdc')
         assert made['broken'].id < made['good'].id
-        trigger = _refuse_delete(made['broken'].id)
+        trigger = helpers.refuse_row(session.COMPUTE, 'DELETE', TABLE,
+                                     made['broken'].id)
 
     try:
         user.aio.restart_compute_service(while_down)
@@ -112,7 +98,7 @@ def test_one_volume_that_cannot_be_settled_does_not_stop_the_others(
         assert good['id'] not in attached
     finally:
         if trigger:
-            _drop(trigger)
+            helpers.drop_refusals(session.COMPUTE, [trigger])
     # What an administrator does once the cause is fixed: the mapping goes.
     db_bdms.destroy(helpers.admin_context(), made['broken'].id)
     user.assert_free(broken['id'])

@@ -147,22 +147,6 @@ def test_the_redrive_goes_on_past_a_volume_it_cannot_take_up(
 # of that row (a fault injected at the process's edge; tether's code is
 # not touched).
 
-def _refuse_updates(table, row_id):
-    name = 'tether_test_refuse_%s' % row_id.replace('-', '_')
-    with session.VOLUME.get_engine().begin() as conn:
-        conn.exec_driver_sql(
-            "CREATE TRIGGER %s BEFORE UPDATE ON %s FOR EACH ROW "
-            "WHEN OLD.id = '%s' BEGIN SELECT RAISE(ABORT, "
-            "'this row is broken'); END" % (name, table, row_id))
-    return name
-
-
-def _drop(triggers):
-    with session.VOLUME.get_engine().begin() as conn:
-        for name in triggers:
-            conn.exec_driver_sql('DROP TRIGGER IF EXISTS %s' % name)
-
-
 def _left_attaching(http, volume):
     """An attachment whose connect was claimed and never reached the
     driver (as test_attachment_recovery leaves one)."""
@@ -216,10 +200,11 @@ def test_attachments_snapshots_and_group_snapshots_it_cannot_take_up(
             assert db_group_snapshots.conditional_update(
                 helpers.admin_context(), group_snapshot['id'],
                 {'status': 'creating'}, ['available'])
-        triggers.extend([
-            _refuse_updates('volume_attachment', broken['attachment']),
-            _refuse_updates('snapshots', broken['snapshot']),
-            _refuse_updates('group_snapshots', broken['group_snapshot'])])
+        triggers.extend(
+            helpers.refuse_row(session.VOLUME, 'UPDATE', table, broken[kind])
+            for table, kind in (('volume_attachment', 'attachment'),
+                                ('snapshots', 'snapshot'),
+                                ('group_snapshots', 'group_snapshot')))
 
     try:
         aio.restart_volume_service(before_start=crash)
@@ -248,7 +233,7 @@ def test_attachments_snapshots_and_group_snapshots_it_cannot_take_up(
             assert status(path % broken[key], key) == left
         assert 'this row is broken' in caplog.text
     finally:
-        _drop(triggers)
+        helpers.drop_refusals(session.VOLUME, triggers)
 
     # Mended, they are taken up at the next start.
     aio.restart_volume_service()
