@@ -8,8 +8,13 @@ the service sends as itself. Every call carries the request id of the
 request that caused it (``X-OpenStack-Request-ID``): pass it to each
 request as ``global_request_id``.
 
-Connections are kept and shared between threads, one per token: opening
-one costs a version discovery request to the peer.
+Proxies are kept and shared between threads, one per token: making one
+costs a version discovery request to the peer. A proxy is made whole by
+one thread before any other can see it: openstacksdk makes a
+connection's proxy on its first use without a lock, and two threads
+that use a new connection at once can make it twice, the second from
+what the first has half set (it then looks for a version document under
+the versioned URL, which the image API does not serve, and fails).
 
 openstacksdk (540 modules, about 11 MiB: its cloud layer, dogpile.cache,
 prometheus_client) is imported where a connection is made, and
@@ -69,7 +74,7 @@ class Peer:
     """How this service reaches one peer API (``group`` names its
     options; ``service`` is the openstacksdk service attribute)."""
 
-    # Connections kept for callers' tokens (the least recently used goes).
+    # Proxies kept for callers' tokens (the least recently used goes).
     MAX_TOKEN_CONNECTIONS = 128
 
     def __init__(self, group, service, api_version):
@@ -78,9 +83,9 @@ class Peer:
         self.api_version = api_version
         self._lock = threading.Lock()
         self._session = None
-        self._service_connection = None
+        self._service_proxy = None
         self._service_adapter = None
-        self._token_connections = collections.OrderedDict()
+        self._token_proxies = collections.OrderedDict()
 
     @property
     def conf(self):
@@ -161,26 +166,42 @@ class Peer:
         """The proxy of a connection acting with ``token`` (a caller's),
         at the endpoint of the caller's ``catalog`` if one is given."""
         with self._lock:
-            conn = self._token_connections.pop(token, None)
-        if conn is None:
-            conn = self._new_token_connection(token, catalog)
+            proxy = self._token_proxies.pop(token, None)
+        if proxy is None:
+            proxy = getattr(self._new_token_connection(token, catalog),
+                            self.service)
         with self._lock:
-            self._token_connections[token] = conn
-            while len(self._token_connections) > self.MAX_TOKEN_CONNECTIONS:
-                self._token_connections.popitem(last=False)
-        return getattr(conn, self.service)
+            self._token_proxies[token] = proxy
+            while len(self._token_proxies) > self.MAX_TOKEN_CONNECTIONS:
+                self._token_proxies.popitem(last=False)
+        return proxy
 
     def as_service(self):
         """The proxy of a connection acting with this service's own
         credentials."""
         if CONF.auth_strategy == 'noauth':
             return self.with_token(self.conf.noauth_token)
-        if self._service_connection is None:
+        if self._service_proxy is None:
             conn = self._connection(session=self._keystone_session())
+            proxy = getattr(conn, self.service)
             with self._lock:
-                if self._service_connection is None:
-                    self._service_connection = conn
-        return getattr(self._service_connection, self.service)
+                if self._service_proxy is None:
+                    self._service_proxy = proxy
+        return self._service_proxy
+
+    def reach(self, unavailable, token=None, catalog=None):
+        """:meth:`with_token`'s proxy (a token given) or
+        :meth:`as_service`'s; ``unavailable(reason)`` is raised when the
+        peer cannot be found (not in the catalog, no answer to its
+        version discovery)."""
+        from openstack import exceptions as sdk_exc  # see the docstring
+
+        try:
+            if token:
+                return self.with_token(token, catalog)
+            return self.as_service()
+        except (ks_exc.ClientException, sdk_exc.SDKException) as exc:
+            raise unavailable(str(exc)) from exc
 
     def adapter_as_service(self):
         """A keystoneauth adapter acting with this service's own
@@ -208,9 +229,9 @@ class Peer:
         """Forget every connection (the configuration changed)."""
         with self._lock:
             self._session = None
-            self._service_connection = None
+            self._service_proxy = None
             self._service_adapter = None
-            self._token_connections.clear()
+            self._token_proxies.clear()
 
 
 def request_id(context):

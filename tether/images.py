@@ -304,17 +304,22 @@ def _remove(path):
         pass
 
 
+def _unavailable(reason):
+    return exception.ImageServiceUnavailable(reason=reason)
+
+
 def for_caller(context):
     """A client acting with the caller's token, at the image API of the
     caller's catalog."""
-    return ImageClient(PEER.with_token(context.auth_token,
-                                       context.service_catalog),
+    return ImageClient(PEER.reach(_unavailable, context.auth_token,
+                                  context.service_catalog),
                        clients.request_id(context))
 
 
 def as_service(context):
     """A client acting with this service's own credentials."""
-    return ImageClient(PEER.as_service(), clients.request_id(context))
+    return ImageClient(PEER.reach(_unavailable),
+                       clients.request_id(context))
 
 
 def for_context(context):

@@ -4,7 +4,9 @@ The integration job (tests/integration/) runs these paths against a real
 Keystone; here each rule on its own.
 """
 
+import http.server
 import json
+import threading
 
 import pytest
 import webob
@@ -138,3 +140,106 @@ def test_a_message_without_a_catalog_is_read_as_before():
     received = rpc.RequestContextSerializer().deserialize_context(
         {'user': 'u', 'project_id': 'p', 'roles': ['member']})
     assert received.service_catalog == []
+
+
+class _VersionServer:
+    """The peer's version discovery on 127.0.0.1 (a stand-in for the
+    volume API, which is not running here): ``GET /`` answers a version
+    document, after ``release`` is set for the first request;
+    ``missing`` makes every path a 404."""
+
+    def __init__(self, missing=False):
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+        self.requests = 0
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                server.requests += 1
+                if server.requests == 1:
+                    server.arrived.set()
+                    server.release.wait(10)
+                if missing:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                href = 'http://127.0.0.1:%d/v3/' % server.port
+                body = json.dumps({'versions': [{
+                    'id': 'v3.0', 'status': 'CURRENT', 'min_version': '3.0',
+                    'version': '3.71',
+                    'links': [{'rel': 'self', 'href': href}]}]}).encode()
+                self.send_response(200)
+                self.send_header('Content-Type', 'application/json')
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
+                                                     Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever,
+                         daemon=True).start()
+
+    def close(self):
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def noauth_peer(peer):
+    CONF.set_override('auth_strategy', 'noauth')
+    yield peer
+    CONF.clear_override('auth_strategy')
+
+
+def _serve(peer, **kwargs):
+    server = _VersionServer(**kwargs)
+    CONF.set_override('endpoint_override',
+                      'http://127.0.0.1:%d/v3' % server.port, group='volume')
+    return server
+
+
+def test_no_thread_takes_a_proxy_another_is_still_making(noauth_peer):
+    """openstacksdk makes a connection's proxy on its first use, without
+    a lock: a second thread that took the same connection while the
+    first was in its version discovery could make the proxy again from
+    what the first had half set (the image API's 404 for a version
+    document under /v2/, a 500 in CI). A call for the same token while
+    another's discovery is in flight makes its own connection."""
+    server = _serve(noauth_peer)
+    proxies = [None, None]
+
+    def call(i):
+        proxies[i] = noauth_peer.with_token('u:p')
+    try:
+        first = threading.Thread(target=call, args=(0,))
+        first.start()
+        assert server.arrived.wait(10)
+        call(1)
+        server.release.set()
+        first.join(10)
+    finally:
+        server.close()
+    assert proxies[0] is not None and proxies[1] is not None
+    assert proxies[0]._connection is not proxies[1]._connection
+    # Afterwards the token's proxy is kept: no more discovery.
+    assert noauth_peer.with_token('u:p') in proxies
+
+
+def test_a_peer_that_cannot_be_discovered_is_unavailable(noauth_peer):
+    server = _serve(noauth_peer, missing=True)
+    server.release.set()
+
+    class Unavailable(Exception):
+        pass
+    try:
+        with pytest.raises(Unavailable) as raised:
+            noauth_peer.reach(Unavailable, 'u:p')
+    finally:
+        server.close()
+    assert 'version discovery document' in str(raised.value)

@@ -86,33 +86,30 @@ class Access:
                    access_key=rule.get('access_key'))
 
 
-def _proxy(make):
-    """``make()``'s proxy; ShareAPIUnavailable (503) when this service
-    has no share API configured, or cannot find it."""
-    if not PEER.configured():
-        raise share_exception.ShareAPIUnavailable(
-            reason='no share API (Manila) is configured: set [share] '
-                   'endpoint_override, or its Keystone credentials',
-            status=None)
-    from openstack import exceptions as sdk_exc  # see tether.clients
+def _unavailable(reason):
+    return share_exception.ShareAPIUnavailable(reason=reason, status=None)
 
-    try:
-        return make()
-    except (ks_exc.ClientException, sdk_exc.SDKException) as exc:
-        raise share_exception.ShareAPIUnavailable(
-            reason=str(exc), status=None) from exc
+
+def _proxy(token=None, catalog=None):
+    """The share API's proxy (the caller's with a ``token``, else the
+    service's); ShareAPIUnavailable (503) when this service has no share
+    API configured, or cannot find it."""
+    if not PEER.configured():
+        raise _unavailable('no share API (Manila) is configured: set '
+                           '[share] endpoint_override, or its Keystone '
+                           'credentials')
+    return PEER.reach(_unavailable, token, catalog)
 
 
 def for_user(context):
     """A client acting with the token of the caller of ``context``."""
-    return ShareClient(_proxy(lambda: PEER.with_token(
-        context.auth_token, context.service_catalog)),
-        clients.request_id(context))
+    return ShareClient(_proxy(context.auth_token, context.service_catalog),
+                       clients.request_id(context))
 
 
 def as_service(context):
     """A client acting with the compute service's own credentials."""
-    return ShareClient(_proxy(PEER.as_service), clients.request_id(context))
+    return ShareClient(_proxy(), clients.request_id(context))
 
 
 def choose_export(locations):

@@ -35,16 +35,22 @@ REIMAGE_VERSION = '3.68'
 PEER = clients.Peer('volume', 'block_storage', '3')
 
 
+def _unavailable(reason):
+    return exception.VolumeAPIUnavailable(
+        reason='the volume API cannot be reached: %s' % reason, status=None)
+
+
 def for_user(context):
     """A client acting with the token of the caller of ``context``."""
-    return VolumeClient(PEER.with_token(context.auth_token,
-                                        context.service_catalog),
+    return VolumeClient(PEER.reach(_unavailable, context.auth_token,
+                                   context.service_catalog),
                         clients.request_id(context))
 
 
 def as_service(context):
     """A client acting with the compute service's own credentials."""
-    return VolumeClient(PEER.as_service(), clients.request_id(context))
+    return VolumeClient(PEER.reach(_unavailable),
+                        clients.request_id(context))
 
 
 def for_context(context):
