@@ -5,6 +5,7 @@ them uses."""
 import dataclasses
 import datetime
 import functools
+import operator
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
@@ -34,12 +35,39 @@ def _datetime_storage(cls):
 
 
 class TetherObjectRegistry(base.VersionedObjectRegistry):
-    pass
+
+    def registration_hook(self, cls, index):
+        """Give the fields of ``cls`` getters in C.
+
+        oslo.versionedobjects reads a field through a Python function
+        (hasattr, then getattr, of the attribute behind it): a view of a
+        page of 100 volumes reads over 2,000 of them. An attrgetter of
+        that attribute reads a set field as fast as a plain attribute;
+        for an unset one it raises AttributeError, and Python then calls
+        TetherObject.__getattr__, which loads it as oslo's getter does.
+        The setters (which coerce) and deleters stay oslo's.
+        """
+        for name in cls.fields:
+            prop = cls.__dict__.get(name)
+            if isinstance(prop, property):
+                setattr(cls, name, property(
+                    operator.attrgetter(_STORAGE + name), prop.fset,
+                    prop.fdel, prop.__doc__))
 
 
 class TetherObject(base.VersionedObject):
     OBJ_PROJECT_NAMESPACE = 'tether'
     OBJ_SERIAL_NAMESPACE = 'tether_object'
+
+    def __getattr__(self, name):
+        """A field whose value is not set (its getter found no value;
+        TetherObjectRegistry.registration_hook): loaded by
+        obj_load_attr, as oslo.versionedobjects' getter loads it."""
+        if name not in type(self).fields:
+            raise AttributeError('%r object has no attribute %r'
+                                 % (type(self).__name__, name))
+        self.obj_load_attr(name)
+        return getattr(self, _STORAGE + name)
 
     @classmethod
     def from_trusted_values(cls, values):
