@@ -89,7 +89,8 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         not_found=lambda m: exception.InvalidInput(
             reason='marker %s was not found' % m),
         limit=limit, offset=offset, columns=True)
-    related = volume_rows.related(context.session, [row.id for row in rows])
+    related = volume_rows.related(context.session.connection(),
+                                  [row.id for row in rows])
     return [volume_obj.Volume.from_row(row, related[row.id])
             for row in rows]
 
