@@ -118,5 +118,8 @@ def page(session, query, model, sort_keys, sort_dirs, *, not_found,
     if offset:
         query = query.offset(offset)
     if columns:
-        return session.execute(query).all()
+        # On the session's connection: the rows of a select of columns
+        # need none of the ORM's loading, which cost more CPU than
+        # SQLite's work for a page of 100.
+        return session.connection().execute(query).all()
     return session.scalars(query).all()

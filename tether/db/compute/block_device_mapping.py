@@ -121,7 +121,8 @@ def get_all_by_instances(context, instance_uuids):
     found = {uuid: [] for uuid in instance_uuids}
     if not instance_uuids:
         return found
-    for row in context.session.execute(
+    # On the session's connection: rows of columns need no ORM loading.
+    for row in context.session.connection().execute(
             base.select_columns(models.BlockDeviceMapping, _COLUMNS)
             .where(models.BlockDeviceMapping.instance_uuid.in_(
                 list(instance_uuids)))

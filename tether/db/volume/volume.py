@@ -31,9 +31,8 @@ def _read(conn, volume_id, project_id=None):
     """The Volume object of a row, read as columns (as a page is), or
     VolumeNotFound; ``conn``, the session or connection that reads."""
     row = volume_rows.row(conn, volume_id, project_id)
-    return volume_obj.Volume.from_columns(
-        dict(zip(volume_obj.Volume._COLUMNS, row)),
-        volume_rows.related(conn, [volume_id])[volume_id])
+    return volume_obj.Volume.from_row(
+        row, volume_rows.related(conn, [volume_id])[volume_id])
 
 
 @db.reader_connection
@@ -90,10 +89,9 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
         not_found=lambda m: exception.InvalidInput(
             reason='marker %s was not found' % m),
         limit=limit, offset=offset, columns=True)
-    related = volume_rows.related(context.session, [row.id for row in rows])
-    columns = volume_obj.Volume._COLUMNS
-    return [volume_obj.Volume.from_columns(dict(zip(columns, row)),
-                                           related[row.id])
+    related = volume_rows.related(context.session.connection(),
+                                  [row.id for row in rows])
+    return [volume_obj.Volume.from_row(row, related[row.id])
             for row in rows]
 
 

@@ -14,20 +14,21 @@ from tether.volume import exception
 
 @functools.cache
 def _statements():
-    """The statements of a show, built once: a statement made per request
-    costs more CPU (its clauses and its cache key) than SQLite takes to
-    run it. Plain Core over the tables (no ORM entities), each value a
-    bound parameter: (one volume by id, the same in one project, the
-    key-value rows of ``volume_ids``, their attachments)."""
+    """The statements of a show and a list, built once: a statement made
+    per request costs more CPU (its clauses and its cache key) than
+    SQLite takes to run it. Plain Core over the tables (no ORM
+    entities), each value a bound parameter: (one volume by id, the
+    same in one project, the key-value rows of ``volume_ids``, their
+    attachments, the columns of every volume)."""
     volumes = models.Volume.__table__
     types = models.VolumeType.__table__
     type_name = (sa.select(types.c.name)
                  .where(types.c.id == volumes.c.volume_type_id)
                  .scalar_subquery().label('volume_type_name'))
-    by_id = sa.select(*(type_name if key == 'volume_type_name'
-                        else volumes.c[key]
-                        for key in volume_obj.Volume._COLUMNS)).where(
-        volumes.c.id == sa.bindparam('volume_id'))
+    columns = sa.select(*(type_name if key == 'volume_type_name'
+                          else volumes.c[key]
+                          for key in volume_obj.Volume._COLUMNS))
+    by_id = columns.where(volumes.c.id == sa.bindparam('volume_id'))
     in_project = by_id.where(
         volumes.c.project_id == sa.bindparam('project_id'))
     ids = sa.bindparam('volume_ids', expanding=True)
@@ -47,14 +48,14 @@ def _statements():
                        attachments.c.attach_status
                        == fields.VolumeAttachStatus.ATTACHED)
                 .order_by(attachments.c.attach_time))
-    return by_id, in_project, key_values, attached
+    return by_id, in_project, key_values, attached, columns
 
 
 def row(conn, volume_id, project_id=None):
     """The volume's row (its columns, none of its relations), or
     VolumeNotFound. ``conn``: the session or the connection (a read of
     these statements alone needs no ORM session) that runs it."""
-    by_id, in_project, _kv, _attached = _statements()
+    by_id, in_project, _kv, _attached, _columns = _statements()
     if project_id is None:
         row = conn.execute(
             by_id, {'volume_id': volume_id}).first()
@@ -70,10 +71,12 @@ def row(conn, volume_id, project_id=None):
 def columns_query(project_id=None):
     """A select of the columns a Volume object is made of (no ORM objects:
     a page of them costs a fraction to read)."""
-    q = sa.select(*(getattr(models.Volume, key)
-                    for key in volume_obj.Volume._COLUMNS))
+    # The select of the columns, over the tables (no ORM entities: the
+    # ORM's compile of a select of its attributes cost a page as much
+    # CPU as SQLite's work), built once.
+    q = _statements()[-1]
     if project_id is not None:
-        q = q.where(models.Volume.project_id == project_id)
+        q = q.where(models.Volume.__table__.c.project_id == project_id)
     return q
 
 
@@ -86,7 +89,7 @@ def related(conn, volume_ids):
                for volume_id in volume_ids}
     if not volume_ids:
         return related
-    _by_id, _in_project, key_values, attached = _statements()
+    _by_id, _in_project, key_values, attached, _columns = _statements()
     params = {'volume_ids': list(volume_ids)}
     for kind, volume_id, key, value in conn.execute(
             key_values, params):

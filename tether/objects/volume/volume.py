@@ -119,6 +119,12 @@ class Volume(base.TetherObject):
             values.update(related)
         return cls.from_trusted_values(values)
 
+    @classmethod
+    def from_row(cls, row, related):
+        """The object of ``row`` (the values of _COLUMNS, in that order)
+        and of ``related`` (as for :meth:`from_columns`)."""
+        return cls.from_trusted_row(cls._COLUMNS, row, related)
+
     def obj_load_attr(self, attrname):
         """A volume sent without what it was made of (by a service before
         Volume 1.3, which made none of snapshots or volumes) was made of

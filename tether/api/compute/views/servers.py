@@ -4,16 +4,17 @@ import hashlib
 
 from tether.api.compute import versions
 from tether.api import microversion
+from tether.api import wsgi
 from tether.objects import fields
 from tether.policies.compute import servers as policy
 
 
 def _time(value):
-    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
+    return wsgi.isoformat_seconds(value) if value else None
 
 
 def _usage_time(value):
-    return value.strftime('%Y-%m-%dT%H:%M:%S.%f') if value else None
+    return wsgi.isoformat(value) if value else None
 
 
 def host_id(project_id, host):
@@ -52,6 +53,10 @@ class ServerView:
         self.root = req.application_url
         self.version = microversion.get(req)
         self._checks = {}
+        # Worked out once a page, not for each server: the microversion
+        # checks and the hostIds (a SHA-224 each).
+        self._versions = {}
+        self._host_ids = {}
         self._read_host_statuses = host_statuses
         self._server_groups = server_groups
         self._host_statuses = None
@@ -64,7 +69,18 @@ class ServerView:
         return self._checks[key]
 
     def _at(self, version):
-        return self.version >= microversion.parse(version)
+        at = self._versions.get(version)
+        if at is None:
+            at = self._versions[version] = (
+                self.version >= microversion.parse(version))
+        return at
+
+    def _host_id(self, project_id, host):
+        key = (project_id, host)
+        found = self._host_ids.get(key)
+        if found is None:
+            found = self._host_ids[key] = host_id(project_id, host)
+        return found
 
     def links(self, kind, item_id, project_id):
         return [
@@ -128,7 +144,7 @@ class ServerView:
             'tenant_id': instance.project_id,
             'user_id': instance.user_id,
             'metadata': instance.metadata or {},
-            'hostId': host_id(instance.project_id, instance.host),
+            'hostId': self._host_id(instance.project_id, instance.host),
             'image': self._image(instance),
             'flavor': self._flavor(instance),
             'created': _time(instance.created_at),

@@ -40,6 +40,15 @@ class VolumeView:
         self._versions = {}
         # Worked out once: a page of volumes links each of them.
         self._prefixes = _prefixes(req)
+        # What the microversion and the policies add to a detail, decided
+        # once for the page rather than for each of its volumes.
+        at = self._at
+        self._group_id = at(versions.GROUP_ID)
+        self._provider_id = at(versions.PROVIDER_ID) and self.show_host
+        self._shared_targets = at(versions.SHARED_TARGETS)
+        self._cluster_name = at(versions.CLUSTER_NAME) and self.show_host
+        self._volume_type_id = at(versions.VOLUME_TYPE_ID)
+        self._consumes_quota = at(versions.CONSUMES_QUOTA)
 
     def _at(self, version_string):
         """Is the request at ``version_string`` or later (parsed once)?"""
@@ -91,18 +100,18 @@ class VolumeView:
             d['migration_status'] = None
         if extended:
             self._extend(d, volume)
-        if self._at(versions.GROUP_ID):
+        if self._group_id:
             d['group_id'] = volume.group_id
-        if self._at(versions.PROVIDER_ID) and self.show_host:
+        if self._provider_id:
             d['provider_id'] = None
-        if self._at(versions.SHARED_TARGETS):
+        if self._shared_targets:
             d['service_uuid'] = None
             d['shared_targets'] = False
-        if self._at(versions.CLUSTER_NAME) and self.show_host:
+        if self._cluster_name:
             d['cluster_name'] = None
-        if self._at(versions.VOLUME_TYPE_ID):
+        if self._volume_type_id:
             d['volume_type_id'] = volume.volume_type_id
-        if self._at(versions.CONSUMES_QUOTA):
+        if self._consumes_quota:
             d['consumes_quota'] = volume.use_quota
         return d
 
