@@ -1,16 +1,16 @@
 """The ``openstack`` CLI (python-openstackclient) against the aio, as a
-user runs it: a clouds.yaml of the aio's endpoints and a noauth token."""
+user runs it: a clouds.yaml of the aio's endpoints and a noauth token.
+Each command runs in a process of its own, forked from a server that has
+imported the CLI once (tests/openstack_cli.py).
+"""
 
 import json
 import os
-import subprocess
-import sysconfig
 
 import yaml
 
+from tests.openstack_cli import openstack_run
 from tether.cmd import aio_clouds
-
-OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
 
 
 class CLI:
@@ -33,9 +33,8 @@ class CLI:
     def run(self, *args, timeout=300):
         """The command's stdout; AssertionError with its stderr if it
         fails."""
-        proc = subprocess.run([OPENSTACK, '--os-cloud', 't'] + list(args),
-                              env=self.env, capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=timeout)
+        proc = openstack_run(['--os-cloud', 't'] + list(args),
+                             env=self.env, timeout=timeout)
         assert proc.returncode == 0, (args, proc.stdout, proc.stderr)
         return proc.stdout
 

@@ -7,7 +7,6 @@ Keystone's tokens and catalog."""
 
 import json
 import os
-import subprocess
 import uuid
 
 import openstack
@@ -15,7 +14,7 @@ import pytest
 import yaml
 
 from tests.functional import aio_subprocess
-from tests.functional import cli
+from tests import openstack_cli
 
 from tether.cmd import aio_keystone
 from tether.cmd.keystone import runner
@@ -39,9 +38,7 @@ def keystone_aio(tmp_path_factory):
 def _openstack(state, cloud, *args):
     env = dict(os.environ, OS_CLIENT_CONFIG_FILE=str(state / 'clouds.yaml'),
                OS_CLOUD=cloud)
-    proc = subprocess.run([cli.OPENSTACK, *args], env=env,
-                          capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=300)
+    proc = openstack_cli.openstack_run(args, env=env)
     assert proc.returncode == 0, (args, proc.stderr)
     return proc.stdout
 

@@ -4,14 +4,13 @@ loading the cloud by name from the file, see exactly the services the
 aio serves, each at its own endpoint, and no others."""
 
 import os
-import subprocess
 import uuid
 
 import openstack
 from openstack import exceptions as sdk_exc
 import pytest
 
-from tests.functional import cli
+from tests import openstack_cli
 from tests.functional import helpers
 from tests.functional import image_helpers
 
@@ -105,22 +104,23 @@ def test_the_cli_finds_each_service_and_names_the_absent_one(aio):
     env = dict(os.environ, OS_CLIENT_CONFIG_FILE=aio.impl.clouds_path,
                OS_CLOUD='tether')
 
-    def openstack_cli(*args):
-        return subprocess.run([cli.OPENSTACK, *args], env=env,
-                              capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=120)
+    def run_cli(*args):
+        # The console script itself, as users type it (the other CLI
+        # tests fork it from a server that has imported it: tests/
+        # openstack_cli.py).
+        return openstack_cli.exec_openstack(args, env=env, timeout=120)
 
     for args in (('volume', 'list'), ('server', 'list'),
                  ('flavor', 'list'), ('image', 'list')):
-        proc = openstack_cli(*args)
+        proc = run_cli(*args)
         assert proc.returncode == 0, (args, proc.stderr)
-    proc = openstack_cli('network', 'list')
+    proc = run_cli('network', 'list')
     assert proc.returncode != 0
     assert 'tether-aio serves no network service' in proc.stderr
     # No Keystone: the identity API of the noauth clouds refuses, saying
     # so; a project's name is taken as its ID, as noauth tokens make it.
     for args in (('project', 'show', 'demo'), ('user', 'list')):
-        proc = openstack_cli(*args)
+        proc = run_cli(*args)
         assert proc.returncode != 0
         assert 'runs without Keystone' in proc.stderr, proc.stderr
     env['OS_CLOUD'] = 'tether-admin'
@@ -131,7 +131,7 @@ def test_the_cli_finds_each_service_and_names_the_absent_one(aio):
                  ('flavor', 'set', '--project', 'demo', flavor),
                  ('volume', 'type', 'create', '--private', vtype),
                  ('volume', 'type', 'set', '--project', 'demo', vtype)):
-        proc = openstack_cli(*args)
+        proc = run_cli(*args)
         assert proc.returncode == 0, (args, proc.stderr)
     admin = _connect(aio, 'tether-admin')
     try:
@@ -157,21 +157,18 @@ def test_the_cli_boots_servers_without_a_network(aio):
         # Without a network option the CLI asks for networks "auto".
         for options in ([], ['--nic', 'none'], ['--no-network']):
             name = 'cli-' + uuid.uuid4().hex[:6]
-            proc = subprocess.run(
-                [cli.OPENSTACK, 'server', 'create', '--image', image.id,
+            proc = openstack_cli.openstack_run(
+                ['server', 'create', '--image', image.id,
                  '--flavor', 'm1.nano', *options, '--wait', '-f', 'value',
-                 '-c', 'status', name],
-                env=env, capture_output=True, text=True,
-                stdin=subprocess.DEVNULL, timeout=300)
+                 '-c', 'status', name], env=env)
             assert proc.returncode == 0, (options, proc.stderr)
             names.append(name)
             assert proc.stdout.strip() == 'ACTIVE'
         # A network by name needs the network service.
-        proc = subprocess.run(
-            [cli.OPENSTACK, 'server', 'create', '--image', image.id,
+        proc = openstack_cli.openstack_run(
+            ['server', 'create', '--image', image.id,
              '--flavor', 'm1.nano', '--network', 'private', 'no-net'],
-            env=env, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, timeout=300)
+            env=env)
         assert proc.returncode != 0
         assert 'tether-aio serves no network service' in proc.stderr
     finally:

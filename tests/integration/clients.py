@@ -1,17 +1,16 @@
 """How the integration tests talk to the deployment: the ``openstack`` CLI
-(a subprocess, with the deployment's clouds.yaml) and openstacksdk."""
+(a process per command, with the deployment's clouds.yaml: see
+tests/openstack_cli.py) and openstacksdk."""
 
 import json
 import os
 import re
-import subprocess
-import sysconfig
 import uuid
 
 # tools/ is on sys.path (conftest.py puts it there, before this loads).
 from integration import processes
+from tests import openstack_cli
 
-OPENSTACK = os.path.join(sysconfig.get_path('scripts'), 'openstack')
 GiB = 1024 ** 3
 ERROR_VOLUME_STATES = ('error', 'error_extending', 'error_deleting')
 # The line of the tiny test guest (tools/guest/) once it has booted: it
@@ -66,17 +65,15 @@ class Cloud:
     # The openstack CLI ------------------------------------------------------
 
     def _run(self, user, args, volume_version=None, compute_version=None):
-        argv = [OPENSTACK]
+        argv = []
         if volume_version:
             argv += ['--os-volume-api-version', volume_version]
         if compute_version:
             argv += ['--os-compute-api-version', compute_version]
         argv += list(args)
-        proc = subprocess.run(argv, env=self.deployment.cli_env(user),
-                              stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=300)
-        return argv, proc
+        proc = openstack_cli.openstack_run(
+            argv, env=self.deployment.cli_env(user), timeout=300)
+        return proc.args, proc
 
     def openstack(self, user, *args, volume_version=None,
                   compute_version=None):

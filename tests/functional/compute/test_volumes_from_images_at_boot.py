@@ -9,12 +9,12 @@ test_real_guest_images.py boots the tiny Linux guest this way.
 """
 
 import os
-import subprocess
 import time
 import uuid
 
 from oslo_config import cfg
 import pytest
+from tests import openstack_cli
 from tests.functional.compute import server_helpers as sh
 from tests.functional import helpers
 from tests.functional import image_helpers
@@ -146,9 +146,8 @@ def test_openstack_server_create_boot_from_volume(cloud):
     names = ['osc-' + uuid.uuid4().hex[:6] for _ in range(2)]
 
     def openstack(*args):
-        proc = subprocess.run(['openstack', *args, '-f', 'value', '-c',
-                               'id'], env=env, capture_output=True,
-                              text=True, timeout=300)
+        proc = openstack_cli.openstack_run(
+            [*args, '-f', 'value', '-c', 'id'], env=env)
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.strip()
 
