@@ -75,7 +75,7 @@ class Peer:
     options; ``service`` is the openstacksdk service attribute)."""
 
     # Proxies kept for callers' tokens (the least recently used goes).
-    MAX_TOKEN_CONNECTIONS = 128
+    MAX_TOKEN_PROXIES = 128
 
     def __init__(self, group, service, api_version):
         self.group = group
@@ -172,7 +172,7 @@ class Peer:
                             self.service)
         with self._lock:
             self._token_proxies[token] = proxy
-            while len(self._token_proxies) > self.MAX_TOKEN_CONNECTIONS:
+            while len(self._token_proxies) > self.MAX_TOKEN_PROXIES:
                 self._token_proxies.popitem(last=False)
         return proxy
 

@@ -71,17 +71,17 @@ class Cloud:
         if compute_version:
             argv += ['--os-compute-api-version', compute_version]
         argv += list(args)
-        proc = openstack_cli.openstack_run(
+        return openstack_cli.openstack_run(
             argv, env=self.deployment.cli_env(user), timeout=300)
-        return proc.args, proc
 
     def openstack(self, user, *args, volume_version=None,
                   compute_version=None):
         """Run ``openstack ARGS`` as ``user``: its JSON output parsed when
         ``-f json`` is among the arguments, else its text."""
-        argv, proc = self._run(user, args, volume_version, compute_version)
+        proc = self._run(user, args, volume_version, compute_version)
         if proc.returncode != 0:
-            raise CLIError(argv, proc.returncode, proc.stdout + proc.stderr)
+            raise CLIError(proc.args, proc.returncode,
+                           proc.stdout + proc.stderr)
         if 'json' in args and '-f' in args:
             return _json_document(proc.stdout)
         return proc.stdout
@@ -90,9 +90,9 @@ class Cloud:
                         compute_version=None):
         """Run ``openstack ARGS`` as ``user``, which must fail; its error
         output."""
-        argv, proc = self._run(user, args, volume_version, compute_version)
+        proc = self._run(user, args, volume_version, compute_version)
         assert proc.returncode != 0, ('%s succeeded:\n%s'
-                                      % (' '.join(argv), proc.stdout))
+                                      % (' '.join(proc.args), proc.stdout))
         return proc.stdout + proc.stderr
 
     # openstacksdk -----------------------------------------------------------

@@ -1,6 +1,7 @@
 """The reads of volumes as rows of columns (not ORM objects), which shows
 and lists make: a volume's row and its related rows."""
 
+import collections
 import functools
 
 import sqlalchemy as sa
@@ -12,14 +13,18 @@ from tether.objects.volume import volume as volume_obj
 from tether.volume import exception
 
 
+# One volume by id, the same in one project, the key-value rows of
+# ``volume_ids``, their attachments, the columns of every volume.
+_Statements = collections.namedtuple(
+    '_Statements', 'by_id in_project key_values attached columns')
+
+
 @functools.cache
 def _statements():
     """The statements of a show and a list, built once: a statement made
     per request costs more CPU (its clauses and its cache key) than
     SQLite takes to run it. Plain Core over the tables (no ORM
-    entities), each value a bound parameter: (one volume by id, the
-    same in one project, the key-value rows of ``volume_ids``, their
-    attachments, the columns of every volume)."""
+    entities), each value a bound parameter."""
     volumes = models.Volume.__table__
     types = models.VolumeType.__table__
     type_name = (sa.select(types.c.name)
@@ -48,21 +53,21 @@ def _statements():
                        attachments.c.attach_status
                        == fields.VolumeAttachStatus.ATTACHED)
                 .order_by(attachments.c.attach_time))
-    return by_id, in_project, key_values, attached, columns
+    return _Statements(by_id, in_project, key_values, attached, columns)
 
 
 def row(conn, volume_id, project_id=None):
     """The volume's row (its columns, none of its relations), or
     VolumeNotFound. ``conn``: the session or the connection (a read of
     these statements alone needs no ORM session) that runs it."""
-    by_id, in_project, _kv, _attached, _columns = _statements()
+    statements = _statements()
     if project_id is None:
         row = conn.execute(
-            by_id, {'volume_id': volume_id}).first()
+            statements.by_id, {'volume_id': volume_id}).first()
     else:
         row = conn.execute(
-            in_project, {'volume_id': volume_id,
-                         'project_id': project_id}).first()
+            statements.in_project, {'volume_id': volume_id,
+                                    'project_id': project_id}).first()
     if row is None:
         raise exception.VolumeNotFound(volume_id=volume_id)
     return row
@@ -74,7 +79,7 @@ def columns_query(project_id=None):
     # The select of the columns, over the tables (no ORM entities: the
     # ORM's compile of a select of its attributes cost a page as much
     # CPU as SQLite's work), built once.
-    q = _statements()[-1]
+    q = _statements().columns
     if project_id is not None:
         q = q.where(models.Volume.__table__.c.project_id == project_id)
     return q
@@ -89,12 +94,12 @@ def related(conn, volume_ids):
                for volume_id in volume_ids}
     if not volume_ids:
         return related
-    _by_id, _in_project, key_values, attached, _columns = _statements()
+    statements = _statements()
     params = {'volume_ids': list(volume_ids)}
     for kind, volume_id, key, value in conn.execute(
-            key_values, params):
+            statements.key_values, params):
         related[volume_id][kind][key] = value
-    rows = conn.execute(attached, params)
+    rows = conn.execute(statements.attached, params)
     for row in rows:
         related[row.volume_id]['attachments'].append(
             attachment_obj.Attachment.from_db(row))
