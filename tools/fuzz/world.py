@@ -124,6 +124,19 @@ def seed(clients):
     return parameters, {'volume': b_volume, 'snapshot': b_snapshot}
 
 
+def seed_admin(clients, parameters):
+    """The path parameters of the administrator's run: project A's,
+    except a volume and a snapshot of the administrator's own. Its
+    ``os-reset_status`` may leave them in any status, ``creating`` or
+    ``deleting`` too, where nothing moves them on (as in Cinder); the
+    books do not wait for those two (:func:`books`), and what the members
+    did to project A's must still settle."""
+    admin = clients['admin']
+    volume_id = _make_volume(admin, 'fuzz-admin-volume')
+    snapshot_id = _make_snapshot(admin, volume_id, 'fuzz-admin-snapshot')
+    return dict(parameters, volume_id=volume_id, snapshot_id=snapshot_id)
+
+
 def untouched(clients, untouchable):
     """Project B's resources as its owner sees them: compared before and
     after the fuzzing."""
@@ -157,18 +170,32 @@ def project_a(clients, parameters):
     }
 
 
-def books(admin):
+def busy(volumes, snapshots, reset=()):
+    """'<id> <status>' of each volume and snapshot in a status it leaves
+    on its own, except those of ``reset`` (IDs an administrator's reset
+    may have put in one)."""
+    return ['%s %s' % (v['id'], v['status']) for v in volumes + snapshots
+            if v['status'] in BUSY and v['id'] not in reset]
+
+
+def books(admin, reset=()):
     """What does not balance in each project's volume quota usage, read
-    once no volume or snapshot is busy."""
+    once no volume or snapshot is busy (but those of ``reset``)."""
+    left = []
+
     def settled():
         volumes = admin.volume('GET', '/volumes/detail?all_tenants=1'
                                '&limit=1000')['volumes']
         snapshots = admin.volume('GET', '/snapshots/detail?all_tenants=1'
                                  '&limit=1000')['snapshots']
-        busy = [v['id'] for v in volumes + snapshots if v['status'] in BUSY]
-        return None if busy else (volumes, snapshots)
-    volumes, snapshots = wait_for(settled, 'every volume and snapshot to '
-                                  'settle', timeout=300)
+        left[:] = busy(volumes, snapshots, reset)
+        return None if left else (volumes, snapshots)
+    try:
+        volumes, snapshots = wait_for(settled, 'every volume and snapshot '
+                                      'to settle', timeout=300)
+    except RuntimeError as error:
+        # Which ones, in which status: the aio's log says why.
+        raise RuntimeError('%s; still busy: %s' % (error, ', '.join(left)))
     usages = {project: admin.volume(
         'GET', '/os-quota-sets/%s?usage=true' % project)['quota_set']
         for project in PROJECTS}

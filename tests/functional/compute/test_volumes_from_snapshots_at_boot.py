@@ -109,6 +109,9 @@ def test_a_given_size_at_least_the_snapshots(cloud):
 @pytest.mark.parametrize('device, says', [
     ({'source_type': 'snapshot', 'destination_type': 'volume',
       'boot_index': 0}, 'Missing device UUID'),
+    # (The fuzzer's: an image without one was a KeyError, a 500.)
+    ({'source_type': 'image', 'destination_type': 'volume',
+      'boot_index': 0, 'volume_size': 1}, 'Missing device UUID'),
     ({'source_type': 'blank', 'destination_type': 'volume',
       'boot_index': 0}, "Blanks with destination_type 'volume' need"),
     ({'source_type': 'blank', 'destination_type': 'local',

@@ -93,3 +93,16 @@ def test_compute_books_that_do_not():
         'a instances: in_use 3; its servers have 2',
         'b ram: in_use 0; its servers have 64',
         'c cores: in_use 1; its servers have 0']
+
+
+def test_busy_names_what_has_not_settled():
+    volumes = [{'id': 'v1', 'status': 'available'},
+               {'id': 'v2', 'status': 'deleting'},
+               {'id': 'v3', 'status': 'creating'}]
+    snapshots = [{'id': 's1', 'status': 'creating'},
+                 {'id': 's2', 'status': 'error'}]
+    assert world.busy(volumes, snapshots) == [
+        'v2 deleting', 'v3 creating', 's1 creating']
+    # Those an administrator's reset may have left so are not waited for.
+    assert world.busy(volumes, snapshots, reset=('v3', 's1')) == [
+        'v2 deleting']

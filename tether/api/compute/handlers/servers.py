@@ -89,7 +89,9 @@ def _device(entry):
     return block_device_mapping.Device(
         source_type=source,
         destination_type=entry.get('destination_type') or source,
-        uuid=(_uuid(entry['uuid']) if source == 'image'
+        # Without a uuid, a device other than a blank volume is refused
+        # by block_device_mapping.plan (Missing device UUID).
+        uuid=(_uuid(entry['uuid']) if source == 'image' and 'uuid' in entry
               else entry.get('uuid')),
         boot_index=index,
         delete_on_termination=strutils.bool_from_string(
