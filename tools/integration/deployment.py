@@ -58,7 +58,7 @@ class Deployment(identity.IdentityMixin):
 
     def __init__(self, workdir=None, api_workers=2, keystone_venv=None,
                  glance_venv=None, tether_options='', log=None,
-                 manila=True):
+                 manila=True, response_validation='error'):
         self.tag = uuid.uuid4().hex[:8]
         self.own_workdir = workdir is None
         if workdir is None:
@@ -73,6 +73,9 @@ class Deployment(identity.IdentityMixin):
         self.keystone_venv = keystone_venv or os.environ.get(
             'TETHER_INTEGRATION_KEYSTONE_VENV', DEFAULT_KEYSTONE_VENV)
         self.tether_options = tether_options
+        # [api] response_validation: error for the tests (every answer
+        # checked), ignore (the default) for a benchmark.
+        self.response_validation = response_validation
         self.log = log or (lambda msg: print(msg, file=sys.stderr,
                                              flush=True))
         self.env = dict(os.environ, **{processes.RUN_VARIABLE: self.tag})
@@ -185,6 +188,7 @@ class Deployment(identity.IdentityMixin):
                 host=self.host, state=self.state_dir,
                 transport_url=self.rabbit.url, backend=daemons.BACKEND,
                 share=self.share_dir, extra=self.tether_options,
+                response_validation=self.response_validation,
                 volume_db=self.db.url('tether_volume'),
                 compute_db=self.db.url('tether_compute'),
                 keystone=self.keystone.url.rsplit('/v3', 1)[0] + '/',
