@@ -1,5 +1,7 @@
 """One libvirt domain: power, devices and block jobs, in tether's terms."""
 
+import contextlib
+import threading
 import time
 
 import libvirt
@@ -14,12 +16,14 @@ LOG = logging.getLogger(__name__)
 
 # While a guest is asked to power off, the ACPI power button is pressed
 # again every SHUTDOWN_RETRY_INTERVAL seconds (as Nova does: a guest that
-# was still booting at the first press had no handler for it yet), and
-# whether it is off is looked at every SHUTDOWN_POLL_INTERVAL seconds:
-# a look is one call to libvirtd (well under a millisecond), and the
-# tiny test guest powers off in about 0.3 s, so that a coarser look
-# would add a third to what a stop or a rebuild waits for.
+# was still booting at the first press had no handler for it yet). The
+# wait ends on libvirt's lifecycle event of the domain (run by the host's
+# event loop), so a stop or a rebuild waits no longer than the guest
+# takes; whether it is off is also looked at every SHUTDOWN_LOOK_INTERVAL
+# seconds in case an event is lost, and every SHUTDOWN_POLL_INTERVAL
+# seconds where the connection gives no events.
 SHUTDOWN_RETRY_INTERVAL = 10
+SHUTDOWN_LOOK_INTERVAL = 0.5
 SHUTDOWN_POLL_INTERVAL = 0.02
 # How often a block job (a commit or a pull of a volume's snapshot) is
 # looked at: the small ones of a volume's snapshot take about 0.1 s.
@@ -104,6 +108,32 @@ class Guest:
             raise
         return True
 
+    @contextlib.contextmanager
+    def _lifecycle_events(self):
+        """An Event set when libvirt reports a lifecycle event of this
+        domain (it started, stopped, shut down...), and how often to look
+        without one: SHUTDOWN_LOOK_INTERVAL, or SHUTDOWN_POLL_INTERVAL
+        where the connection cannot deliver events."""
+        changed = threading.Event()
+        try:
+            conn = self._domain.connect()
+            callback = conn.domainEventRegisterAny(
+                self._domain, libvirt.VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+                lambda *_args: changed.set(), None)
+        except libvirt.libvirtError as exc:
+            LOG.debug('No lifecycle events of %r (%s); looking every %s s',
+                      self, exc, SHUTDOWN_POLL_INTERVAL)
+            yield changed, SHUTDOWN_POLL_INTERVAL
+            return
+        try:
+            yield changed, SHUTDOWN_LOOK_INTERVAL
+        finally:
+            try:
+                conn.domainEventDeregisterAny(callback)
+            except libvirt.libvirtError as exc:
+                # The connection is gone: so is the callback.
+                LOG.debug('Lifecycle events of %r: %s', self, exc)
+
     def shutdown(self, timeout, retry_interval=SHUTDOWN_RETRY_INTERVAL):
         """Power off, cleanly if the guest OS does it.
 
@@ -120,19 +150,21 @@ class Guest:
         start = time.monotonic()
         deadline = start + timeout
         next_press = start
-        while True:
-            now = time.monotonic()
-            if now >= deadline:
-                break
-            if now >= next_press:
-                if not self._press_power_button():
+        with self._lifecycle_events() as (changed, look):
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
+                    break
+                if now >= next_press:
+                    if not self._press_power_button():
+                        return True
+                    next_press = now + retry_interval
+                changed.wait(min(look, deadline - now, next_press - now))
+                changed.clear()
+                if not self.is_active():
+                    LOG.debug('%r powered off %.3f s after it was asked',
+                              self, time.monotonic() - start)
                     return True
-                next_press = now + retry_interval
-            time.sleep(min(SHUTDOWN_POLL_INTERVAL, deadline - now))
-            if not self.is_active():
-                LOG.debug('%r powered off %.1f s after it was asked', self,
-                          time.monotonic() - start)
-                return True
         LOG.info('%r did not power off in %s s; destroying it', self,
                  timeout)
         self.destroy()
