@@ -51,9 +51,27 @@ for _group, _opts in (
          upgrade_levels.upgrade_levels_opts)):
     CONF.register_group(_group)
     CONF.register_opts(_opts, group=_group)
-db_options.set_defaults(CONF, connection='sqlite:///$state_path/tether.sqlite')
-CONF.set_default('connection', 'sqlite:///$state_path/compute.sqlite',
-                 group=database.compute_database_group)
+# Connections a process keeps open to each database (oslo.db's default is
+# 5): at least as many as its threads that may each hold one at once (16
+# in the built-in API server, 8 in a unit's gunicorn worker). With fewer,
+# a transaction beyond the pool opens a connection of its own and closes
+# it at the end: with PostgreSQL, a new server process for each. A pool
+# grows to what its process uses at once, never beyond this, and SQLite
+# has a pool of its own (tether.db.session).
+DB_POOL_SIZE = 16
+
+
+def _set_db_defaults():
+    db_options.set_defaults(
+        CONF, connection='sqlite:///$state_path/tether.sqlite',
+        max_pool_size=DB_POOL_SIZE)
+    CONF.set_default('max_pool_size', DB_POOL_SIZE,
+                     group=database.compute_database_group)
+    CONF.set_default('connection', 'sqlite:///$state_path/compute.sqlite',
+                     group=database.compute_database_group)
+
+
+_set_db_defaults()
 logging.register_options(CONF)
 # Logs go to stderr unless a log file is set: stdout carries what a command
 # answers (tether-manage) or announces (tether-aio's ready line).
@@ -62,6 +80,9 @@ CONF.set_default('use_stderr', True)
 
 def set_lib_defaults():
     policy_opts.set_defaults(CONF, policy_file='policy.yaml')
+    # What the generator reads is the option's own default (CONF's
+    # set_default above holds it apart), here for both database groups.
+    cfg.set_defaults(db_options.database_opts, max_pool_size=DB_POOL_SIZE)
 
 
 def list_opts():
