@@ -10,6 +10,7 @@ from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
+from tether.db import session
 from tether.db.volume import attachment as db_attachments
 from tether.db.volume import volume as db_volumes
 from tether.volume import attachment_state as state
@@ -46,14 +47,20 @@ def connect(context, driver, volume_id, attachment_id, connector):
     On a driver failure the attachment becomes ``error_attaching`` and the
     volume's status follows its other attachments.
     """
-    attachment = _fresh(context, attachment_id)
-    if attachment is None or attachment.attach_status != AS.ATTACHING or \
-            attachment.connection_info:
-        raise exception.InvalidAttachmentStatus(
-            attachment_id=attachment_id,
-            status=attachment.attach_status if attachment else 'deleted',
-            action='connecting it', expected='attaching')
-    volume = _volume(context, volume_id)
+    # What it reads, in one transaction (each costs a database round trip
+    # or three: with PostgreSQL, a ping, the statement, the rollback).
+    with session.VOLUME.reading(context):
+        attachment = _fresh(context, attachment_id)
+        if attachment is None or attachment.attach_status != AS.ATTACHING \
+                or attachment.connection_info:
+            raise exception.InvalidAttachmentStatus(
+                attachment_id=attachment_id,
+                status=attachment.attach_status if attachment else 'deleted',
+                action='connecting it', expected='attaching')
+        volume = _volume(context, volume_id)
+        # The limits the compute host applies, as Cinder's connectors
+        # carry them (None: none).
+        qos_specs = qos.for_connection(context, volume)
     try:
         info = driver.initialize_connection(volume, connector)
     except Exception as exc:
@@ -68,10 +75,7 @@ def connect(context, driver, volume_id, attachment_id, connector):
         raise exception.BackendOperationFailed(
             reason='connecting volume %s failed: %s'
                    % (volume_id, type(exc).__name__))
-    # The limits the compute host applies, as Cinder's connectors carry
-    # them (None: none).
-    info.setdefault('data', {})['qos_specs'] = qos.for_connection(
-        context, volume)
+    info.setdefault('data', {})['qos_specs'] = qos_specs
     recorded = state.change(
         context, attachment_id, volume_id,
         {'connection_info': jsonutils.dumps(info),
@@ -99,15 +103,19 @@ def disconnect(context, driver, volume_id, attachment_id):
     volume uses the same host (multiattach on one host shares it). On a
     driver failure the attachment becomes ``error_detaching``.
     """
-    attachment = _fresh(context, attachment_id)
-    if attachment is None or attachment.attach_status != state.BEING_DELETED:
-        LOG.info('Attachment %s is no longer being deleted; nothing to do',
-                 attachment_id)
-        return
-    connector = attachment.connector
+    with session.VOLUME.reading(context):
+        attachment = _fresh(context, attachment_id)
+        if attachment is None or \
+                attachment.attach_status != state.BEING_DELETED:
+            LOG.info('Attachment %s is no longer being deleted; nothing to '
+                     'do', attachment_id)
+            return
+        connector = attachment.connector
+        if connector:
+            volume = _volume(context, volume_id)
+            shared = _shares_volume_connection(context, attachment, volume)
     if connector:
-        volume = _volume(context, volume_id)
-        if not _shares_volume_connection(context, attachment, volume):
+        if not shared:
             try:
                 driver.terminate_connection(volume, connector)
             except Exception as exc:
