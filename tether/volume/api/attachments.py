@@ -330,8 +330,14 @@ def delete(context, attachment, force=False):
         raise exception.AttachmentInUse(
             attachment_id=attachment.id,
             instance_uuid=attachment.instance_uuid)
-    volume = _volume(context, attachment.volume_id)
-    sharers = shared_connections(context, attachment, volume)
+    # Its reads in one transaction (with PostgreSQL each costs a ping, the
+    # statement and a rollback).
+    with session.VOLUME.reading(context):
+        volume = _volume(context, attachment.volume_id)
+        sharers = shared_connections(context, attachment, volume)
+        if attachment.connected:
+            # As it is now (404 if it is gone).
+            attachment = get(context, attachment.id)
     removed = False
     if not attachment.connected:
         # Never connected: nothing on the backend, no call to make.
@@ -339,9 +345,10 @@ def delete(context, attachment, force=False):
                                [s for s in state.ALL
                                 if s != state.BEING_DELETED],
                                extra=[db_attachments.never_connected()])
+        if not removed:
+            # Connected since it was read (404 if it is gone).
+            attachment = get(context, attachment.id)
     if not removed:
-        # Connected, or connected since it was read (404 if it is gone).
-        attachment = get(context, attachment.id)
         _delete_connected(context, attachment, volume)
     left = get_for_volume(context, attachment.volume_id)
     left_ids = {a.id for a in left}
