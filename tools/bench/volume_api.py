@@ -39,6 +39,7 @@ import time
 import uuid
 
 import aio_process
+from deployment_server import DeploymentServer
 from process_memory import memory_of, print_memory
 from volume_load import (
     FACTORIES, Project, make_volumes, percentile, run_once, wait_settled)
@@ -127,55 +128,6 @@ class OwnServer:
     def cleanup(self):
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-class DeploymentServer:
-    """The integration deployment (tools/integration/deployment.py), and a
-    Keystone project (with a member user and its token) per bench project.
-    """
-
-    def __init__(self, api_workers):
-        tools = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        sys.path.insert(0, tools)
-        from integration import deployment
-        # The volume API needs no Manila: none is started. Its answers
-        # are not checked against their declared responses, as an
-        # operator's are not ([api] response_validation's default): the
-        # integration tests' check cost a list page of 100 volumes
-        # 12 ms of the API worker's CPU, four times the rest of it.
-        self.deployment = deployment.Deployment(
-            api_workers=api_workers, manila=False,
-            response_validation='ignore')
-        self.deployment.start()
-        self.url = self.deployment.volume_api.url_root
-        self.admin = self.deployment.connection('admin')
-
-    def project(self, name, role='member'):
-        project_id = self.deployment.add_project(name, role=role)
-        token = self.deployment.connection(name).auth_token
-        # The create workload makes thousands of volumes in one project.
-        resp = self.admin.block_storage.put(
-            '/os-quota-sets/%s' % project_id,
-            json={'quota_set': {'volumes': -1, 'gigabytes': -1}})
-        if resp.status_code != 200:
-            raise SystemExit('cannot set the quotas of %s: %s'
-                             % (name, resp.text))
-        return Project(name, project_id, token)
-
-    def pids(self):
-        """The processes whose memory is reported: name -> PID."""
-        api = self.deployment.volume_api
-        pids = {'tether-volume-api master': api.process.pid}
-        for i, pid in enumerate(api.workers()):
-            pids['tether-volume-api worker %d' % (i + 1)] = pid
-        pids['tether-volume'] = self.deployment.volume_manager.process.pid
-        return pids
-
-    def stop(self):
-        self.deployment.stop()
-
-    def cleanup(self):
-        pass
 
 
 # Main -----------------------------------------------------------------------
@@ -315,6 +267,8 @@ def main(argv=None):
                          expected, args.microversion)
             for conc in args.concurrency:
                 reps = []
+                if args.deployment:
+                    before = server.database_counters()
                 for _ in range(args.repeat):
                     if workload == 'create':
                         wait_settled(base_url, target)
@@ -336,6 +290,13 @@ def main(argv=None):
                     'requests': sum(r['requests'] for r in reps),
                     'runs': reps,
                 }
+                if args.deployment:
+                    after = server.database_counters()
+                    requests = row['requests'] or 1
+                    row['db_transactions_per_request'] = (
+                        (after[0] - before[0]) / requests)
+                    row['db_sessions_per_request'] = (
+                        (after[1] - before[1]) / requests)
                 rows.append(row)
                 print_row(row, header=len(rows) == 1)
             if workload == 'create':
@@ -368,9 +329,17 @@ def print_row(row, header=False):
             'workload', 'conc', 'req/s median (min-max)', 'p50 ms',
             'p99 ms', 'errors'))
     rps = '%.1f (%.1f-%.1f)' % (row['rps'], row['rps_min'], row['rps_max'])
-    print('%-12s %4d %22s %9.2f %9.2f %d of %d' % (
+    database = ''
+    if 'db_transactions_per_request' in row:
+        # The deployment's: what each request (a cycle, for attach and
+        # reset-attach) cost PostgreSQL, tether-volume's share included.
+        database = '   db: %.1f transactions, %.2f new connections each' % (
+            row['db_transactions_per_request'],
+            row['db_sessions_per_request'])
+    print('%-12s %4d %22s %9.2f %9.2f %d of %d%s' % (
         row['workload'], row['concurrency'], rps, row['p50_ms'],
-        row['p99_ms'], row['errors'], row['requests']), flush=True)
+        row['p99_ms'], row['errors'], row['requests'], database),
+        flush=True)
 
 
 if __name__ == '__main__':
