@@ -179,6 +179,7 @@ def test_two_rebuilds_at_once(cloud):
     user = cloud.project()
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'racing')
+    usage = helpers.usage(user.project)
     results = helpers.race([lambda: rebuild(user, server.id, image)
                             for _ in range(2)])
     assert sorted(r.status_code for r in results) == [202, 409], [
@@ -186,6 +187,10 @@ def test_two_rebuilds_at_once(cloud):
     user.wait_server(server.id)
     assert user.show_volume(root['id'])['volume_image_metadata'][
         'image_id'] == image
+    # The loser left nothing behind: one attachment (the winner's new
+    # one), and the quota as it was.
+    assert len(user.attachments(root['id'])) == 1
+    assert helpers.usage(user.project) == usage
     actions = user.compute(V2_93).get(
         '/servers/%s/os-instance-actions' % server.id).json()
     assert [a['action'] for a in actions['instanceActions']] == [
@@ -200,6 +205,7 @@ def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
     user = cloud.project()
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'deleted')
+    usage = helpers.usage(user.project)
     try:
         resp = rebuild(user, server.id, image)
         assert resp.status_code == 202, resp.text
@@ -213,6 +219,9 @@ def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
     held_reimage.release.set()
     user.wait_volume(root['id'], 'available')
     user.assert_free(root['id'])
+    # The root volume was kept (not deleted on termination): it still
+    # counts, and nothing else does.
+    assert helpers.usage(user.project) == usage
 
 
 def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
@@ -223,6 +232,7 @@ def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
     user = cloud.project()
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'restarted')
+    usage = helpers.usage(user.project)
     try:
         resp = rebuild(user, server.id, image)
         assert resp.status_code == 202, resp.text
@@ -241,3 +251,4 @@ def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
     assert resp.status_code == 202, resp.text
     user.wait_server(server.id)
     assert len(user.attachments(root['id'])) == 1
+    assert helpers.usage(user.project) == usage
