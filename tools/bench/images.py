@@ -9,12 +9,9 @@ rounds (default 5) of:
   nothing to skip): POST /volumes with imageRef until the volume is
   available; the bare operation is ``qemu-img convert -n`` of the same
   image file, already on this host, into an empty volume file;
-* the floor of any volume create: a blank 1 GiB volume (no image), POST
-  /volumes until available, against the ``qemu-img create`` it is made
-  of. Its overhead, what the API, the volume manager and the client's
-  polling cost, is in every create from an image too, which then
-  converts where a blank one creates: it is printed beside what the
-  creates' aim (1.2x of the bare convert) leaves for the control plane;
+* the floor of any create: a blank 1 GiB volume against its ``qemu-img
+  create``, printed beside what 1.2x of each bare convert leaves for the
+  control plane (tools/bench/README.rst);
 * rebuild of a volume-backed server (``--rebuild``; the tiny test guest
   as both images, 2.93): POST rebuild until the server is ACTIVE again;
   the bare operations are that convert (of the tiny image, ``-S 0``)
@@ -24,12 +21,7 @@ rounds (default 5) of:
 
 It prints, for each, the p50 of tether and of the bare operation, the
 control plane's overhead in ms and as a ratio, min/max, and tether's
-first round apart (a volume from an image whose data tether reads from
-the image store checks the file's hash the first time only). It measures;
-it asserts nothing.
-
-    python3 tools/bench/images.py [-n 5] [--rebuild | --only-rebuild]
-        [--json PATH]
+first round apart. It measures; it asserts nothing.
 
 Needs root, qemu-img and (with --rebuild) libvirt and the tiny guest's
 build tools (tools/install-deps.sh test).
@@ -240,6 +232,17 @@ def _power_off(dom, graceful, timeout=60):
                          'guest %s off' % dom.name())
 
 
+def tiny_domain_xml(prefix, disk, console):
+    """A TCG guest of the tiny image's shape on the raw file ``disk``."""
+    from tether.drivers.virt.libvirt import config
+    return config.to_xml(config.domain(
+        name='%s-%s' % (prefix, uuid.uuid4().hex[:8]),
+        uuid=str(uuid.uuid4()), memory_mib=128, vcpus=1,
+        disks=[config.Disk(path=disk, fmt='raw', target='sda',
+                           boot_order=1)],
+        virt_type='qemu', cpu_model='qemu64', console_log=console))
+
+
 def bare_rebuild(lconn, image, workdir, previous, graceful=False):
     """Seconds of what a rebuild is made of, done directly: power off the
     guest ``previous`` (a libvirt domain or None; destroyed, or with
@@ -247,18 +250,12 @@ def bare_rebuild(lconn, image, workdir, previous, graceful=False):
     ``image`` into a new 1 GiB volume file, define and start a guest of
     the same shape on it. Returns (seconds, the new domain, its console
     log)."""
-    from tether.drivers.virt.libvirt import config
     target = os.path.join(workdir, 'bare-root-%s' % uuid.uuid4().hex)
     console = target + '.console'
     subprocess.run(['qemu-img', 'create', '-q', '-f', 'raw', target,
                     str(GiB)], check=True)
     os.chmod(target, 0o666)
-    xml = config.to_xml(config.domain(
-        name='tether-bench-rebuild-%s' % uuid.uuid4().hex[:8],
-        uuid=str(uuid.uuid4()), memory_mib=128, vcpus=1,
-        disks=[config.Disk(path=target, fmt='raw', target='sda',
-                           boot_order=1)],
-        virt_type='qemu', cpu_model='qemu64', console_log=console))
+    xml = tiny_domain_xml('tether-bench-rebuild', target, console)
     os.sync()
     started = time.perf_counter()
     if previous is not None:

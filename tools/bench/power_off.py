@@ -19,13 +19,11 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.dirname(os.path.dirname(HERE))]
 
 import images  # noqa: E402
-from tether.drivers.virt.libvirt import config  # noqa: E402
 from tether.drivers.virt.libvirt import guest as libvirt_guest  # noqa: E402
 from tether.drivers.virt.libvirt import host as libvirt_host  # noqa: E402
 
@@ -46,12 +44,7 @@ def _domain(conn, workdir):
                     images._tiny_images()[marker], target], check=True)
     os.chmod(target, 0o666)
     console = target + '.console'
-    xml = config.to_xml(config.domain(
-        name='tether-bench-power-off-%s' % uuid.uuid4().hex[:8],
-        uuid=str(uuid.uuid4()), memory_mib=128, vcpus=1,
-        disks=[config.Disk(path=target, fmt='raw', target='sda',
-                           boot_order=1)],
-        virt_type='qemu', cpu_model='qemu64', console_log=console))
+    xml = images.tiny_domain_xml('tether-bench-power-off', target, console)
     return conn.defineXML(xml), console
 
 
