@@ -15,7 +15,8 @@ PROJECT_ADMIN = 'fuzz-admin-project'
 PROJECTS = (PROJECT_A, PROJECT_B, PROJECT_C, PROJECT_ADMIN)
 # Statuses a volume or snapshot passes through on its own; the books are
 # read once none is left in one. (A volume the attachments API reserved,
-# or left attaching, stays so until its client goes on.)
+# or left attaching, stays so until its client goes on; so does one
+# os-begin_detaching left detaching: see busy().)
 BUSY = ('creating', 'deleting', 'extending', 'detaching', 'downloading',
         'uploading', 'reimaging', 'backing-up', 'restoring-backup')
 
@@ -170,32 +171,51 @@ def project_a(clients, parameters):
     }
 
 
-def busy(volumes, snapshots, reset=()):
+def busy(volumes, snapshots, reset=(), attachments=()):
     """'<id> <status>' of each volume and snapshot in a status it leaves
     on its own, except those of ``reset`` (IDs an administrator's reset
-    may have put in one)."""
+    may have put in one).
+
+    A volume is ``detaching`` on its own while one of its ``attachments``
+    (as an administrator lists them in detail) is being deleted: shown
+    ``detached`` until its row goes. One ``detaching`` without such an
+    attachment is held by its client, as Cinder's is: os-begin_detaching
+    put it there, and os-detach or os-roll_detaching moves it on."""
+    deleting = {a['volume_id'] for a in attachments
+                if a['status'] == 'detached'}
     return ['%s %s' % (v['id'], v['status']) for v in volumes + snapshots
-            if v['status'] in BUSY and v['id'] not in reset]
+            if v['status'] in BUSY and v['id'] not in reset and
+            (v['status'] != 'detaching' or v['id'] in deleting)]
 
 
 def books(admin, reset=()):
     """What does not balance in each project's volume quota usage, read
     once no volume or snapshot is busy (but those of ``reset``)."""
-    left = []
+    left, seen = [], {}
 
     def settled():
         volumes = admin.volume('GET', '/volumes/detail?all_tenants=1'
                                '&limit=1000')['volumes']
         snapshots = admin.volume('GET', '/snapshots/detail?all_tenants=1'
                                  '&limit=1000')['snapshots']
-        left[:] = busy(volumes, snapshots, reset)
+        attachments = admin.volume('GET', '/attachments/detail?'
+                                   'all_tenants=1&limit=1000')['attachments']
+        left[:] = busy(volumes, snapshots, reset, attachments)
+        seen['attachments'] = attachments
         return None if left else (volumes, snapshots)
     try:
         volumes, snapshots = wait_for(settled, 'every volume and snapshot '
                                       'to settle', timeout=300)
     except RuntimeError as error:
-        # Which ones, in which status: the aio's log says why.
-        raise RuntimeError('%s; still busy: %s' % (error, ', '.join(left)))
+        # Which ones, in which status, with which attachments: the aio's
+        # log says why.
+        ids = {entry.split()[0] for entry in left}
+        held = ['attachment %s of %s: %s'
+                % (a['id'], a['volume_id'], a['status'])
+                for a in seen.get('attachments', ())
+                if a['volume_id'] in ids]
+        raise RuntimeError('%s; still busy: %s%s' % (
+            error, ', '.join(left), ''.join('; ' + h for h in held)))
     usages = {project: admin.volume(
         'GET', '/os-quota-sets/%s?usage=true' % project)['quota_set']
         for project in PROJECTS}

@@ -106,3 +106,19 @@ def test_busy_names_what_has_not_settled():
     # Those an administrator's reset may have left so are not waited for.
     assert world.busy(volumes, snapshots, reset=('v3', 's1')) == [
         'v2 deleting']
+
+
+def test_a_volume_detaching_on_its_own_is_busy_one_held_by_its_client_not():
+    volumes = [{'id': 'v1', 'status': 'detaching'},
+               {'id': 'v2', 'status': 'detaching'}]
+    attachments = [
+        # v1's attachment is being deleted: the volume service finishes.
+        {'id': 'a1', 'volume_id': 'v1', 'status': 'detached'},
+        # v2's is attached: os-begin_detaching put v2 in detaching, and
+        # only its client moves it on (os-detach, os-roll_detaching).
+        {'id': 'a2', 'volume_id': 'v2', 'status': 'attached'}]
+    assert world.busy(volumes, [], attachments=attachments) == [
+        'v1 detaching']
+    attachments[1]['status'] = 'detached'
+    assert world.busy(volumes, [], attachments=attachments) == [
+        'v1 detaching', 'v2 detaching']
