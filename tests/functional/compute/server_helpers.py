@@ -136,6 +136,14 @@ class Project:
         """Raw HTTP to /v3/{project} as this user."""
         return self.aio.http(self.user, self.project, self.roles, version)
 
+    def compute_usage(self):
+        """{resource: in_use} of the project's compute quota (instances,
+        cores, ram ...), as its member reads it."""
+        resp = self.compute().get('/os-quota-sets/%s/detail' % self.project)
+        assert resp.status_code == 200, resp.text
+        return {resource: value['in_use'] for resource, value in
+                resp.json()['quota_set'].items() if resource != 'id'}
+
     # Volumes
 
     def volume(self, size=1, image_id=None):

@@ -19,6 +19,8 @@ from tests.functional.compute.rebuild_helpers import (
 from tests.functional import guest_console
 from tests.functional import helpers
 
+from tether.cmd.glance import child as glance_child
+from tether import images
 from tether.volume.ops import reimage as reimage_ops
 
 
@@ -52,6 +54,8 @@ def test_a_reimage_the_volume_api_refuses_puts_the_server_back(
     console = guest_console.GuestConsole(user.conn, server)
     console.wait_up(TINY_A)
     assert console.command('tether-guest stamp-write kept')[0] == 0
+    usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
     with holding_the_host(server.id):
         resp = rebuild(user, server.id, image.id)
         assert resp.status_code == 202, resp.text
@@ -70,10 +74,65 @@ def test_a_reimage_the_volume_api_refuses_puts_the_server_back(
     assert volume['status'] == 'in-use'
     assert volume['volume_image_metadata']['image_id'] == tiny[TINY_A]
     assert len(user.attachments(root['id'])) == 1
+    assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == compute_usage
     sent = [m['event_type'] for m in notifications()
             if m['payload'].get('instance_id') == server.id]
     assert sent == ['instance.rebuild.start', 'instance.rebuild.error']
     admin.conn.image.delete_image(image)
+
+
+@pytest.fixture
+def image_api_gone(aio):
+    """A call puts the image API tether's services reach at a port where
+    nothing listens (Glance stopped, as far as they can tell), for the
+    rest of the test; the aio's Glance itself keeps running."""
+    reached = CONF.image.endpoint_override
+
+    def gone():
+        CONF.set_override('endpoint_override', 'http://127.0.0.1:%d/v2'
+                          % glance_child.free_port(), group='image')
+        images.PEER.reset()
+    yield gone
+    CONF.set_override('endpoint_override', reached, group='image')
+    images.PEER.reset()
+
+
+def test_a_reimage_the_volume_api_fails_puts_the_server_back(
+        cloud, image_api_gone, notifications):
+    """The image API stops answering after the compute API looked at the
+    image and before the host asks for the re-image: the volume API
+    answers os-reimage with 503 (it cannot read the image), the root
+    volume is as it was, the server is back as it was, and the quota
+    usage too."""
+    user = cloud.project()
+    server, root = booted_from_image(user)
+    image = no_os_image(user.conn, b'unreachable')
+    usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
+    with holding_the_host(server.id):
+        resp = rebuild(user, server.id, image)
+        assert resp.status_code == 202, resp.text
+        image_api_gone()
+    request_id = resp.headers['x-openstack-request-id']
+    action = user.wait_events(server.id, request_id, [
+        ('compute_reimage_boot_volume', 'Error'),
+        ('compute_rebuild_instance', 'Error')])
+    assert action['message'] == 'Error'
+    shown = user.wait_server(server.id)
+    assert (shown.status, shown.task_state, shown.fault) == (
+        'ACTIVE', None, None)
+    volume = user.show_volume(root['id'])
+    assert volume['status'] == 'in-use'
+    assert volume['volume_image_metadata']['image_id'] == \
+        root['volume_image_metadata']['image_id']
+    assert [a['server_id'] for a in volume['attachments']] == [server.id]
+    assert len(user.attachments(root['id'])) == 1
+    assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == compute_usage
+    sent = [m['event_type'] for m in notifications()
+            if m['payload'].get('instance_id') == server.id]
+    assert sent == ['instance.rebuild.start', 'instance.rebuild.error']
 
 
 def test_a_reimage_that_fails_is_error_at_once_and_a_rebuild_fixes_it(
@@ -95,6 +154,7 @@ def test_a_reimage_that_fails_is_error_at_once_and_a_rebuild_fixes_it(
     root = volume_from(user, tiny[TINY_A])
     server = user.boot(root, flavor=FLAVOR)
     usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
     with open(stored, 'r+b') as f:
         f.seek(MiB)
         f.write(b'broken')
@@ -108,6 +168,7 @@ def test_a_reimage_that_fails_is_error_at_once_and_a_rebuild_fixes_it(
     assert volume['status'] == 'error'
     assert len(user.attachments(root['id'])) == 1
     assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == compute_usage
 
     with open(stored, 'wb') as f:
         f.write(good)
@@ -154,6 +215,8 @@ def test_a_reimage_that_does_not_answer_in_time(cloud, held_reimage):
     user = cloud.project()
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'second')
+    usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
     try:
         resp = rebuild(user, server.id, image)
         assert resp.status_code == 202, resp.text
@@ -171,6 +234,8 @@ def test_a_reimage_that_does_not_answer_in_time(cloud, held_reimage):
     user.wait_server(server.id)
     assert user.show_volume(root['id'])['status'] == 'in-use'
     assert len(user.attachments(root['id'])) == 1
+    assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == compute_usage
 
 
 # Races -------------------------------------------------------------------
@@ -180,6 +245,7 @@ def test_two_rebuilds_at_once(cloud):
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'racing')
     usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
     results = helpers.race([lambda: rebuild(user, server.id, image)
                             for _ in range(2)])
     assert sorted(r.status_code for r in results) == [202, 409], [
@@ -191,6 +257,7 @@ def test_two_rebuilds_at_once(cloud):
     # one), and the quota as it was.
     assert len(user.attachments(root['id'])) == 1
     assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == compute_usage
     actions = user.compute(V2_93).get(
         '/servers/%s/os-instance-actions' % server.id).json()
     assert [a['action'] for a in actions['instanceActions']] == [
@@ -206,6 +273,8 @@ def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'deleted')
     usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
+    flavor = user.server(server.id)['flavor']
     try:
         resp = rebuild(user, server.id, image)
         assert resp.status_code == 202, resp.text
@@ -220,8 +289,12 @@ def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
     user.wait_volume(root['id'], 'available')
     user.assert_free(root['id'])
     # The root volume was kept (not deleted on termination): it still
-    # counts, and nothing else does.
+    # counts, and nothing else does; the server no longer counts.
     assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == dict(
+        compute_usage, instances=compute_usage['instances'] - 1,
+        cores=compute_usage['cores'] - flavor['vcpus'],
+        ram=compute_usage['ram'] - flavor['ram'])
 
 
 def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
@@ -233,6 +306,7 @@ def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'restarted')
     usage = helpers.usage(user.project)
+    compute_usage = user.compute_usage()
     try:
         resp = rebuild(user, server.id, image)
         assert resp.status_code == 202, resp.text
@@ -252,3 +326,4 @@ def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
     user.wait_server(server.id)
     assert len(user.attachments(root['id'])) == 1
     assert helpers.usage(user.project) == usage
+    assert user.compute_usage() == compute_usage
