@@ -3,19 +3,25 @@ policies, hosts and APIs that cannot rebuild), a root volume kept below
 2.93, and the volume-reimaged event, with the real volume service and
 Glance (rebuild_helpers.py has what they share)."""
 
+import http.server
 import io
+import json
+import threading
 import uuid
+from urllib import parse
 
 import pytest
+import requests
 from tests.functional.compute import rebuild_helpers
 from tests.functional.compute.rebuild_helpers import (
-    FLAVOR, MiB, TINY_A, V2_92, V2_93, booted_from_image, no_os_image,
+    CONF, FLAVOR, MiB, TINY_A, V2_92, V2_93, booted_from_image, no_os_image,
     rebuild, volume_from)
 from tests.functional.compute import server_helpers as sh
 from tests.functional import guest_console
 from tests.functional import helpers
 
 from tether.compute import rpcapi as compute_rpcapi
+from tether.compute import volume_client
 from tether.compute import version as compute_version
 from tether.db.compute import instance as db_instances
 from tether.db.compute import service as db_compute_services
@@ -261,6 +267,109 @@ def test_a_compute_api_pinned_below_rebuilds(cloud, levels, monkeypatch):
             '[upgrade_levels] compute holds the API at 1.2') in \
         sh.message(resp)
     _unchanged(user, server, root)
+
+
+class _CinderBeforeYoga:
+    """A volume API that serves up to microversion 3.60, as Cinder did
+    before Yoga (os-reimage came with 3.68): a proxy in front of tether's
+    volume API whose version discovery says 3.60 and which passes every
+    other request on. Such a Cinder is outside tether and cannot run
+    here; only its version discovery differs from tether's."""
+
+    MAX = '3.60'
+
+    def __init__(self, upstream):
+        parts = parse.urlsplit(upstream)
+        self.upstream = '%s://%s' % (parts.scheme, parts.netloc)
+        self.discovered = 0
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _pass_on(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                headers = {k: v for k, v in self.headers.items()
+                           if k.lower() not in ('host', 'content-length')}
+                resp = requests.request(
+                    self.command, proxy.upstream + self.path,
+                    headers=headers,
+                    data=self.rfile.read(length) if length else None,
+                    timeout=60)
+                body = resp.content
+                if self.command == 'GET' and \
+                        self.path.rstrip('/') in ('', '/v3'):
+                    proxy.discovered += 1
+                    body = proxy.older(resp.json(), self.headers['Host'])
+                self.send_response(resp.status_code)
+                for key, value in resp.headers.items():
+                    if key.lower() not in ('content-length', 'connection',
+                                           'transfer-encoding', 'date',
+                                           'server'):
+                        self.send_header(key, value)
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = _pass_on
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
+                                                     Handler)
+        threading.Thread(target=self.httpd.serve_forever,
+                         daemon=True).start()
+        self.url = 'http://127.0.0.1:%d%s' % (self.httpd.server_address[1],
+                                              parts.path)
+
+    def older(self, document, host):
+        for version in document['versions']:
+            version['version'] = self.MAX
+        return json.dumps(document).replace(
+            self.upstream, 'http://' + host).encode()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def cinder_before_yoga(aio):
+    """A call points tether's compute services at a volume API of
+    microversion 3.60 (:class:`_CinderBeforeYoga`) for the rest of the
+    test, and returns it."""
+    reached = CONF.volume.endpoint_override
+    proxy = _CinderBeforeYoga(reached)
+
+    def point():
+        CONF.set_override('endpoint_override', proxy.url, group='volume')
+        volume_client.PEER.reset()
+        return proxy
+    yield point
+    CONF.set_override('endpoint_override', reached, group='volume')
+    volume_client.PEER.reset()
+    proxy.close()
+
+
+def test_a_volume_api_too_old_to_reimage(cloud, cinder_before_yoga):
+    """The spec's CinderAPIVersionNotAvailable: 409 before anything
+    changes, naming the microversion needed and the one served."""
+    user = cloud.project()
+    server, root = booted_from_image(user)
+    image = no_os_image(user.conn, b'too old')
+    old = cinder_before_yoga()
+    resp = rebuild(user, server.id, image)
+    assert resp.status_code == 409, resp.text
+    assert sh.message(resp) == (
+        'Re-imaging the root volume of a server needs volume API '
+        'microversion 3.68; the volume API serves up to 3.60.')
+    assert old.discovered >= 1
+    _unchanged(user, server, root)
+    # Below 2.93 the root volume is kept (the image it was made of):
+    # that rebuild needs no os-reimage, and the old volume API serves it.
+    made_from = root['volume_image_metadata']['image_id']
+    resp = rebuild(user, server.id, made_from, V2_92)
+    assert resp.status_code == 202, resp.text
+    user.wait_server(server.id)
 
 
 # volume-reimaged: accepted from 2.93 ---------------------------------------
