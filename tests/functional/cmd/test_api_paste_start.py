@@ -8,7 +8,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ import pytest
 import requests
 
 from tests.unit.api import test_api_paste
+
+from tether.cmd.glance import child as glance_child
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 UNIT = ROOT / 'etc' / 'systemd' / 'tether-volume-api.service'
@@ -94,12 +95,6 @@ def test_compute_wsgi_entry_point_loads_the_sample(tmp_path):
     assert '"X-Compute-Request-ID": "req-' in answer
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
 def unit_gunicorn_args(unit, port):
     """gunicorn's arguments in a unit's ExecStart, bound to ``port`` on
     127.0.0.1 with 2 workers."""
@@ -114,7 +109,7 @@ def unit_gunicorn_args(unit, port):
 def test_gunicorn_as_the_unit_runs_it(tmp_path):
     pytest.importorskip('gunicorn')
     config = write_config(tmp_path)
-    port = free_port()
+    port = glance_child.free_port()
     env = dict(os.environ, TETHER_CONFIG_FILE=str(config))
     log = tmp_path / 'gunicorn.log'
     with open(log, 'w') as stderr:
