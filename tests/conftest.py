@@ -4,6 +4,9 @@ from oslo_config import cfg
 import pytest
 
 from tests import guest_images as guest_image_builder
+# The hooks of tests/no_skips.py (TETHER_TESTS_NO_SKIPS).
+from tests.no_skips import pytest_make_collect_report  # noqa: F401
+from tests.no_skips import pytest_runtest_makereport  # noqa: F401
 from tether import rpc
 
 CONF = cfg.CONF
