@@ -252,13 +252,15 @@ def main(argv=None):
         aio.upload_first_image(CONF.first_image)
     LOG.info('Try: OS_CLIENT_CONFIG_FILE=%s openstack --os-cloud tether '
              'volume list', aio.clouds_path)
-    # The one line scripts wait for; it comes last, once all is serving.
+    # The one line scripts wait for; it comes last, once all is serving
+    # and a signal stops it cleanly.
+    stop = common.stop_on_signals()
     print('tether ready: volume=%s compute=%s image=%s%s'
           % (aio.volume_url, aio.compute_url, aio.image_url,
              ' identity=%s' % aio.identity.url if aio.identity else ''),
           flush=True)
     try:
-        common.wait_for_signal()
+        common.wait_for_signal(stop)
     finally:
         aio.stop()
     return 0

@@ -63,7 +63,7 @@ def main(argv=None):
                                    threads, sock=sock)
         server.start()
         servers.append(server)
-    stop = threading.Event()
+    stop = common.stop_on_signals()
     _stop_when_parent_goes(stop)
     LOG.info('API worker %d serving', settings['index'])
     sys.stdout.buffer.write(aio_workers.READY)

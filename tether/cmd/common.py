@@ -92,9 +92,11 @@ class WSGIServer:
             self.thread.join(10)
 
 
-def wait_for_signal(stop=None):
-    """Block until SIGINT or SIGTERM (or until ``stop``, an Event, is
-    set)."""
+def stop_on_signals(stop=None):
+    """From now on SIGINT and SIGTERM set ``stop`` (a new Event if None),
+    which is returned. A command that says it is ready installs this
+    first: a signal sent the moment it said so then stops it cleanly,
+    rather than killing it."""
     stop = stop or threading.Event()
 
     def _handler(signum, frame):
@@ -103,6 +105,13 @@ def wait_for_signal(stop=None):
 
     signal.signal(signal.SIGINT, _handler)
     signal.signal(signal.SIGTERM, _handler)
+    return stop
+
+
+def wait_for_signal(stop=None):
+    """Block until SIGINT or SIGTERM (or until ``stop``, an Event, is
+    set, by :func:`stop_on_signals` earlier too)."""
+    stop = stop_on_signals(stop)
     while not stop.wait(1):
         pass
 
