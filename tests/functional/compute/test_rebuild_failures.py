@@ -39,6 +39,40 @@ def holding_the_host(server_id):
         yield
 
 
+def _the_volume_api_fails_the_reimage(user, server, image_id, break_it):
+    """Rebuild ``server`` with ``image_id``; ``break_it`` runs once the
+    compute API accepted it and before the host asks for the re-image,
+    which the volume API then answers with an error. The rebuild's
+    actions fail, and the server is back as it was, with no fault."""
+    with holding_the_host(server.id):
+        resp = rebuild(user, server.id, image_id)
+        assert resp.status_code == 202, resp.text
+        break_it()
+    action = user.wait_events(
+        server.id, resp.headers['x-openstack-request-id'], [
+            ('compute_reimage_boot_volume', 'Error'),
+            ('compute_rebuild_instance', 'Error')])
+    assert action['message'] == 'Error'
+    shown = user.wait_server(server.id)
+    assert (shown.status, shown.task_state, shown.fault) == (
+        'ACTIVE', None, None)
+
+
+def _root_as_it_was(user, server, root_id, image_id, usages, notifications):
+    """The root volume in use by the server alone, of ``image_id``, with
+    one attachment; the project's quota ``usages`` (volume, compute)
+    unchanged; the rebuild notified as started and failed."""
+    volume = user.show_volume(root_id)
+    assert volume['status'] == 'in-use'
+    assert volume['volume_image_metadata']['image_id'] == image_id
+    assert [a['server_id'] for a in volume['attachments']] == [server.id]
+    assert len(user.attachments(root_id)) == 1
+    assert (helpers.usage(user.project), user.compute_usage()) == usages
+    sent = [m['event_type'] for m in notifications()
+            if m['payload'].get('instance_id') == server.id]
+    assert sent == ['instance.rebuild.start', 'instance.rebuild.error']
+
+
 def test_a_reimage_the_volume_api_refuses_puts_the_server_back(
         cloud, tiny, notifications):
     """The image is deactivated after the compute API looked at it and
@@ -54,31 +88,15 @@ def test_a_reimage_the_volume_api_refuses_puts_the_server_back(
     console = guest_console.GuestConsole(user.conn, server)
     console.wait_up(TINY_A)
     assert console.command('tether-guest stamp-write kept')[0] == 0
-    usage = helpers.usage(user.project)
-    compute_usage = user.compute_usage()
-    with holding_the_host(server.id):
-        resp = rebuild(user, server.id, image.id)
-        assert resp.status_code == 202, resp.text
-        admin.conn.image.deactivate_image(image)
-    request_id = resp.headers['x-openstack-request-id']
-    action = user.wait_events(server.id, request_id, [
-        ('compute_reimage_boot_volume', 'Error'),
-        ('compute_rebuild_instance', 'Error')])
-    assert action['message'] == 'Error'
-    shown = user.wait_server(server.id)
-    assert shown.fault is None
+    usages = helpers.usage(user.project), user.compute_usage()
+    _the_volume_api_fails_the_reimage(
+        user, server, image.id,
+        lambda: admin.conn.image.deactivate_image(image))
     console.wait_up(TINY_A)
     _, bootdisk, _ = console.wait_word('BOOTDISK')
     assert bootdisk['stamps'] == 'kept'
-    volume = user.show_volume(root['id'])
-    assert volume['status'] == 'in-use'
-    assert volume['volume_image_metadata']['image_id'] == tiny[TINY_A]
-    assert len(user.attachments(root['id'])) == 1
-    assert helpers.usage(user.project) == usage
-    assert user.compute_usage() == compute_usage
-    sent = [m['event_type'] for m in notifications()
-            if m['payload'].get('instance_id') == server.id]
-    assert sent == ['instance.rebuild.start', 'instance.rebuild.error']
+    _root_as_it_was(user, server, root['id'], tiny[TINY_A], usages,
+                    notifications)
     admin.conn.image.delete_image(image)
 
 
@@ -108,31 +126,11 @@ def test_a_reimage_the_volume_api_fails_puts_the_server_back(
     user = cloud.project()
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'unreachable')
-    usage = helpers.usage(user.project)
-    compute_usage = user.compute_usage()
-    with holding_the_host(server.id):
-        resp = rebuild(user, server.id, image)
-        assert resp.status_code == 202, resp.text
-        image_api_gone()
-    request_id = resp.headers['x-openstack-request-id']
-    action = user.wait_events(server.id, request_id, [
-        ('compute_reimage_boot_volume', 'Error'),
-        ('compute_rebuild_instance', 'Error')])
-    assert action['message'] == 'Error'
-    shown = user.wait_server(server.id)
-    assert (shown.status, shown.task_state, shown.fault) == (
-        'ACTIVE', None, None)
-    volume = user.show_volume(root['id'])
-    assert volume['status'] == 'in-use'
-    assert volume['volume_image_metadata']['image_id'] == \
-        root['volume_image_metadata']['image_id']
-    assert [a['server_id'] for a in volume['attachments']] == [server.id]
-    assert len(user.attachments(root['id'])) == 1
-    assert helpers.usage(user.project) == usage
-    assert user.compute_usage() == compute_usage
-    sent = [m['event_type'] for m in notifications()
-            if m['payload'].get('instance_id') == server.id]
-    assert sent == ['instance.rebuild.start', 'instance.rebuild.error']
+    usages = helpers.usage(user.project), user.compute_usage()
+    _the_volume_api_fails_the_reimage(user, server, image, image_api_gone)
+    _root_as_it_was(user, server, root['id'],
+                    root['volume_image_metadata']['image_id'], usages,
+                    notifications)
 
 
 def test_a_reimage_that_fails_is_error_at_once_and_a_rebuild_fixes_it(
