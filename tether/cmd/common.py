@@ -11,6 +11,7 @@ from oslo_log import log as logging
 
 from tether.api import pipeline
 from tether.cmd import http_errors
+from tether import malloc_arenas
 from tether import rpc
 
 CONF = cfg.CONF
@@ -18,6 +19,9 @@ LOG = logging.getLogger(__name__)
 
 
 def parse_args(argv, description=None, cli_opts=()):
+    """Every command's start: malloc's arenas capped (before any thread
+    starts), the configuration parsed, the log set up."""
+    malloc_arenas.limit()
     if cli_opts:
         CONF.register_cli_opts(cli_opts)
     CONF(argv, project='tether', description=description)
