@@ -8,7 +8,13 @@ import threading
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from tether import malloc_arenas
 from tether import rpc
+
+# A WSGI server imports this before its threads serve (and gunicorn's
+# --preload before it forks): the arenas of its threads are capped as
+# every tether command's are (tether.cmd.common.parse_args).
+malloc_arenas.limit()
 
 
 def init_application(build):
