@@ -7,6 +7,8 @@ import signal
 import subprocess
 import threading
 
+from tests import openstack_cli
+
 # Where no Glance listens: tether-aio then starts none (its start takes
 # seconds); the tests that use this make no image calls.
 NO_GLANCE = 'http://127.0.0.1:9'
@@ -51,6 +53,18 @@ def stop(proc):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def openstack(state_dir, cloud, *args):
+    """``openstack ARGS`` as ``cloud`` of the clouds.yaml of the
+    tether-aio of ``state_dir`` (a pathlib.Path); its output, once it
+    succeeded."""
+    env = dict(os.environ,
+               OS_CLIENT_CONFIG_FILE=str(state_dir / 'clouds.yaml'),
+               OS_CLOUD=cloud)
+    proc = openstack_cli.openstack_run(args, env=env)
+    assert proc.returncode == 0, (args, proc.stderr)
+    return proc.stdout
 
 
 def workers(proc):

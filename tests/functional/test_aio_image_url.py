@@ -6,14 +6,12 @@ it, as the openstack CLI sees them."""
 
 import hashlib
 import json
-import os
 import uuid
 
 import pytest
 
 from tests.functional import aio_subprocess
 from tests.functional import helpers
-from tests import openstack_cli
 
 from tether.cmd import aio as aio_cmd
 
@@ -34,12 +32,9 @@ def running_glance(aio):
 
 
 def _openstack(state, *args):
-    """``openstack ARGS`` with the aio's clouds.yaml; its JSON output."""
-    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=str(state / 'clouds.yaml'),
-               OS_CLOUD='tether')
-    proc = openstack_cli.openstack_run(args, env=env)
-    assert proc.returncode == 0, (args, proc.stderr)
-    return json.loads(proc.stdout) if proc.stdout.strip() else None
+    """``openstack ARGS`` as the aio's demo user; its JSON output."""
+    out = aio_subprocess.openstack(state, 'tether', *args)
+    return json.loads(out) if out.strip() else None
 
 
 def test_a_glance_that_runs_already_gets_the_first_image_once(

@@ -6,7 +6,6 @@ clouds cannot serve, and the volume and compute calls through
 Keystone's tokens and catalog."""
 
 import json
-import os
 import uuid
 
 import openstack
@@ -14,7 +13,6 @@ import pytest
 import yaml
 
 from tests.functional import aio_subprocess
-from tests import openstack_cli
 
 from tether.cmd import aio_keystone
 from tether.cmd.keystone import runner
@@ -35,12 +33,7 @@ def keystone_aio(tmp_path_factory):
         aio_subprocess.stop(proc)
 
 
-def _openstack(state, cloud, *args):
-    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=str(state / 'clouds.yaml'),
-               OS_CLOUD=cloud)
-    proc = openstack_cli.openstack_run(args, env=env)
-    assert proc.returncode == 0, (args, proc.stderr)
-    return proc.stdout
+_openstack = aio_subprocess.openstack
 
 
 def test_password_clouds_and_the_catalog(keystone_aio):
