@@ -1,9 +1,12 @@
 """Small helpers shared by the functional tests (no tether code replaced)."""
 
+import contextlib
 import json
 import subprocess
 import sys
 import threading
+
+from oslo_config import cfg
 
 from tether import context as t_context
 from tether.db import session
@@ -176,3 +179,21 @@ def drop_refusals(database, names):
     with database.get_engine().begin() as conn:
         for name in names:
             conn.exec_driver_sql('DROP TRIGGER IF EXISTS %s' % name)
+
+
+@contextlib.contextmanager
+def repointed(group, peer):
+    """A ``point(url)`` that has tether's services reach the peer of
+    option group ``group`` (``image``, ``volume``) at ``url`` from then
+    on (its ``endpoint_override``; ``peer``, its tether.clients.Peer,
+    forgets its connections); the endpoint is put back at the end."""
+    conf = cfg.CONF
+    reached = conf[group].endpoint_override
+
+    def point(url):
+        conf.set_override('endpoint_override', url, group=group)
+        peer.reset()
+    try:
+        yield point
+    finally:
+        point(reached)

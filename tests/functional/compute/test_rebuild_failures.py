@@ -105,15 +105,9 @@ def image_api_gone(aio):
     """A call puts the image API tether's services reach at a port where
     nothing listens (Glance stopped, as far as they can tell), for the
     rest of the test; the aio's Glance itself keeps running."""
-    reached = CONF.image.endpoint_override
-
-    def gone():
-        CONF.set_override('endpoint_override', 'http://127.0.0.1:%d/v2'
-                          % glance_child.free_port(), group='image')
-        images.PEER.reset()
-    yield gone
-    CONF.set_override('endpoint_override', reached, group='image')
-    images.PEER.reset()
+    with helpers.repointed('image', images.PEER) as point:
+        yield lambda: point('http://127.0.0.1:%d/v2'
+                            % glance_child.free_port())
 
 
 def test_a_reimage_the_volume_api_fails_puts_the_server_back(

@@ -337,16 +337,12 @@ def cinder_before_yoga(aio):
     """A call points tether's compute services at a volume API of
     microversion 3.60 (:class:`_CinderBeforeYoga`) for the rest of the
     test, and returns it."""
-    reached = CONF.volume.endpoint_override
-    proxy = _CinderBeforeYoga(reached)
-
-    def point():
-        CONF.set_override('endpoint_override', proxy.url, group='volume')
-        volume_client.PEER.reset()
-        return proxy
-    yield point
-    CONF.set_override('endpoint_override', reached, group='volume')
-    volume_client.PEER.reset()
+    proxy = _CinderBeforeYoga(CONF.volume.endpoint_override)
+    with helpers.repointed('volume', volume_client.PEER) as point:
+        def older():
+            point(proxy.url)
+            return proxy
+        yield older
     proxy.close()
 
 
