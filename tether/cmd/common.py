@@ -113,9 +113,10 @@ def stop_on_signals(stop=None):
 
 
 def wait_for_signal(stop=None):
-    """Block until SIGINT or SIGTERM (or until ``stop``, an Event, is
-    set, by :func:`stop_on_signals` earlier too)."""
-    stop = stop_on_signals(stop)
+    """Block until SIGINT or SIGTERM: until ``stop`` is set, the Event
+    of an earlier :func:`stop_on_signals` (None: the handlers are
+    installed now)."""
+    stop = stop or stop_on_signals()
     while not stop.wait(1):
         pass
 

@@ -191,31 +191,31 @@ def busy(volumes, snapshots, reset=(), attachments=()):
 def books(admin, reset=()):
     """What does not balance in each project's volume quota usage, read
     once no volume or snapshot is busy (but those of ``reset``)."""
-    left, seen = [], {}
+    seen = {'busy': [], 'attachments': []}
 
     def settled():
         volumes = admin.volume('GET', '/volumes/detail?all_tenants=1'
                                '&limit=1000')['volumes']
         snapshots = admin.volume('GET', '/snapshots/detail?all_tenants=1'
                                  '&limit=1000')['snapshots']
-        attachments = admin.volume('GET', '/attachments/detail?'
-                                   'all_tenants=1&limit=1000')['attachments']
-        left[:] = busy(volumes, snapshots, reset, attachments)
-        seen['attachments'] = attachments
-        return None if left else (volumes, snapshots)
+        seen['attachments'] = admin.volume(
+            'GET', '/attachments/detail?all_tenants=1&limit=1000')[
+                'attachments']
+        seen['busy'] = busy(volumes, snapshots, reset, seen['attachments'])
+        return None if seen['busy'] else (volumes, snapshots)
     try:
         volumes, snapshots = wait_for(settled, 'every volume and snapshot '
                                       'to settle', timeout=300)
     except RuntimeError as error:
         # Which ones, in which status, with which attachments: the aio's
         # log says why.
-        ids = {entry.split()[0] for entry in left}
+        ids = {entry.split()[0] for entry in seen['busy']}
         held = ['attachment %s of %s: %s'
                 % (a['id'], a['volume_id'], a['status'])
-                for a in seen.get('attachments', ())
-                if a['volume_id'] in ids]
+                for a in seen['attachments'] if a['volume_id'] in ids]
         raise RuntimeError('%s; still busy: %s%s' % (
-            error, ', '.join(left), ''.join('; ' + h for h in held)))
+            error, ', '.join(seen['busy']),
+            ''.join('; ' + h for h in held)))
     usages = {project: admin.volume(
         'GET', '/os-quota-sets/%s?usage=true' % project)['quota_set']
         for project in PROJECTS}
