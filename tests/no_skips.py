@@ -1,5 +1,5 @@
-"""With ``TETHER_TESTS_NO_SKIPS=1`` (tools/run-tests.sh sets it, having
-installed everything the tests need), a test or a test module that skips
+"""With ``TETHER_TESTS_NO_SKIPS=1`` (.ci/run sets it: tools/run-tests.sh
+installs everything the tests need first), a test or a test module that skips
 fails instead: a CI run cannot pass while what a test was there to prove
 (in a real guest, with libvirt, with Manila) did not run. Without it, a
 developer's machine that lacks a part skips, saying what to install."""

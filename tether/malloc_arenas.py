@@ -3,10 +3,11 @@
 glibc gives a thread that finds the other arenas busy an arena of its
 own, up to eight per CPU: a process with dozens of threads (an API
 worker's request threads, the RPC servers, the periodic tasks) keeps
-memory freed in one arena away from the others. Two arenas, as
-``MALLOC_ARENA_MAX=2`` would give, cost an aio API worker 3.5 to 4.5 MiB
-less RSS after the volume API benchmark's workloads, with no request
-rate lower (tools/bench/README.rst, "Memory").
+memory freed in one arena away from the others. With two, as
+``MALLOC_ARENA_MAX=2`` would give, an aio API worker ended the volume
+API benchmark's workloads with 3.5 to 4.5 MiB less RSS, its request
+rates within the runs' noise (tools/bench/README.rst, "The API workers'
+memory").
 """
 
 import ctypes
