@@ -14,22 +14,28 @@ QEMU = shutil.which('qemu-system-x86_64')
 
 
 @contextlib.contextmanager
-def holding(path, fmt='raw'):
-    """Run a paused guest with ``path`` as its virtio disk (its write lock).
+def holding(path, fmt='raw', read_only=False, share_rw=False):
+    """Run a paused guest with ``path`` as its virtio disk (its write lock;
+    ``read_only``: a read-only disk; ``share_rw``: a disk it lets others
+    write too, as a multiattach volume is).
 
     Skips the test when QEMU is not installed (bindep: qemu-system-x86).
     """
     if QEMU is None:
         pytest.skip('qemu-system-x86_64 is not installed (bindep: '
                     'qemu-system-x86)')
+    ro = 'on' if read_only else 'off'
     with tempfile.TemporaryDirectory() as tmp:
         pidfile = os.path.join(tmp, 'qemu.pid')
         subprocess.run(
             [QEMU, '-machine', 'q35', '-accel', 'tcg', '-m', '32',
              '-nodefaults', '-display', 'none', '-S',
-             '-blockdev', 'driver=file,filename=%s,node-name=f0' % path,
-             '-blockdev', 'driver=%s,file=f0,node-name=d0' % fmt,
-             '-device', 'virtio-blk-pci,drive=d0',
+             '-blockdev', 'driver=file,filename=%s,node-name=f0,'
+             'read-only=%s' % (path, ro),
+             '-blockdev', 'driver=%s,file=f0,node-name=d0,read-only=%s'
+             % (fmt, ro),
+             '-device', 'virtio-blk-pci,drive=d0,share-rw=%s'
+             % ('on' if share_rw else 'off'),
              '-daemonize', '-pidfile', pidfile],
             check=True, capture_output=True, timeout=30)
         with open(pidfile) as f:

@@ -1,9 +1,11 @@
 """The only way tether runs qemu-img: argument lists, LC_ALL=C, explicit
 formats, JSON output and resource limits."""
 
+import fcntl
 import os
 import re
 import shutil
+import struct
 import subprocess
 import time
 
@@ -33,6 +35,22 @@ _ALSO = {'raw': ('gpt',), 'iso': ('raw', 'gpt')}
 # "resize" lock' and others of the same shape, each a permission another
 # process holds.
 _LOCK_ERROR = re.compile(r'Failed to get (shared )?"[a-z -]+" lock')
+# Those locks are shared OFD locks on single bytes of the image file
+# (block/file-posix.c): byte 100 + n for each permission n a holder uses,
+# 200 + n for each it will not share with other processes. They are the
+# same in every QEMU since 2.10: QEMUs of different versions must see
+# each other's.
+_WONT_SHARE = 200
+_READ, _WRITE, _RESIZE = 0, 1, 3
+# The bytes ``qemu-img resize`` finds locked when it cannot open an image
+# for itself: it reads, writes and resizes the image, so a holder that
+# will not share one of those stops it. (A qcow2's format layer never
+# shares writes and resizes of its file: any holder of one locks these.)
+_RESIZE_CONFLICTS = (_WONT_SHARE + _READ, _WONT_SHARE + _WRITE,
+                     _WONT_SHARE + _RESIZE)
+# struct flock of <fcntl.h> on Linux (a 64-bit off_t; l_pid 0 for OFD
+# locks).
+_FLOCK = '@hhqqi4x'
 
 # Defaults; a backend passes its own limits.
 DEFAULT_LIMITS = processutils.ProcessLimits(cpu_time=30,
@@ -171,9 +189,47 @@ def rebase(path, backing, backing_format, limits=None):
 
 
 def resize(path, fmt, size_bytes, limits=None):
-    """Grow an image; raises ImageLocked while a guest holds it."""
+    """Grow an image; raises ImageLocked while a guest holds it.
+
+    The locks are tested here first (:func:`held_against_resize`): an
+    extend of an attached volume (a running guest holds it) then costs
+    no qemu-img process that can only fail. qemu-img still tests them
+    itself when it runs: a guest that starts in between makes it fail
+    with the same ImageLocked."""
     _check_format(fmt)
-    _run(['resize', '-f', fmt, path, str(size_bytes)], path, limits)
+    args = ['resize', '-f', fmt, path, str(size_bytes)]
+    if held_against_resize(path):
+        LOG.debug('Not running qemu-img resize of %s: another process '
+                  'holds it', path)
+        raise exception.ImageLocked(
+            cmd=' '.join([QEMU_IMG] + args) + ' (not run)', path=path)
+    _run(args, path, limits)
+
+
+def held_against_resize(path):
+    """Whether another process holds the image ``path`` so that
+    ``qemu-img resize`` would fail on its locks: QEMU's own test
+    (``qemu_lock_fd_test`` in util/osdep.c, F_OFD_GETLK for a write lock
+    on each byte), with no lock taken. False where the file cannot be
+    opened or its filesystem does not answer lock tests: qemu-img then
+    tells."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return any(_locked_by_another(fd, offset)
+                   for offset in _RESIZE_CONFLICTS)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _locked_by_another(fd, offset):
+    probe = struct.pack(_FLOCK, fcntl.F_WRLCK, os.SEEK_SET, offset, 1, 0)
+    answer = fcntl.fcntl(fd, fcntl.F_OFD_GETLK, probe)
+    return struct.unpack(_FLOCK, answer)[0] != fcntl.F_UNLCK
 
 
 def info(path, fmt=None, force_share=False, limits=None):
