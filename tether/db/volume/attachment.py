@@ -111,7 +111,7 @@ def get_for_volume(context, volume_id):
                                             {'volume_id': volume_id}))
 
 
-@db.reader
+@db.reader_connection
 def sharing(context, attachment, volume, live_statuses):
     """The other attachments in ``live_statuses`` on ``attachment``'s host
     to the same share.
@@ -122,14 +122,25 @@ def sharing(context, attachment, volume, live_statuses):
     """
     if not attachment.attached_host or not volume.provider_location:
         return []
-    q = (sa.select(A).join(V, V.id == A.volume_id)
-         .where(A.id != attachment.id,
-                A.attached_host == attachment.attached_host,
-                A.attach_status.in_(live_statuses),
-                V.host == volume.host,
-                V.provider_location == volume.provider_location)
-         .order_by(A.created_at, A.id))
-    return _objs(context.session.scalars(q))
+    return _objs(context.connection.execute(_sharing(), {
+        'id': attachment.id, 'host': attachment.attached_host,
+        'statuses': list(live_statuses), 'volume_host': volume.host,
+        'location': volume.provider_location}))
+
+
+@functools.cache
+def _sharing():
+    table, volumes = A.__table__, V.__table__
+    return (sa.select(table)
+            .join(volumes, volumes.c.id == table.c.volume_id)
+            .where(table.c.id != sa.bindparam('id'),
+                   table.c.attached_host == sa.bindparam('host'),
+                   table.c.attach_status.in_(
+                       sa.bindparam('statuses', expanding=True)),
+                   volumes.c.host == sa.bindparam('volume_host'),
+                   volumes.c.provider_location
+                   == sa.bindparam('location'))
+            .order_by(table.c.created_at, table.c.id))
 
 
 @db.reader

@@ -9,6 +9,8 @@ transaction). The foreign key catches a type given the specs by a
 transaction the DELETE could not see.
 """
 
+import functools
+
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 from sqlalchemy import orm
@@ -41,13 +43,32 @@ def get(context, qos_specs_id):
     return qos_obj.QosSpecs.from_db(_get_row(context, qos_specs_id))
 
 
-@db.reader
+@functools.cache
+def _of_type_reads():
+    """The specs of a type and their items, plain Core built once: every
+    connection of an attachment reads them (mostly to find none)."""
+    specs, types = Q.__table__, VT.__table__
+    items = models.QualityOfServiceSpecsItem.__table__
+    of_type = (sa.select(specs)
+               .join(types, types.c.qos_specs_id == specs.c.id)
+               .where(types.c.id == sa.bindparam('type_id')))
+    items_of = (sa.select(items.c.key, items.c.value)
+                .where(items.c.qos_specs_id == sa.bindparam('specs_id')))
+    return of_type, items_of
+
+
+@db.reader_connection
 def of_type(context, type_id):
     """The QoS specs of a volume type, or None."""
-    row = context.session.scalars(
-        sa.select(Q).join(VT, VT.qos_specs_id == Q.id)
-        .where(VT.id == type_id)).first()
-    return qos_obj.QosSpecs.from_db(row) if row is not None else None
+    of_type, items_of = _of_type_reads()
+    conn = context.connection
+    row = conn.execute(of_type, {'type_id': type_id}).first()
+    if row is None:
+        return None
+    return qos_obj.QosSpecs(
+        id=row.id, name=row.name, consumer=row.consumer,
+        specs=dict(conn.execute(items_of, {'specs_id': row.id}).all()),
+        created_at=row.created_at, updated_at=row.updated_at)
 
 
 def _filtered(filters):
