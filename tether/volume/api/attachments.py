@@ -233,10 +233,16 @@ def connect_claimed(context, volume, attachment, connector):
 
 
 @session.VOLUME.writer
-def complete(context, attachment_id):
-    """``attaching`` (connected) -> ``attached``; the volume is in-use."""
+def complete(context, attachment_id, authorize=None):
+    """``attaching`` (connected) -> ``attached``; the volume is in-use.
+
+    One transaction reads the attachment (the caller's project's, as
+    :func:`get`), lets ``authorize(attachment)`` refuse the caller, and
+    completes it: the API's request needs no read of its own first."""
     attachment = db_attachments.get(context, attachment_id,
                                     context.project_scope)
+    if authorize is not None:
+        authorize(attachment)
     if attachment.attach_status == AS.ATTACHED:
         return
     volume = db_attachments.lock_volume(context, attachment.volume_id)

@@ -149,6 +149,9 @@ def delete_attachment(req):
 @responses.declare(None, 204)
 @validation.body(schema.COMPLETE)
 def complete_attachment(req):
-    attachment = load_attachment(req, policy.COMPLETE)
-    attachments_api.complete(req.context, attachment.id)
+    ctx = req.context
+    attachments_api.complete(
+        ctx, req.urlvars['attachment_id'],
+        authorize=lambda attachment: ctx.can(policy.COMPLETE,
+                                             _target(attachment)))
     return wsgi.empty_response(204)
