@@ -124,7 +124,9 @@ def _reserve(context, volume_id, instance_uuid, mode):
         'instance_uuid': instance_uuid, 'attach_status': AS.RESERVED,
         'attach_mode': mode})
     state.recompute(context, volume_id)
-    return attachment.id
+    # As a read of it would give it now (the volume's status changed,
+    # not the row): the caller needs no read of its own.
+    return attachment
 
 
 def create(context, volume, instance_uuid=None, connector=None, mode=None):
@@ -132,8 +134,7 @@ def create(context, volume, instance_uuid=None, connector=None, mode=None):
     is given. Returns the attachment."""
     if connector:
         rpcapi.get().check_attachment_calls('connecting an attachment')
-    attachment_id = _reserve(context, volume.id, instance_uuid, mode)
-    attachment = get(context, attachment_id)
+    attachment = _reserve(context, volume.id, instance_uuid, mode)
     if connector:
         return update(context, attachment, connector)
     return attachment
