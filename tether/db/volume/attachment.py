@@ -2,6 +2,7 @@
 Attachments leave this module as Attachment objects (and a locked volume
 as a Volume object without its relations)."""
 
+import collections
 import functools
 
 import sqlalchemy as sa
@@ -49,6 +50,10 @@ def _get(context, attachment_id, project_id=None):
     return row
 
 
+# The reads of one attachment, of one in a project, and of a volume's.
+_Reads = collections.namedtuple('_Reads', 'by_id in_project of_volume')
+
+
 @functools.cache
 def _reads():
     """The statements of the reads of one attachment and of a volume's,
@@ -58,23 +63,24 @@ def _reads():
     update, complete and delete each read it first)."""
     table = A.__table__
     by_id = sa.select(table).where(table.c.id == sa.bindparam('id'))
-    in_project = by_id.where(table.c.project_id == sa.bindparam('project'))
-    of_volume = (sa.select(table)
-                 .where(table.c.volume_id == sa.bindparam('volume_id'))
-                 .order_by(table.c.created_at, table.c.id))
-    return by_id, in_project, of_volume
+    return _Reads(
+        by_id=by_id,
+        in_project=by_id.where(table.c.project_id == sa.bindparam('project')),
+        of_volume=(sa.select(table)
+                   .where(table.c.volume_id == sa.bindparam('volume_id'))
+                   .order_by(table.c.created_at, table.c.id)))
 
 
 @db.reader_connection
 def get(context, attachment_id, project_id=None):
     """The attachment, or AttachmentNotFound (also for another project's)."""
-    by_id, in_project, _ = _reads()
     if project_id is None:
         row = context.connection.execute(
-            by_id, {'id': attachment_id}).first()
+            _reads().by_id, {'id': attachment_id}).first()
     else:
         row = context.connection.execute(
-            in_project, {'id': attachment_id, 'project': project_id}).first()
+            _reads().in_project,
+            {'id': attachment_id, 'project': project_id}).first()
     if row is None:
         raise exception.AttachmentNotFound(attachment_id=attachment_id)
     return _obj(row)
@@ -107,7 +113,7 @@ def get_all(context, project_id=None, filters=None, marker=None, limit=None,
 @db.reader_connection
 def get_for_volume(context, volume_id):
     """Every attachment of one volume, oldest first."""
-    return _objs(context.connection.execute(_reads()[2],
+    return _objs(context.connection.execute(_reads().of_volume,
                                             {'volume_id': volume_id}))
 
 

@@ -65,10 +65,8 @@ def of_type(context, type_id):
     row = conn.execute(of_type, {'type_id': type_id}).first()
     if row is None:
         return None
-    return qos_obj.QosSpecs(
-        id=row.id, name=row.name, consumer=row.consumer,
-        specs=dict(conn.execute(items_of, {'specs_id': row.id}).all()),
-        created_at=row.created_at, updated_at=row.updated_at)
+    return qos_obj.QosSpecs.from_row(
+        row, dict(conn.execute(items_of, {'specs_id': row.id}).all()))
 
 
 def _filtered(filters):

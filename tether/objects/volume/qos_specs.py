@@ -18,6 +18,13 @@ class QosSpecs(base.Record):
 
     @classmethod
     def from_db(cls, row):
+        """The record of an ORM row, its items loaded with it."""
+        return cls.from_row(row, {i.key: i.value for i in row.items})
+
+    @classmethod
+    def from_row(cls, row, specs):
+        """The record of a row of the specs' columns (ORM or Core) and of
+        its items, ``specs``."""
         return cls(id=row.id, name=row.name, consumer=row.consumer,
-                   specs={i.key: i.value for i in row.items},
-                   created_at=row.created_at, updated_at=row.updated_at)
+                   specs=specs, created_at=row.created_at,
+                   updated_at=row.updated_at)
