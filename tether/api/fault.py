@@ -104,12 +104,18 @@ def error_response(status, message, headers=None, code=None):
 def to_response(exc):
     """The response for any exception a handler raised."""
     if isinstance(exc, HTTPError):
+        if exc.status >= 500:
+            LOG.error('Answering %s: %s', exc.status, exc.message)
         return error_response(exc.status, exc.message, exc.headers,
                               exc.code)
     if isinstance(exc, webob.exc.HTTPException):
         return error_response(exc.code, exc.explanation or exc.title)
     status = status_for(exc)
     if status is not None:
+        if status == 500:
+            # The operation's own log says how it failed; this says
+            # that a caller was told.
+            LOG.error('Answering 500: %s', exc)
         return error_response(status, str(exc), code=exc.error_code)
     LOG.exception('Unexpected error handling a request')
     return error_response(
