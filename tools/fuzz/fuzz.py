@@ -104,7 +104,34 @@ def fuzz(st, workdir, root, api, persona, end, parameters, args):
         f.write(proc.stdout)
     match = re.search(r'(\d+) generated', proc.stdout)
     cases = int(match.group(1)) if match else 0
-    return proc.returncode == 0, cases, seconds, proc.stdout[-6000:]
+    return proc.returncode == 0, cases, seconds, _failures(proc.stdout)
+
+
+def _failures(output, limit=12000):
+    """What to print of a failed run: schemathesis's FAILURES section
+    (each failing case with its curl line) and its closing summary; the
+    warnings between them can run to several pages."""
+    sections = re.split(r'^=+ (.+?) =+$', output, flags=re.M)
+    # [preamble, title, body, title, body, ...]
+    found = dict(zip(sections[1::2], sections[2::2]))
+    failures = found.get('FAILURES')
+    if failures is None:
+        return output[-6000:]
+    summary = found.get('SUMMARY', '')
+    return ('FAILURES' + failures[:limit] + '\nSUMMARY' + summary)[
+        :limit + 4000]
+
+
+def server_errors(log_path, limit=60):
+    """The lines of the aio's log about the 5xx it answered
+    (tether.api.fault logs each, a traceback's lines with the same
+    prefix), at most ``limit`` of them."""
+    try:
+        with open(log_path) as f:
+            lines = [line for line in f if ' tether.api.fault ' in line]
+    except OSError:
+        return ''
+    return ''.join(lines[:limit])
 
 
 def main(argv=None):
@@ -120,9 +147,24 @@ def main(argv=None):
                         help='Seconds of one persona on one API: '
                              'schemathesis fuzzes until they are spent.')
     parser.add_argument('--workdir', default=None)
+    parser.add_argument('--runs', default=None,
+                        help='Only these runs, as persona:end pairs '
+                             '(member:last,admin:last); all by default. '
+                             'The books are still checked at the end.')
+    parser.add_argument('--apis', default=','.join(APIS),
+                        help='Only these APIs (volume,compute).')
     parser.add_argument('--venv', default=os.path.join(
         os.path.expanduser('~'), '.cache', 'tether-fuzz', 'venv'))
     args = parser.parse_args(argv)
+    for run in (args.runs or '').split(',') if args.runs else ():
+        persona, _, end = run.partition(':')
+        if persona not in PERSONAS or end not in ('first', 'last'):
+            parser.error('--runs: %r is not persona:first or persona:last '
+                         '(personas: %s)' % (run, ', '.join(PERSONAS)))
+    for api in args.apis.split(','):
+        if api not in APIS:
+            parser.error('--apis: %r is not one of %s'
+                         % (api, ', '.join(APIS)))
     workdir = args.workdir or tempfile.mkdtemp(prefix='tether-fuzz-',
                                                dir='/var/tmp')
     os.makedirs(workdir, exist_ok=True)
@@ -154,7 +196,9 @@ def main(argv=None):
         before = world.untouched(clients, untouchable)
         a_before = world.project_a(clients, parameters)
         total = 0
-        for persona, end in RUNS:
+        runs = RUNS if args.runs is None else [
+            tuple(run.split(':')) for run in args.runs.split(',')]
+        for persona, end in runs:
             if persona == 'member' and a_before is not None:
                 # The reader and the other project have had their turns.
                 a_after = world.project_a(clients, parameters)
@@ -163,7 +207,7 @@ def main(argv=None):
                                   'another changed A: before %s, after %s'
                                   % (a_before, a_after))
                 a_before = None
-            for api in APIS:
+            for api in args.apis.split(','):
                 passed, cases, seconds, tail = fuzz(
                     st, workdir, roots[api], api, persona, end,
                     of_persona[persona], args)
@@ -184,6 +228,10 @@ def main(argv=None):
         world.remove_servers(clients['admin'])
     finally:
         aio.stop()
+    if failed:
+        errors = server_errors(aio.log_path)
+        if errors:
+            failed.append('the aio logged these server errors:\n' + errors)
     print('%d test cases in %.0f s (seed %d); reports in %s' % (
         total, time.monotonic() - began, args.seed, workdir))
     for failure in failed:
