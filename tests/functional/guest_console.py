@@ -161,10 +161,18 @@ class GuestConsole:
         """The disks the guest reported at boot (before ``up``)."""
         return disk_report(up['lines'][:up['index']])
 
-    def wait_disks_changed(self, after, timeout=None):
+    def wait_disks_changed(self, after, timeout=None, field=None):
         """Wait for ``DISKS-CHANGED`` from ``after`` on and the report
-        that follows it: ``(its fields, {name: disk})``."""
-        index, changed, _ = self.wait_word('DISKS-CHANGED', after, timeout)
+        that follows it: ``(its fields, {name: disk})``. With ``field``
+        (``'added'``, ``'removed'``, ``'resized'``), the first such line
+        that names a disk in that field: a guest that has just booted
+        may first report a disk whose size its late probe settled."""
+        while True:
+            index, changed, _ = self.wait_word('DISKS-CHANGED', after,
+                                               timeout)
+            if field is None or changed.get(field):
+                break
+            after = index + 1
         end, _, lines = self.wait_word('DISKS', index + 1, timeout)
         return changed, disk_report(lines[index + 1:end])
 

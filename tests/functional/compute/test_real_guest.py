@@ -101,7 +101,7 @@ def test_a_guest_with_an_os_sees_what_tether_does(cloud, guest_images,
     attachment = user.conn.compute.create_volume_attachment(
         server, volume_id=data['id'])
     assert attachment.device == '/dev/sdb'
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='added')
     assert guest_console.names(changed['added']) == ['sdb'], changed
     assert disks['sdb'] == {'bytes': 1 * GiB, 'serial': data['id'],
                             'bus': 'scsi'}
@@ -115,7 +115,7 @@ def test_a_guest_with_an_os_sees_what_tether_does(cloud, guest_images,
         '/volumes/%s/action' % data['id'],
         json={'os-extend': {'new_size': 2}})
     assert resp.status_code == 202, resp.text
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='resized')
     assert guest_console.names(changed['resized']) == ['sdb'], changed
     assert disks['sdb']['bytes'] == 2 * GiB
     assert disks['sda']['bytes'] == 1 * GiB
@@ -125,7 +125,7 @@ def test_a_guest_with_an_os_sees_what_tether_does(cloud, guest_images,
     # Detach: the disk is gone from the guest.
     mark = console.mark()
     user.conn.compute.delete_volume_attachment(data['id'], server)
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='removed')
     assert guest_console.names(changed['removed']) == ['sdb'], changed
     assert set(disks) == {'sda'}
     user.wait_volume(data['id'], 'available')

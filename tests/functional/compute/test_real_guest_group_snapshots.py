@@ -42,7 +42,7 @@ def _read(console, disk):
 def _attach(user, console, server, volume_id):
     mark = console.mark()
     user.conn.compute.create_volume_attachment(server, volume_id=volume_id)
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='added')
     (added,) = guest_console.names(changed['added'])
     assert disks[added]['serial'] == volume_id
     user.wait_volume(volume_id, 'in-use')

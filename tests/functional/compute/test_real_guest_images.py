@@ -58,7 +58,7 @@ def test_a_guest_boots_from_its_image_on_a_local_disk(cloud, guest_images):
     attachment = user.conn.compute.create_volume_attachment(
         server, volume_id=data['id'])
     assert attachment.device == '/dev/sdb'
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='added')
     assert guest_console.names(changed['added']) == ['sdb'], changed
     assert disks['sdb'] == {'bytes': 2 * GiB, 'serial': data['id'],
                             'bus': 'scsi'}
@@ -69,7 +69,7 @@ def test_a_guest_boots_from_its_image_on_a_local_disk(cloud, guest_images):
     # And detached, it goes.
     mark = console.mark()
     user.conn.compute.delete_volume_attachment(data['id'], server)
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='removed')
     assert guest_console.names(changed['removed']) == ['sdb'], changed
     user.wait_volume(data['id'], 'available')
     print('boot from image: ACTIVE after %.1fs, guest up after %.1fs'

@@ -102,7 +102,7 @@ def _by_serial(disks, volume_id):
 def _attach(user, console, server, volume_id):
     mark = console.mark()
     user.conn.compute.create_volume_attachment(server, volume_id=volume_id)
-    changed, disks = console.wait_disks_changed(mark)
+    changed, disks = console.wait_disks_changed(mark, field='added')
     (added,) = guest_console.names(changed['added'])
     assert disks[added]['serial'] == volume_id
     user.wait_volume(volume_id, 'in-use')
@@ -182,7 +182,7 @@ def test_snapshots_of_a_volume_the_guest_writes(cloud, guest_images, wait,
     # of its looks at its disks would leave it nothing to report.)
     mark = console.mark()
     user.conn.compute.delete_volume_attachment(data['id'], server)
-    changed, _disks = console.wait_disks_changed(mark)
+    changed, _disks = console.wait_disks_changed(mark, field='removed')
     assert guest_console.names(changed['removed']) == [disk], changed
     user.wait_volume(data['id'], 'available')
     disk = _attach(user, console, server, data['id'])
