@@ -48,6 +48,10 @@ _READ, _WRITE, _RESIZE = 0, 1, 3
 # shares writes and resizes of its file: any holder of one locks these.)
 _RESIZE_CONFLICTS = (_WONT_SHARE + _READ, _WONT_SHARE + _WRITE,
                      _WONT_SHARE + _RESIZE)
+# The byte a holder that writes the image locks (a guest's QEMU with the
+# disk read-write, shared or not; qemu-io without -r).
+_USES = 100
+_WRITERS = (_USES + _WRITE,)
 # struct flock of <fcntl.h> on Linux (a 64-bit off_t; l_pid 0 for OFD
 # locks).
 _FLOCK = '@hhqqi4x'
@@ -208,18 +212,33 @@ def resize(path, fmt, size_bytes, limits=None):
 
 def held_against_resize(path):
     """Whether another process holds the image ``path`` so that
-    ``qemu-img resize`` would fail on its locks: QEMU's own test
-    (``qemu_lock_fd_test`` in util/osdep.c, F_OFD_GETLK for a write lock
-    on each byte), with no lock taken. False where the file cannot be
-    opened or its filesystem does not answer lock tests: qemu-img then
-    tells."""
+    ``qemu-img resize`` would fail on its locks. False where the file
+    cannot be opened or its filesystem does not answer lock tests:
+    qemu-img then tells."""
+    return _held(path, _RESIZE_CONFLICTS)
+
+
+def held_for_writing(path):
+    """Whether another process holds the image ``path`` to write it: a
+    running guest's QEMU with the disk read-write (multiattach's shared
+    writes too) or qemu-io, not a read-only holder. Unlike a failing
+    ``qemu-img info``, which is the same answer for a qcow2 only, it
+    tells for a raw file too (qemu-img info reads a raw file under a
+    writer). False where the file cannot be opened or its filesystem does
+    not answer lock tests."""
+    return _held(path, _WRITERS)
+
+
+def _held(path, offsets):
+    """Whether another process locks any of the bytes ``offsets`` of
+    ``path``: QEMU's own test (``qemu_lock_fd_test`` in util/osdep.c,
+    F_OFD_GETLK for a write lock on each byte), with no lock taken."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return False
     try:
-        return any(_locked_by_another(fd, offset)
-                   for offset in _RESIZE_CONFLICTS)
+        return any(_locked_by_another(fd, offset) for offset in offsets)
     except OSError:
         return False
     finally:

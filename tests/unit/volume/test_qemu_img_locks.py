@@ -1,8 +1,12 @@
-"""qemu_img.held_against_resize against the real qemu-img: for each way a
-real QEMU process (a paused guest, qemu-io) holds an image, the lock test
-says "held" exactly when ``qemu-img resize`` fails on a lock, and never
-when it would succeed (the resize would then go to the hypervisor for no
-reason)."""
+"""The lock tests of qemu_img against the real qemu-img, for each way a
+real QEMU process (a paused guest, qemu-io) holds an image:
+
+* held_against_resize says "held" exactly when ``qemu-img resize`` fails
+  on a lock, and never when it would succeed (the resize would then go
+  to the hypervisor for no reason);
+* held_for_writing says "held" exactly when the holder writes the image,
+  which for a qcow2 is when ``qemu-img info`` (without -U) fails on a
+  lock; for a raw file qemu-img info succeeds under a writer."""
 
 import contextlib
 import subprocess
@@ -75,6 +79,34 @@ def test_the_lock_test_agrees_with_qemu_img(tmp_path, fmt, holder):
         assert said == _real_resize_fails_on_a_lock(path, fmt, 2 * GiB)
 
 
+# Whether each holder writes the image.
+WRITES = {'nothing': False, 'a guest': True, 'a guest, read-only': False,
+          'a guest sharing writes': True, 'qemu-io': True,
+          'qemu-io, read-only': False}
+
+
+def _real_info_fails_on_a_lock(path, fmt):
+    proc = subprocess.run(['qemu-img', 'info', '-f', fmt, path],
+                          capture_output=True, text=True)
+    if proc.returncode == 0:
+        return False
+    assert qemu_img._LOCK_ERROR.search(proc.stderr), proc.stderr
+    return True
+
+
+@pytest.mark.parametrize('holder', sorted(HOLDERS))
+@pytest.mark.parametrize('fmt', ['raw', 'qcow2'])
+def test_the_writer_test_sees_each_writer(tmp_path, fmt, holder):
+    path = str(tmp_path / ('disk.' + fmt))
+    subprocess.run(['qemu-img', 'create', '-f', fmt, path, str(GiB)],
+                   check=True, capture_output=True)
+    with HOLDERS[holder](path, fmt):
+        said = qemu_img.held_for_writing(path)
+        assert said == WRITES[holder]
+        if fmt == 'qcow2':
+            assert said == _real_info_fails_on_a_lock(path, fmt)
+
+
 def test_a_held_image_is_not_handed_to_qemu_img(tmp_path, monkeypatch):
     path = str(tmp_path / 'disk.raw')
     qemu_img.create(path, 'raw', GiB)
@@ -96,6 +128,7 @@ def test_a_held_image_is_not_handed_to_qemu_img(tmp_path, monkeypatch):
 def test_what_cannot_be_opened_is_left_to_qemu_img(tmp_path):
     missing = str(tmp_path / 'missing.raw')
     assert not qemu_img.held_against_resize(missing)
+    assert not qemu_img.held_for_writing(missing)
     with pytest.raises(exception.ProcessFailed) as info:
         qemu_img.resize(missing, 'raw', GiB)
     assert not isinstance(info.value, exception.ImageLocked)

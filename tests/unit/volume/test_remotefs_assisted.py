@@ -13,6 +13,7 @@ import os
 
 import pytest
 
+from tests import qemu_guest
 from tests.unit.volume.test_remotefs import _created
 from tests.unit.volume.test_remotefs_snapshots import _driver
 from tests.unit.volume.test_remotefs_snapshots import _save
@@ -117,6 +118,23 @@ def test_an_abandoned_take_leaves_nothing(driver, share):
     driver.abandon_assisted_snapshot(volume, snap, create_info)
     assert sorted(os.listdir(share)) == [volume.name_on_disk]
     assert driver.read_snap_info(volume) == {}
+
+
+def test_an_abandoned_take_keeps_an_overlay_a_guest_writes(driver, share):
+    """The compute host said it did not switch the guest, yet a guest's
+    QEMU writes the overlay: it stays (deleting it would lose what the
+    guest writes); a read-only holder does not keep it."""
+    volume, _base = _created(driver, 1)
+    snap = _snapshot(volume)
+    create_info = driver.prepare_assisted_snapshot(volume, snap)
+    overlay = share / create_info['new_file']
+    with qemu_guest.holding(str(overlay), fmt='qcow2', read_only=True):
+        assert not driver._is_written_by_guest(volume, overlay.name)
+    with qemu_guest.holding(str(overlay), fmt='qcow2'):
+        driver.abandon_assisted_snapshot(volume, snap, create_info)
+        assert overlay.exists()
+    driver.abandon_assisted_snapshot(volume, snap, create_info)
+    assert not overlay.exists()
 
 
 def test_an_overlay_on_another_file_is_not_taken_again(driver, share):

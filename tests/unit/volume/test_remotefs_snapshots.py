@@ -386,3 +386,17 @@ def test_qemu_opens_the_chain_from_the_active_file(driver, tmp_path):
                                     force_share=True)
     assert _same(str(image), 'raw', now)
     _intact(driver, volume, snaps, saved, now)
+
+
+def test_a_raw_volume_a_guest_writes_is_not_snapshotted_offline(driver):
+    """The offline take refuses a volume whose file a guest's QEMU
+    holds for writing, raw as well as qcow2: qemu-img info of a raw
+    file succeeds under a writer, so it cannot be the test."""
+    volume, path = _created(driver, 1)
+    assert driver.volume_format(volume) == 'raw'
+    before = sorted(os.listdir(driver.volume_dir(volume)))
+    with qemu_guest.holding(path):
+        with pytest.raises(exception.VolumeBackendAPIException,
+                           match='in use by a hypervisor'):
+            driver.create_snapshot(volume, _snapshot(volume))
+    assert sorted(os.listdir(driver.volume_dir(volume))) == before

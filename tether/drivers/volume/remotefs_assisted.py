@@ -47,14 +47,9 @@ class AssistedSnapshotMixin:
             volume.name_on_disk, snapshot.id))
 
     def _is_written_by_guest(self, volume, name):
-        """Whether a QEMU holds the qcow2 ``name`` for writing (qemu-img
-        info without -U cannot lock it then)."""
-        try:
-            qemu_img.info(os.path.join(self.volume_dir(volume), name),
-                          'qcow2', limits=self.limits)
-        except exception.ImageLocked:
-            return True
-        return False
+        """Whether a QEMU holds the file ``name`` for writing."""
+        return qemu_img.held_for_writing(
+            os.path.join(self.volume_dir(volume), name))
 
     # Take -------------------------------------------------------------------
 

@@ -174,11 +174,9 @@ class SnapshotMixin:
                 reason='its active file %s is missing' % backing)
         fmt = self._file_format(volume, backing)
         # qemu-img would stack an overlay under a running guest's feet
-        # (it writes on in the old file); without -U, qemu-img info
-        # fails on the lock the guest's QEMU holds.
-        try:
-            qemu_img.info(backing_path, fmt, limits=self.limits)
-        except exception.ImageLocked:
+        # (it writes on in the old file): the lock test says whether a
+        # QEMU writes it, raw or qcow2.
+        if qemu_img.held_for_writing(backing_path):
             raise _in_use(volume)
         # An overlay left by a create interrupted before the info file
         # named it: nothing used it, it is made again.
