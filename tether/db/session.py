@@ -237,5 +237,17 @@ class Database:
             yield
 
 
+def core_connection(context):
+    """The connection of the ORM transaction ``context.session``, for
+    Core statements that need no session (an UPDATE through the ORM's
+    bulk machinery cost three times one on the connection), once the
+    session's pending changes are flushed: as the session's own execute
+    would autoflush them, so a statement sees every row the transaction
+    added."""
+    session = context.session
+    session.flush()
+    return session.connection()
+
+
 VOLUME = Database('database')
 COMPUTE = Database('compute_database')

@@ -51,9 +51,8 @@ def recompute(context, volume_id):
     that holds the volume's lock); returns the status it should have."""
     status, attach_status = volume_status_for(
         db_attachments.statuses_of_volume(context, volume_id))
-    db_volumes.conditional_update(
-        context, volume_id, {'status': status, 'attach_status': attach_status},
-        FOLLOWS_ATTACHMENTS)
+    db_volumes.follow_attachments(context, volume_id, status, attach_status,
+                                  FOLLOWS_ATTACHMENTS)
     return status
 
 

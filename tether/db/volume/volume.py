@@ -1,6 +1,8 @@
 """Queries on volumes and their metadata; each status change is
 conditional. Volumes leave this module as Volume objects."""
 
+import functools
+
 import sqlalchemy as sa
 
 from tether.db import base
@@ -166,6 +168,30 @@ def previous_status_in(statuses):
     """A clause for ``extra``: the volume's previous_status is one of
     ``statuses`` (None among them: it has none)."""
     return cas.one_of(models.Volume.previous_status, statuses)
+
+
+@functools.cache
+def _follow():
+    volumes = models.Volume.__table__
+    return (sa.update(volumes)
+            .where(volumes.c.id == sa.bindparam('volume_id'),
+                   volumes.c.status.in_(sa.bindparam('expected',
+                                                     expanding=True)))
+            .values(status=sa.bindparam('to_status'),
+                    attach_status=sa.bindparam('to_attach_status')))
+
+
+def follow_attachments(context, volume_id, status, attach_status,
+                       expected_statuses):
+    """In the caller's writer transaction: the volume's status and
+    attach_status become those its attachments decide, if its status is
+    one of ``expected_statuses`` (those that follow its attachments);
+    True if they did. (One UPDATE built once, on the transaction's
+    connection: every attachment's transition ends with it.)"""
+    result = session.core_connection(context).execute(_follow(), {
+        'volume_id': volume_id, 'expected': list(expected_statuses),
+        'to_status': status, 'to_attach_status': attach_status})
+    return result.rowcount == 1
 
 
 @db.writer

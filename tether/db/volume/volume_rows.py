@@ -61,13 +61,31 @@ def row(conn, volume_id, project_id=None):
     VolumeNotFound. ``conn``: the session or the connection (a read of
     these statements alone needs no ORM session) that runs it."""
     statements = _statements()
+    return _one(conn, statements.by_id, statements.in_project, volume_id,
+                project_id)
+
+
+@functools.cache
+def _locking():
+    """The reads of :func:`row`, each locking the row it reads."""
+    statements = _statements()
+    return (statements.by_id.with_for_update(),
+            statements.in_project.with_for_update())
+
+
+def locked_row(conn, volume_id, project_id=None):
+    """:func:`row`, the row locked until the transaction ends (``FOR
+    UPDATE``; a SQLite writer holds the whole database already)."""
+    by_id, in_project = _locking()
+    return _one(conn, by_id, in_project, volume_id, project_id)
+
+
+def _one(conn, by_id, in_project, volume_id, project_id):
     if project_id is None:
-        row = conn.execute(
-            statements.by_id, {'volume_id': volume_id}).first()
+        row = conn.execute(by_id, {'volume_id': volume_id}).first()
     else:
-        row = conn.execute(
-            statements.in_project, {'volume_id': volume_id,
-                                    'project_id': project_id}).first()
+        row = conn.execute(in_project, {'volume_id': volume_id,
+                                        'project_id': project_id}).first()
     if row is None:
         raise exception.VolumeNotFound(volume_id=volume_id)
     return row
