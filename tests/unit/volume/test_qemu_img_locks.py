@@ -59,24 +59,32 @@ HOLDERS = {
 }
 
 
-def _real_resize_fails_on_a_lock(path, fmt, size):
-    proc = subprocess.run(['qemu-img', 'resize', '-f', fmt, path,
-                           str(size)], capture_output=True, text=True)
+def _real_qemu_img_fails_on_a_lock(*args):
+    """Whether ``qemu-img args...`` fails, on a lock (any other failure
+    fails the test)."""
+    proc = subprocess.run(['qemu-img'] + list(args), capture_output=True,
+                          text=True)
     if proc.returncode == 0:
         return False
     assert qemu_img._LOCK_ERROR.search(proc.stderr), proc.stderr
     return True
 
 
-@pytest.mark.parametrize('holder', sorted(HOLDERS))
-@pytest.mark.parametrize('fmt', ['raw', 'qcow2'])
-def test_the_lock_test_agrees_with_qemu_img(tmp_path, fmt, holder):
+def _image(tmp_path, fmt):
     path = str(tmp_path / ('disk.' + fmt))
     subprocess.run(['qemu-img', 'create', '-f', fmt, path, str(GiB)],
                    check=True, capture_output=True)
+    return path
+
+
+@pytest.mark.parametrize('holder', sorted(HOLDERS))
+@pytest.mark.parametrize('fmt', ['raw', 'qcow2'])
+def test_the_lock_test_agrees_with_qemu_img(tmp_path, fmt, holder):
+    path = _image(tmp_path, fmt)
     with HOLDERS[holder](path, fmt):
         said = qemu_img.held_against_resize(path)
-        assert said == _real_resize_fails_on_a_lock(path, fmt, 2 * GiB)
+        assert said == _real_qemu_img_fails_on_a_lock(
+            'resize', '-f', fmt, path, str(2 * GiB))
 
 
 # Whether each holder writes the image.
@@ -85,26 +93,16 @@ WRITES = {'nothing': False, 'a guest': True, 'a guest, read-only': False,
           'qemu-io, read-only': False}
 
 
-def _real_info_fails_on_a_lock(path, fmt):
-    proc = subprocess.run(['qemu-img', 'info', '-f', fmt, path],
-                          capture_output=True, text=True)
-    if proc.returncode == 0:
-        return False
-    assert qemu_img._LOCK_ERROR.search(proc.stderr), proc.stderr
-    return True
-
-
 @pytest.mark.parametrize('holder', sorted(HOLDERS))
 @pytest.mark.parametrize('fmt', ['raw', 'qcow2'])
 def test_the_writer_test_sees_each_writer(tmp_path, fmt, holder):
-    path = str(tmp_path / ('disk.' + fmt))
-    subprocess.run(['qemu-img', 'create', '-f', fmt, path, str(GiB)],
-                   check=True, capture_output=True)
+    path = _image(tmp_path, fmt)
     with HOLDERS[holder](path, fmt):
         said = qemu_img.held_for_writing(path)
         assert said == WRITES[holder]
         if fmt == 'qcow2':
-            assert said == _real_info_fails_on_a_lock(path, fmt)
+            assert said == _real_qemu_img_fails_on_a_lock(
+                'info', '-f', fmt, path)
 
 
 def test_a_held_image_is_not_handed_to_qemu_img(tmp_path, monkeypatch):
