@@ -156,12 +156,15 @@ def main(argv=None):
     parser.add_argument('--venv', default=os.path.join(
         os.path.expanduser('~'), '.cache', 'tether-fuzz', 'venv'))
     args = parser.parse_args(argv)
-    for run in (args.runs or '').split(',') if args.runs else ():
-        persona, _, end = run.partition(':')
+    runs = RUNS if args.runs is None else [
+        tuple(run.partition(':')[::2]) for run in args.runs.split(',')]
+    for persona, end in runs:
         if persona not in PERSONAS or end not in ('first', 'last'):
             parser.error('--runs: %r is not persona:first or persona:last '
-                         '(personas: %s)' % (run, ', '.join(PERSONAS)))
-    for api in args.apis.split(','):
+                         '(personas: %s)' % ('%s:%s' % (persona, end),
+                                             ', '.join(PERSONAS)))
+    apis = args.apis.split(',')
+    for api in apis:
         if api not in APIS:
             parser.error('--apis: %r is not one of %s'
                          % (api, ', '.join(APIS)))
@@ -196,8 +199,6 @@ def main(argv=None):
         before = world.untouched(clients, untouchable)
         a_before = world.project_a(clients, parameters)
         total = 0
-        runs = RUNS if args.runs is None else [
-            tuple(run.split(':')) for run in args.runs.split(',')]
         for persona, end in runs:
             if persona == 'member' and a_before is not None:
                 # The reader and the other project have had their turns.
@@ -207,7 +208,7 @@ def main(argv=None):
                                   'another changed A: before %s, after %s'
                                   % (a_before, a_after))
                 a_before = None
-            for api in args.apis.split(','):
+            for api in apis:
                 passed, cases, seconds, tail = fuzz(
                     st, workdir, roots[api], api, persona, end,
                     of_persona[persona], args)
