@@ -9,10 +9,7 @@ import contextlib
 import errno
 import os
 import stat
-import subprocess
-import threading
 import time
-from unittest import mock
 import uuid
 
 import openstack
@@ -177,6 +174,25 @@ def _qemu_img_waits_on(path):
     return False
 
 
+def _open_in_a_process(path):
+    """Whether a process of this machine has the file ``path`` open."""
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        fds = '/proc/%s/fd' % pid
+        try:
+            names = os.listdir(fds)
+        except OSError:
+            continue
+        for fd in names:
+            try:
+                if os.readlink(os.path.join(fds, fd)) == path:
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 @contextlib.contextmanager
 def _held_open(path):
     """The file at ``path`` (a volume's, or the image store's) swapped
@@ -251,42 +267,69 @@ def test_a_volume_being_created(aio, wait):
 
 
 @contextlib.contextmanager
-def _held_qemu_img(subcommand):
-    """qemu-img ``subcommand`` (the process edge) held until released:
-    a deliberate delay, so that a force delete lands in the middle of
-    the manager's work. The real qemu-img runs after.
+def _fed_slowly(path):
+    """The image API's stored file at ``path`` swapped for a FIFO that
+    the test feeds: the manager, which reads no FIFO where it lies,
+    downloads the image through the image API, whose read of the FIFO
+    waits for the test. ``entered()`` is true once the image API has
+    opened the FIFO (the test then keeps a writer on it, so that the
+    image API's read, and the manager's download with it, wait);
+    ``release()`` writes the image's real bytes and closes, and the
+    download ends whole. The file is put back at the end."""
+    aside = path + '.fed-by-test'
+    os.rename(path, aside)
+    os.mkfifo(path)
+    writer = []
 
-    Kept for the image write alone: the FIFO of _held_open does not hold
-    it for real. The manager reads no FIFO from the image store (it is
-    not a regular file) and downloads the image from the image API,
-    which answered its headers and then left the read to time out after
-    the FIFO's writer came and went; the volume's own file cannot be
-    swapped before the create makes it."""
-    entered, release = threading.Event(), threading.Event()
-    real = subprocess.run
+    def entered():
+        # A reader waits in open(2): a writer's open succeeds (and lets
+        # the reader's open return). Without one, it fails with ENXIO.
+        if not writer:
+            try:
+                writer.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:
+                    raise
+        return bool(writer)
 
-    def held(cmd, *args, **kwargs):
-        if subcommand in cmd and 'qemu-img' in ' '.join(cmd) \
-                and not release.is_set():
-            entered.set()
-            release.wait(60)
-        return real(cmd, *args, **kwargs)
-    with mock.patch('tether.drivers.qemu_img.subprocess.run',
-                    autospec=True, side_effect=held):
+    def release():
+        if not entered():
+            return
+        fd = writer.pop()
+        os.set_blocking(fd, True)
         try:
-            yield entered, release
+            with open(aside, 'rb') as f:
+                while chunk := f.read(1024 * 1024):
+                    os.write(fd, chunk)
+        except BrokenPipeError:
+            pass
         finally:
-            release.set()
+            os.close(fd)
+    try:
+        yield entered, release
+    finally:
+        while writer:
+            os.close(writer.pop())
+        os.unlink(path)
+        os.rename(aside, path)
 
 
 def test_a_volume_being_written_from_an_image(aio, wait):
+    # The image's data comes through the image API, held by the test.
     http = aio.http()
     conn = aio.sdk(http.user, http.project)
     image = image_helpers.upload(conn, helpers.disk_bytes(b'force'))
-    with _held_qemu_img('convert') as (entered, release):
+    with _fed_slowly(image_helpers.stored_path(aio, image.id)) as (
+            entered, release):
         volume = helpers.create_volume(http, imageRef=image.id)
-        _force_delete_midway(aio, wait, http, volume['id'], entered.is_set,
-                             release.set)
+
+        def release_midway():
+            # Force deleted, the volume is still being written: the
+            # manager holds its file open, waiting for the image's data.
+            assert _open_in_a_process(aio.volume_path(volume['id']))
+            release()
+        _force_delete_midway(aio, wait, http, volume['id'], entered,
+                             release_midway)
 
 
 def test_a_volume_being_uploaded(aio, wait):
