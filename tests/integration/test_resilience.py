@@ -1,4 +1,5 @@
-"""Restarts in the middle of workflows: RabbitMQ, tether-volume, an API.
+"""Restarts in the middle of workflows: RabbitMQ, tether-volume, an API;
+and PostgreSQL between requests.
 
 While clients create volumes (and extend and attach some), one part of the
 deployment stops and starts again. Afterwards:
@@ -259,3 +260,22 @@ def test_a_volume_api_worker_killed_and_the_api_restarted(cloud, project,
     if unanswered:
         cloud.deployment.restart_volume_manager(kill=False)
     _assert_settled(cloud, creates.accepted, server)
+
+
+def test_postgresql_restarted_between_requests(cloud, project, server):
+    """A restart of PostgreSQL leaves every pooled connection of every
+    service dead. The requests right after it are served all the same:
+    a pool tests a connection before it uses it and replaces a dead one.
+    Reads and writes of both APIs and of tether-volume, each many times
+    over (several API workers, several pooled connections each)."""
+    volume_id = _available_volume(cloud)
+    compute = cloud.sdk(PROJECT).compute
+    cloud.deployment.db.stop()
+    cloud.deployment.db.start()
+    for _ in range(10):
+        resp = cloud.volume_request(PROJECT, 'GET', '/volumes/%s' % volume_id)
+        assert resp.status_code == 200, resp.text
+        resp = compute.get('/servers/%s' % server.id)
+        assert resp.status_code == 200, resp.text
+    made = [_available_volume(cloud) for _ in range(3)]
+    _assert_settled(cloud, made, server)
