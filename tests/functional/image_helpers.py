@@ -2,6 +2,8 @@
 to the aio's real Glance with openstacksdk, and what a volume holds, read
 with qemu-img (no tether code replaced)."""
 
+import contextlib
+import errno
 import hashlib
 import io
 import os
@@ -41,6 +43,56 @@ def upload_file(conn, path, disk_format='raw', **attrs):
 def stored_path(aio, image_id):
     """The file of an image in the file store of the aio's Glance."""
     return os.path.join(aio.impl.glance.state_dir, 'images', image_id)
+
+
+@contextlib.contextmanager
+def fed_slowly(aio, image_id):
+    """The image's file in the store of the aio's Glance swapped for a
+    FIFO that the test feeds, a real slow image source: the volume
+    manager, which reads no FIFO where it lies, downloads the image
+    through the image API, whose read of the FIFO waits for the test.
+    ``entered()`` is true once the image API has opened the FIFO (the
+    test then keeps a writer on it, so that the image API's read, and
+    the manager's download with it, wait); ``release()`` writes the
+    image's real bytes and closes, and the download ends whole. The file
+    is put back at the end: a later download of the image reads it."""
+    path = stored_path(aio, image_id)
+    aside = path + '.fed-by-test'
+    os.rename(path, aside)
+    os.mkfifo(path)
+    writer = []
+
+    def entered():
+        # A reader waits in open(2): a writer's open succeeds (and lets
+        # the reader's open return). Without one, it fails with ENXIO.
+        if not writer:
+            try:
+                writer.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:
+                    raise
+        return bool(writer)
+
+    def release():
+        if not entered():
+            return
+        fd = writer.pop()
+        os.set_blocking(fd, True)
+        try:
+            with open(aside, 'rb') as f:
+                while chunk := f.read(1024 * 1024):
+                    os.write(fd, chunk)
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(fd)
+    try:
+        yield entered, release
+    finally:
+        while writer:
+            os.close(writer.pop())
+        os.unlink(path)
+        os.rename(aside, path)
 
 
 def qemu_img(*args):

@@ -6,9 +6,7 @@ and guests (rebuild_helpers.py has what the rebuild tests share)."""
 import contextlib
 import io
 import os
-import threading
 import time
-import types
 
 from oslo_concurrency import lockutils
 import pytest
@@ -18,10 +16,10 @@ from tests.functional.compute.rebuild_helpers import (
     no_os_image, rebuild, volume_from)
 from tests.functional import guest_console
 from tests.functional import helpers
+from tests.functional import image_helpers
 
 from tether.cmd.glance import child as glance_child
 from tether import images
-from tether.volume.ops import reimage as reimage_ops
 
 
 # The fixtures of rebuild_helpers.
@@ -179,47 +177,30 @@ def test_a_reimage_that_fails_is_error_at_once_and_a_rebuild_fixes_it(
     CONF.clear_override('reimage_timeout_per_gb')
 
 
-@pytest.fixture
-def held_reimage(monkeypatch):
-    """The volume host's re-images wait until ``release`` is set, then
-    run as they would (a pass-through spy on
-    tether.volume.ops.reimage.reimage): a slow volume service, whose API
-    and attachments still answer. ``started`` is set when one waits."""
-    held = types.SimpleNamespace(started=threading.Event(),
-                                 release=threading.Event())
-    real = reimage_ops.reimage
-
-    def reimage(*args, **kwargs):
-        held.started.set()
-        assert held.release.wait(300), 'the re-image was never released'
-        return real(*args, **kwargs)
-    monkeypatch.setattr(reimage_ops, 'reimage', reimage)
-    yield held
-    held.release.set()
-
-
-def test_a_reimage_that_does_not_answer_in_time(cloud, held_reimage):
-    """The volume service is slow: the rebuild gives up after
-    reimage_timeout_per_gb x 1 GiB (never 0 s) and the server is in
-    ERROR; when the volume service is done it re-images the volume
-    (nobody waits any more), and a rebuild works again."""
+def test_a_reimage_that_does_not_answer_in_time(cloud, aio, wait):
+    """The volume service is slow (its image source is): the rebuild
+    gives up after reimage_timeout_per_gb x 1 GiB (never 0 s) and the
+    server is in ERROR; when the volume service is done it re-images the
+    volume (nobody waits any more), and a rebuild works again."""
     CONF.set_override('reimage_timeout_per_gb', 1)
     user = cloud.project()
     server, root = booted_from_image(user)
     image = no_os_image(user.conn, b'second')
     usage = helpers.usage(user.project)
     compute_usage = user.compute_usage()
-    try:
-        resp = rebuild(user, server.id, image)
-        assert resp.status_code == 202, resp.text
-        shown = user.wait_server(server.id, 'ERROR')
-        assert ('did not answer with volume-reimaged within 1 seconds'
-                in shown.fault['message'])
-        assert user.show_volume(root['id'])['status'] == 'downloading'
-    finally:
-        CONF.clear_override('reimage_timeout_per_gb')
-    held_reimage.release.set()
-    volume = user.wait_volume(root['id'], 'reserved')
+    with image_helpers.fed_slowly(aio, image) as (entered, release):
+        try:
+            resp = rebuild(user, server.id, image)
+            assert resp.status_code == 202, resp.text
+            shown = user.wait_server(server.id, 'ERROR')
+            assert ('did not answer with volume-reimaged within 1 seconds'
+                    in shown.fault['message'])
+            assert user.show_volume(root['id'])['status'] == 'downloading'
+            wait(entered, what='the re-image reading the image')
+        finally:
+            CONF.clear_override('reimage_timeout_per_gb')
+        release()
+        volume = user.wait_volume(root['id'], 'reserved')
     assert volume['volume_image_metadata']['image_id'] == image
     resp = rebuild(user, server.id, image)
     assert resp.status_code == 202, resp.text
@@ -256,7 +237,7 @@ def test_two_rebuilds_at_once(cloud):
         'rebuild', 'create']
 
 
-def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
+def test_a_delete_during_the_reimage_wait(cloud, aio, wait):
     """The delete ends the wait; the server goes, its root volume comes
     back available with no attachment (once the volume service is
     done)."""
@@ -267,18 +248,19 @@ def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
     usage = helpers.usage(user.project)
     compute_usage = user.compute_usage()
     flavor = user.server(server.id)['flavor']
-    try:
-        resp = rebuild(user, server.id, image)
-        assert resp.status_code == 202, resp.text
-        assert held_reimage.started.wait(60)
-        started = time.monotonic()
-        user.conn.compute.delete_server(server)
-        user.wait_gone(server.id)
-        assert time.monotonic() - started < 60
-    finally:
-        CONF.clear_override('reimage_timeout_per_gb')
-    held_reimage.release.set()
-    user.wait_volume(root['id'], 'available')
+    with image_helpers.fed_slowly(aio, image) as (entered, release):
+        try:
+            resp = rebuild(user, server.id, image)
+            assert resp.status_code == 202, resp.text
+            wait(entered, what='the re-image reading the image')
+            started = time.monotonic()
+            user.conn.compute.delete_server(server)
+            user.wait_gone(server.id)
+            assert time.monotonic() - started < 60
+        finally:
+            CONF.clear_override('reimage_timeout_per_gb')
+        release()
+        user.wait_volume(root['id'], 'available')
     user.assert_free(root['id'])
     # The root volume was kept (not deleted on termination): it still
     # counts, and nothing else does; the server no longer counts.
@@ -289,8 +271,7 @@ def test_a_delete_during_the_reimage_wait(cloud, held_reimage):
         ram=compute_usage['ram'] - flavor['ram'])
 
 
-def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
-                                                     held_reimage):
+def test_a_restart_of_tether_compute_during_the_wait(cloud, aio, wait):
     """The instance settles in ERROR (never stuck rebuilding), and a
     rebuild brings it back."""
     CONF.set_override('reimage_timeout_per_gb', 120)
@@ -299,20 +280,21 @@ def test_a_restart_of_tether_compute_during_the_wait(cloud, aio,
     image = no_os_image(user.conn, b'restarted')
     usage = helpers.usage(user.project)
     compute_usage = user.compute_usage()
-    try:
-        resp = rebuild(user, server.id, image)
-        assert resp.status_code == 202, resp.text
-        assert held_reimage.started.wait(60)
-        assert user.server(server.id)['OS-EXT-STS:task_state'] == \
-            'rebuilding'
-        aio.restart_compute_service()
-        shown = user.wait_server(server.id, 'ERROR')
-        assert 'interrupted by a restart of tether-compute' in \
-            shown.fault['message']
-    finally:
-        CONF.clear_override('reimage_timeout_per_gb')
-    held_reimage.release.set()
-    user.wait_volume(root['id'], 'reserved')
+    with image_helpers.fed_slowly(aio, image) as (entered, release):
+        try:
+            resp = rebuild(user, server.id, image)
+            assert resp.status_code == 202, resp.text
+            wait(entered, what='the re-image reading the image')
+            assert user.server(server.id)['OS-EXT-STS:task_state'] == \
+                'rebuilding'
+            aio.restart_compute_service()
+            shown = user.wait_server(server.id, 'ERROR')
+            assert 'interrupted by a restart of tether-compute' in \
+                shown.fault['message']
+        finally:
+            CONF.clear_override('reimage_timeout_per_gb')
+        release()
+        user.wait_volume(root['id'], 'reserved')
     resp = rebuild(user, server.id, image)
     assert resp.status_code == 202, resp.text
     user.wait_server(server.id)

@@ -266,61 +266,12 @@ def test_a_volume_being_created(aio, wait):
     assert helpers.virtual_size(source_path) == (helpers.GiB, 'raw')
 
 
-@contextlib.contextmanager
-def _fed_slowly(path):
-    """The image API's stored file at ``path`` swapped for a FIFO that
-    the test feeds: the manager, which reads no FIFO where it lies,
-    downloads the image through the image API, whose read of the FIFO
-    waits for the test. ``entered()`` is true once the image API has
-    opened the FIFO (the test then keeps a writer on it, so that the
-    image API's read, and the manager's download with it, wait);
-    ``release()`` writes the image's real bytes and closes, and the
-    download ends whole. The file is put back at the end."""
-    aside = path + '.fed-by-test'
-    os.rename(path, aside)
-    os.mkfifo(path)
-    writer = []
-
-    def entered():
-        # A reader waits in open(2): a writer's open succeeds (and lets
-        # the reader's open return). Without one, it fails with ENXIO.
-        if not writer:
-            try:
-                writer.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError as exc:
-                if exc.errno != errno.ENXIO:
-                    raise
-        return bool(writer)
-
-    def release():
-        if not entered():
-            return
-        fd = writer.pop()
-        os.set_blocking(fd, True)
-        try:
-            with open(aside, 'rb') as f:
-                while chunk := f.read(1024 * 1024):
-                    os.write(fd, chunk)
-        except BrokenPipeError:
-            pass
-        finally:
-            os.close(fd)
-    try:
-        yield entered, release
-    finally:
-        while writer:
-            os.close(writer.pop())
-        os.unlink(path)
-        os.rename(aside, path)
-
-
 def test_a_volume_being_written_from_an_image(aio, wait):
     # The image's data comes through the image API, held by the test.
     http = aio.http()
     conn = aio.sdk(http.user, http.project)
     image = image_helpers.upload(conn, helpers.disk_bytes(b'force'))
-    with _fed_slowly(image_helpers.stored_path(aio, image.id)) as (
-            entered, release):
+    with image_helpers.fed_slowly(aio, image.id) as (entered, release):
         volume = helpers.create_volume(http, imageRef=image.id)
 
         def release_midway():
