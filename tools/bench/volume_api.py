@@ -40,6 +40,7 @@ import uuid
 
 import aio_process
 from deployment_server import DeploymentServer
+import import_floor
 from process_memory import memory_of, print_memory
 from volume_load import (
     FACTORIES, Project, make_volumes, percentile, run_once, wait_settled)
@@ -181,7 +182,13 @@ def parse_args(argv):
                    help='Extra argument for that tether-aio (repeatable).')
     p.add_argument('--json', metavar='PATH',
                    help='Also write the results as JSON to PATH.')
+    p.add_argument('--import-floor', action='store_true',
+                   help='At the end, what the modules each API worker '
+                        'loaded cost a fresh Python, with tether\'s and '
+                        'without (import_floor.py). Not with --url.')
     args = p.parse_args(argv)
+    if args.import_floor and args.url:
+        p.error('--import-floor needs a server started here')
     args.workloads = [w.strip() for w in args.workloads.split(',') if w]
     unknown = set(args.workloads) - set(WORKLOADS)
     if unknown:
@@ -196,6 +203,8 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     server = None
     pids = {}
+    recorder = import_floor.ModuleRecorder() if args.import_floor else None
+    floors = {}
     if args.url:
         base_url = args.url.rstrip('/')
         if args.pid:
@@ -304,19 +313,28 @@ def main(argv=None):
         if args.deployment:
             pids = server.pids()
         memory = {name: memory_of(pid) for name, pid in pids.items()}
+        if recorder is not None:
+            workers = {pid: name for name, pid in pids.items()
+                       if 'worker' in name}
+            for pid, names in recorder.modules(list(workers)).items():
+                floors[workers[pid]] = import_floor.floor(names)
     finally:
         if server is not None:
             server.stop()
             server.cleanup()
+        if recorder is not None:
+            recorder.cleanup()
     print()
     if not memory:
         print('server peak RSS: unknown (pass --pid with --url)')
     print_memory(memory, 'at the end')
+    import_floor.print_floors(floors)
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': rows,
                        'peak_rss_kib': {name: v[0] if v else None
                                         for name, v in memory.items()},
+                       'import_floor': floors,
                        'args': {k: v for k, v in vars(args).items()
                                 if k != 'json'}}, f, indent=1)
     return 1 if any(r['errors'] for r in rows) else 0
