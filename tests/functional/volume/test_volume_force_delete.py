@@ -195,13 +195,13 @@ def _open_in_a_process(path):
 
 @contextlib.contextmanager
 def _held_open(path):
-    """The file at ``path`` (a volume's, or the image store's) swapped
-    for a FIFO, until released: whatever opens it to read (qemu-img, the
-    image API serving the image) waits in open(2) for a writer, a real
-    hold of the manager's work, so that a force delete lands in the
-    middle of it. Released, the reader finds an empty FIFO (qemu-img
-    refuses a file that is not regular) and the work ends in failure.
-    The file is put back at the end if it is still wanted there."""
+    """A volume's file at ``path`` swapped for a FIFO, until released:
+    the qemu-img that opens it to read waits in open(2) for a writer, a
+    real hold of the manager's work, so that a force delete lands in the
+    middle of it. Released, qemu-img finds an empty FIFO (it refuses a
+    file that is not regular) and the work ends in failure. The file is
+    put back at the end if it is still wanted there. (The image API's
+    stored file is held by image_helpers.fed_slowly.)"""
     aside = path + '.held-by-test'
     os.rename(path, aside)
     os.mkfifo(path)
