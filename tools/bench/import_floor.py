@@ -78,6 +78,11 @@ class Only(importlib.abc.MetaPathFinder):
 
 
 sys.meta_path.insert(0, Only())
+if 'oslo_service.backend' in wanted:
+    # As tether/__init__.py does before anything asks for a backend:
+    # oslo.service's default is eventlet's, which the worker never had.
+    from oslo_service import backend
+    backend.init_backend(backend.BackendType.THREADING)
 failed = 0
 for name in names:
     if name in sys.modules:
