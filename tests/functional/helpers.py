@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -16,6 +17,23 @@ from tether.volume import exception
 
 GiB = 1024 ** 3
 MiB = 1024 ** 2
+
+
+def holder(target):
+    """The PID of a process of this machine that has ``target`` open (a
+    file's path, or a ``socket:[inode]``: what /proc/PID/fd links
+    name), or None."""
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        fds = '/proc/%s/fd' % pid
+        try:
+            for fd in os.listdir(fds):
+                if os.readlink(os.path.join(fds, fd)) == target:
+                    return int(pid)
+        except OSError:
+            continue
+    return None
 
 
 def disk_bytes(marker=b'tether image', size=4 * MiB):

@@ -15,6 +15,7 @@ import urllib.parse
 import requests
 
 from tests.functional import aio_subprocess
+from tests.functional import helpers
 
 CONNECTOR = {'host': 'worker-test-host', 'initiator': 'iqn.test',
              'mountpoint': '/dev/vdb', 'mode': 'rw'}
@@ -126,16 +127,9 @@ def _server_end(client_port):
     if inode == '0':
         return None
     target = 'socket:[%s]' % inode
-    for pid in os.listdir('/proc'):
-        if not pid.isdigit():
-            continue
-        try:
-            for fd in os.listdir('/proc/%s/fd' % pid):
-                if os.readlink('/proc/%s/fd/%s' % (pid, fd)) == target:
-                    return int(pid)
-        except OSError:
-            continue
-    raise AssertionError('no process holds %s' % target)
+    pid = helpers.holder(target)
+    assert pid is not None, 'no process holds %s' % target
+    return pid
 
 
 def test_a_dead_worker_is_replaced(tmp_path, wait):

@@ -174,25 +174,6 @@ def _qemu_img_waits_on(path):
     return False
 
 
-def _open_in_a_process(path):
-    """Whether a process of this machine has the file ``path`` open."""
-    for pid in os.listdir('/proc'):
-        if not pid.isdigit():
-            continue
-        fds = '/proc/%s/fd' % pid
-        try:
-            names = os.listdir(fds)
-        except OSError:
-            continue
-        for fd in names:
-            try:
-                if os.readlink(os.path.join(fds, fd)) == path:
-                    return True
-            except OSError:
-                continue
-    return False
-
-
 @contextlib.contextmanager
 def _held_open(path):
     """A volume's file at ``path`` swapped for a FIFO, until released:
@@ -277,7 +258,7 @@ def test_a_volume_being_written_from_an_image(aio, wait):
         def release_midway():
             # Force deleted, the volume is still being written: the
             # manager holds its file open, waiting for the image's data.
-            assert _open_in_a_process(aio.volume_path(volume['id']))
+            assert helpers.holder(aio.volume_path(volume['id'])) is not None
             release()
         _force_delete_midway(aio, wait, http, volume['id'], entered,
                              release_midway)
