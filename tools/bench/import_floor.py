@@ -15,6 +15,7 @@ that waits for a trigger file and then writes ``sys.modules``. It
 replaces any other ``sitecustomize`` on the path for that run.
 """
 
+import functools
 import json
 import os
 import shutil
@@ -164,8 +165,15 @@ def floor(names):
         'tether_modules': sum(1 for n in names if is_tethers(n)),
         'all': fresh_import(names),
         'libraries': fresh_import([n for n in names if not is_tethers(n)]),
-        'python': fresh_import([]),
+        'python': python_alone(),
     }
+
+
+@functools.cache
+def python_alone():
+    """A fresh Python's {rss_kib, modules, failed} with nothing
+    imported: the same for every worker, measured once."""
+    return fresh_import([])
 
 
 def print_floors(floors):
