@@ -15,15 +15,19 @@ import_floor = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(import_floor)
 
 # A child that imports a module of its own, forks, and waits for its
-# stdin to close; prints its own pid and its forked child's.
+# stdin to close; once the forked child has imported a module of its own
+# too, prints its own pid and its forked child's.
 CHILD = '''\
 import os, sys
 import colorsys
+ready, done = os.pipe()
 pid = os.fork()
 if pid == 0:
     import fractions
+    os.write(done, b'.')
     sys.stdin.read()
     os._exit(0)
+os.read(ready, 1)
 print(os.getpid(), pid, flush=True)
 sys.stdin.read()
 os.waitpid(pid, 0)
